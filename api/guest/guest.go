@@ -1,0 +1,169 @@
+// Package guest is the domain of the people invited: who they are, how
+// they sign in, and what they answered.
+package guest
+
+import (
+	"crypto/rand"
+	"strings"
+	"time"
+	"unicode"
+
+	"golang.org/x/text/runes"
+	"golang.org/x/text/transform"
+	"golang.org/x/text/unicode/norm"
+)
+
+// Role decides what a signed-in person may do.
+type Role string
+
+const (
+	RoleGuest     Role = "guest"
+	RoleBartender Role = "bartender"
+	RoleAdmin     Role = "admin"
+)
+
+// Valid reports whether r is one of the known roles.
+func (r Role) Valid() bool {
+	return r == RoleGuest || r == RoleBartender || r == RoleAdmin
+}
+
+// Status is a guest's RSVP answer.
+type Status string
+
+const (
+	StatusPending  Status = "pending"
+	StatusComing   Status = "coming"
+	StatusDeclined Status = "declined"
+)
+
+// Valid reports whether s is one of the known statuses.
+func (s Status) Valid() bool {
+	return s == StatusPending || s == StatusComing || s == StatusDeclined
+}
+
+// Dietary is what a guest told us they cannot or will not eat or drink.
+type Dietary struct {
+	Text string   `bson:"text,omitempty" json:"text"`
+	Tags []string `bson:"tags,omitempty" json:"tags"`
+}
+
+// Empty reports whether nothing was said.
+func (d Dietary) Empty() bool { return strings.TrimSpace(d.Text) == "" && len(d.Tags) == 0 }
+
+// Tastes are the taste answers given with the RSVP; recommendations use them.
+type Tastes struct {
+	Likes       []string `bson:"likes,omitempty" json:"likes"`
+	Dislikes    []string `bson:"dislikes,omitempty" json:"dislikes"`
+	AlcoholFree bool     `bson:"alcoholFree,omitempty" json:"alcoholFree"`
+}
+
+// Guest is one invited person, with their own login.
+type Guest struct {
+	ID        string `bson:"_id" json:"id"`
+	FirstName string `bson:"firstName" json:"firstName"`
+	LastName  string `bson:"lastName" json:"lastName"`
+	// LastNameKey is LastName folded for comparison at sign-in.
+	LastNameKey string `bson:"lastNameKey" json:"-"`
+	Code        string `bson:"code" json:"code,omitempty"`
+	Role        Role   `bson:"role" json:"role"`
+	Status      Status `bson:"status" json:"status"`
+	// NumGuests is how many people this guest's answer brings (self included).
+	NumGuests int `bson:"numGuests" json:"numGuests"`
+	// ExpectedGuests counts self plus people without their own login
+	// (small children, for example).
+	ExpectedGuests int        `bson:"expectedGuests" json:"expectedGuests"`
+	GroupID        string     `bson:"groupId,omitempty" json:"groupId,omitempty"`
+	Dietary        Dietary    `bson:"dietary" json:"dietary"`
+	Tastes         Tastes     `bson:"tastes" json:"tastes"`
+	RSVPDate       *time.Time `bson:"rsvpDate,omitempty" json:"rsvpDate,omitempty"`
+	LastLogin      *time.Time `bson:"lastLogin,omitempty" json:"lastLogin,omitempty"`
+	LastAccess     *time.Time `bson:"lastAccess,omitempty" json:"lastAccess,omitempty"`
+	CreatedAt      time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt      time.Time  `bson:"updatedAt" json:"updatedAt"`
+}
+
+// Name is how the guest is addressed.
+func (g Guest) Name() string {
+	return strings.TrimSpace(g.FirstName + " " + g.LastName)
+}
+
+// codeAlphabet leaves out characters people confuse when reading a code
+// aloud or from paper: 0/O, 1/I/L. NewCode draws from it by rejection
+// sampling, so every character is equally likely.
+const codeAlphabet = "ABCDEFGHJKMNPQRSTUVWXYZ23456789"
+
+// CodeLength is the number of characters in a sign-in code.
+const CodeLength = 8
+
+// NewCode makes a random sign-in code from crypto/rand.
+func NewCode() string {
+	out := make([]byte, 0, CodeLength)
+	var buf [16]byte
+	// 31 letters: accept bytes below 248 (8×31) so the modulo is unbiased.
+	for len(out) < CodeLength {
+		rand.Read(buf[:])
+		for _, c := range buf {
+			if c < 248 && len(out) < CodeLength {
+				out = append(out, codeAlphabet[int(c)%len(codeAlphabet)])
+			}
+		}
+	}
+	return string(out)
+}
+
+// ValidCode reports whether s has the shape of a sign-in code.
+func ValidCode(s string) bool {
+	if len(s) != CodeLength {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if !strings.ContainsRune(codeAlphabet, rune(s[i])) {
+			return false
+		}
+	}
+	return true
+}
+
+// NormalizeCode upper-cases a typed code and removes spaces and dashes,
+// which people add when copying from a printed card.
+func NormalizeCode(s string) string {
+	var b strings.Builder
+	for _, r := range s {
+		switch {
+		case r == ' ' || r == '-' || r == '\t':
+		default:
+			b.WriteRune(unicode.ToUpper(r))
+		}
+	}
+	return b.String()
+}
+
+// NameKey folds a name for comparison: case, spaces, punctuation and
+// accents do not count, so "Åberg", "aberg" and " ÅBERG " are equal.
+func NameKey(s string) string {
+	t := transform.Chain(norm.NFD, runes.Remove(runes.In(unicode.Mn)), norm.NFC)
+	folded, _, err := transform.String(t, s)
+	if err != nil {
+		folded = s
+	}
+	var b strings.Builder
+	for _, r := range folded {
+		switch r {
+		case 'ø', 'Ø':
+			b.WriteRune('o')
+		case 'æ', 'Æ':
+			b.WriteString("ae")
+		case 'ß':
+			b.WriteString("ss")
+		case 'đ', 'Đ':
+			b.WriteRune('d')
+		case 'ł', 'Ł':
+			b.WriteRune('l')
+		default:
+			if unicode.IsLetter(r) || unicode.IsDigit(r) {
+				b.WriteRune(unicode.ToLower(r))
+			}
+		}
+	}
+	return b.String()
+}

@@ -1,0 +1,98 @@
+package store
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+
+	"github.com/FerretDB/FerretDB/ferretdb"
+)
+
+// EmbeddedConfig configures the embedded FerretDB.
+type EmbeddedConfig struct {
+	// DataDir is the folder that holds the SQLite files (DataDir/db).
+	DataDir string
+	// Addr is the loopback TCP address to listen on; port 0 picks one.
+	Addr string
+}
+
+// Embedded is a FerretDB v1 server running inside this process, speaking
+// the MongoDB wire protocol on loopback with a SQLite backend.
+type Embedded struct {
+	f      *ferretdb.FerretDB
+	cancel context.CancelFunc
+	done   chan struct{}
+	uri    string
+}
+
+// StartEmbedded starts FerretDB and returns once it accepts connections.
+// Its own logs go to logger at warn level and above, so a party host sees
+// problems but not every connection.
+func StartEmbedded(ctx context.Context, cfg EmbeddedConfig, logger *slog.Logger) (*Embedded, error) {
+	if cfg.DataDir == "" {
+		cfg.DataDir = "data"
+	}
+	if cfg.Addr == "" {
+		cfg.Addr = "127.0.0.1:0"
+	}
+	dir, err := filepath.Abs(filepath.Join(cfg.DataDir, "db"))
+	if err != nil {
+		return nil, fmt.Errorf("embedded database dir: %w", err)
+	}
+	// FerretDB wants the folder to exist and the URL to end with a slash.
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("create embedded database dir: %w", err)
+	}
+	fdbLogger := slog.New(levelFloor{Handler: logger.Handler(), min: slog.LevelWarn}).With("component", "ferretdb")
+	f, err := ferretdb.New(&ferretdb.Config{
+		Listener:  ferretdb.ListenerConfig{TCP: cfg.Addr},
+		Handler:   "sqlite",
+		SQLiteURL: "file:" + dir + "/",
+		Logger:    fdbLogger,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("start embedded database: %w", err)
+	}
+	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	e := &Embedded{f: f, cancel: cancel, done: make(chan struct{})}
+	go func() {
+		defer close(e.done)
+		f.Run(runCtx)
+	}()
+	// ferretdb.New already listens, so the address (with the port the
+	// kernel picked) is known now.
+	e.uri = f.MongoDBURI()
+	return e, nil
+}
+
+// URI is the mongodb:// address of the embedded server.
+func (e *Embedded) URI() string { return e.uri }
+
+// Close stops the server and waits for it.
+func (e *Embedded) Close() {
+	e.cancel()
+	<-e.done
+}
+
+// Wait blocks until the server stops.
+func (e *Embedded) Wait() { <-e.done }
+
+// levelFloor drops records below min so a chatty dependency's INFO logs stay out.
+type levelFloor struct {
+	slog.Handler
+	min slog.Level
+}
+
+func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
+	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+func (h levelFloor) WithAttrs(attrs []slog.Attr) slog.Handler {
+	return levelFloor{Handler: h.Handler.WithAttrs(attrs), min: h.min}
+}
+
+func (h levelFloor) WithGroup(name string) slog.Handler {
+	return levelFloor{Handler: h.Handler.WithGroup(name), min: h.min}
+}

@@ -1,0 +1,177 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// guestIndexes are the guest collection's indexes. On MongoDB they serve
+// the admin list filters (status, status+dietary) and group look-ups
+// (groupId); code is unique as a second line of defence behind the codes
+// collection, which is what sign-in reads (an _id look-up, fast on every
+// backend).
+func guestIndexes() []mongo.IndexModel {
+	return []mongo.IndexModel{
+		{Keys: bson.D{{Key: "code", Value: 1}}, Options: options.Index().SetName("code_unique").SetUnique(true)},
+		{Keys: bson.D{{Key: "groupId", Value: 1}}, Options: options.Index().SetName("groupId_sparse").SetSparse(true)},
+		{Keys: bson.D{{Key: "status", Value: 1}}, Options: options.Index().SetName("status")},
+		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "dietary.tags", Value: 1}}, Options: options.Index().SetName("status_dietary")},
+	}
+}
+
+// codeDoc reserves a sign-in code. Its _id is the code, so reserving is an
+// insert that fails on a duplicate on every backend, and sign-in is an _id
+// look-up.
+type codeDoc struct {
+	Code    string    `bson:"_id"`
+	GuestID string    `bson:"guestId"`
+	At      time.Time `bson:"createdAt"`
+}
+
+// reserveCode inserts a fresh random code for guestID, retrying on the
+// (rare) collision.
+func (s *Store) reserveCode(ctx context.Context, guestID string) (string, error) {
+	for range 10 {
+		code := guest.NewCode()
+		_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: code, GuestID: guestID, At: time.Now().UTC()})
+		if err == nil {
+			return code, nil
+		}
+		if !mongo.IsDuplicateKeyError(err) {
+			return "", fmt.Errorf("reserve code: %w", err)
+		}
+	}
+	return "", errors.New("reserve code: too many collisions")
+}
+
+// NewID makes a document id.
+func NewID() string { return bson.NewObjectID().Hex() }
+
+// CreateGuest stores a new guest with a freshly reserved code and fills in
+// ID, Code, CreatedAt and defaults.
+func (s *Store) CreateGuest(ctx context.Context, g *guest.Guest) error {
+	if g.ID == "" {
+		g.ID = NewID()
+	}
+	if g.Role == "" {
+		g.Role = guest.RoleGuest
+	}
+	if g.Status == "" {
+		g.Status = guest.StatusPending
+	}
+	if g.ExpectedGuests < 1 {
+		g.ExpectedGuests = 1
+	}
+	g.LastNameKey = guest.NameKey(g.LastName)
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	g.CreatedAt, g.UpdatedAt = now, now
+	code, err := s.reserveCode(ctx, g.ID)
+	if err != nil {
+		return fmt.Errorf("create guest: %w", err)
+	}
+	g.Code = code
+	if _, err := s.coll(collGuests).InsertOne(ctx, g); err != nil {
+		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
+		if mongo.IsDuplicateKeyError(err) {
+			return fmt.Errorf("create guest %s: %w", g.ID, ErrConflict)
+		}
+		return fmt.Errorf("create guest: %w", err)
+	}
+	return nil
+}
+
+// GuestByID loads one guest.
+func (s *Store) GuestByID(ctx context.Context, id string) (guest.Guest, error) {
+	var g guest.Guest
+	err := s.coll(collGuests).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&g)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return g, fmt.Errorf("load guest %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return g, fmt.Errorf("load guest %s: %w", id, err)
+	}
+	return g, nil
+}
+
+// GuestByCode finds the guest a sign-in code belongs to, through the codes
+// collection so both reads are _id look-ups.
+func (s *Store) GuestByCode(ctx context.Context, code string) (guest.Guest, error) {
+	var c codeDoc
+	err := s.coll(collCodes).FindOne(ctx, bson.D{{Key: "_id", Value: code}}).Decode(&c)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return guest.Guest{}, fmt.Errorf("find code: %w", ErrNotFound)
+	}
+	if err != nil {
+		return guest.Guest{}, fmt.Errorf("find code: %w", err)
+	}
+	g, err := s.GuestByID(ctx, c.GuestID)
+	if err != nil {
+		return g, err
+	}
+	// A code regenerated a moment ago may still point here; trust the guest.
+	if g.Code != code {
+		return guest.Guest{}, fmt.Errorf("find code: %w", ErrNotFound)
+	}
+	return g, nil
+}
+
+// RegenerateCode gives a guest a new code; the old one stops working.
+func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
+	g, err := s.GuestByID(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	code, err := s.reserveCode(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	res, err := s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+		bson.D{{Key: "$set", Value: bson.D{{Key: "code", Value: code}, {Key: "updatedAt", Value: time.Now().UTC()}}}})
+	if err != nil {
+		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
+		return "", fmt.Errorf("regenerate code for %s: %w", id, err)
+	}
+	if res.MatchedCount == 0 {
+		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
+		return "", fmt.Errorf("regenerate code for %s: %w", id, ErrNotFound)
+	}
+	if _, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}}); err != nil {
+		s.log.WarnContext(ctx, "delete old code", "guest", id, "err", err)
+	}
+	return code, nil
+}
+
+// DeleteGuest removes a guest and frees their code.
+func (s *Store) DeleteGuest(ctx context.Context, id string) error {
+	g, err := s.GuestByID(ctx, id)
+	if err != nil {
+		return err
+	}
+	if _, err := s.coll(collGuests).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); err != nil {
+		return fmt.Errorf("delete guest %s: %w", id, err)
+	}
+	if _, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}}); err != nil {
+		return fmt.Errorf("delete code of guest %s: %w", id, err)
+	}
+	return nil
+}
+
+// CountGuests counts guests matching filter (nil for all).
+func (s *Store) CountGuests(ctx context.Context, filter bson.D) (int64, error) {
+	if filter == nil {
+		filter = bson.D{}
+	}
+	n, err := s.coll(collGuests).CountDocuments(ctx, filter)
+	if err != nil {
+		return 0, fmt.Errorf("count guests: %w", err)
+	}
+	return n, nil
+}

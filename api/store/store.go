@@ -1,0 +1,154 @@
+// Package store keeps barhub's state in MongoDB through mongo-driver v2.
+//
+// The same code talks to MongoDB (MONGODB_URI) or to an embedded FerretDB v1
+// with a SQLite backend under the data directory. Queries stay inside the
+// subset both implement correctly (see DESIGN.md, "Store rules"): single
+// document atomicity instead of transactions, one accumulator per $group,
+// hot lookups by _id, expiry by sweepers instead of TTL indexes.
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
+)
+
+// ErrNotFound is returned when a document does not exist.
+var ErrNotFound = errors.New("not found")
+
+// ErrConflict is returned when a unique value is already taken or a
+// compare-and-set lost its race.
+var ErrConflict = errors.New("conflict")
+
+// Config says where the database is.
+type Config struct {
+	// URI of a MongoDB deployment. Empty starts embedded FerretDB.
+	URI string
+	// DataDir holds the embedded database when URI is empty.
+	DataDir string
+	// Database name; "barhub" when empty.
+	Database string
+}
+
+// Store is the connection to the database and the home of every query.
+type Store struct {
+	client   *mongo.Client
+	db       *mongo.Database
+	embedded *Embedded
+	log      *slog.Logger
+}
+
+// Open connects to the configured database, starting embedded FerretDB
+// when no URI is given, and makes sure every index exists.
+func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	uri := cfg.URI
+	var emb *Embedded
+	if uri == "" {
+		var err error
+		emb, err = StartEmbedded(ctx, EmbeddedConfig{DataDir: cfg.DataDir, Addr: "127.0.0.1:0"}, logger)
+		if err != nil {
+			return nil, err
+		}
+		uri = emb.URI()
+	}
+	name := cfg.Database
+	if name == "" {
+		name = "barhub"
+	}
+	s, err := connect(ctx, uri, name, logger)
+	if err != nil {
+		if emb != nil {
+			emb.Close()
+		}
+		return nil, err
+	}
+	s.embedded = emb
+	if err := s.EnsureIndexes(ctx); err != nil {
+		s.Close(context.Background())
+		return nil, err
+	}
+	return s, nil
+}
+
+func connect(ctx context.Context, uri, database string, logger *slog.Logger) (*Store, error) {
+	opts := options.Client().ApplyURI(uri).
+		SetServerSelectionTimeout(10 * time.Second).
+		SetConnectTimeout(5 * time.Second)
+	client, err := mongo.Connect(opts)
+	if err != nil {
+		return nil, fmt.Errorf("connect to database: %w", err)
+	}
+	pingCtx, cancel := context.WithTimeout(ctx, 15*time.Second)
+	defer cancel()
+	if err := client.Ping(pingCtx, readpref.Primary()); err != nil {
+		client.Disconnect(context.Background())
+		return nil, fmt.Errorf("ping database: %w", err)
+	}
+	return &Store{client: client, db: client.Database(database), log: logger}, nil
+}
+
+// Ping reports whether the database answers.
+func (s *Store) Ping(ctx context.Context) error {
+	return s.client.Ping(ctx, readpref.Primary())
+}
+
+// DB gives packages that own their collections (the job queue, for
+// example) the database handle.
+func (s *Store) DB() *mongo.Database { return s.db }
+
+// Embedded reports whether the store runs on the embedded database.
+func (s *Store) Embedded() bool { return s.embedded != nil }
+
+// Close disconnects and stops the embedded database if it was started.
+func (s *Store) Close(ctx context.Context) error {
+	err := s.client.Disconnect(ctx)
+	if s.embedded != nil {
+		s.embedded.Close()
+	}
+	return err
+}
+
+func (s *Store) coll(name string) *mongo.Collection { return s.db.Collection(name) }
+
+// Collection names, in one place so a reader sees the whole schema.
+const (
+	collGuests   = "guests"
+	collCodes    = "codes"
+	collKeys     = "keys"
+	collTickets  = "tickets"
+	collSettings = "settings"
+)
+
+// EnsureIndexes creates every index barhub relies on. It is idempotent, so
+// every instance runs it at start.
+func (s *Store) EnsureIndexes(ctx context.Context) error {
+	for coll, models := range indexModels() {
+		if len(models) == 0 {
+			continue
+		}
+		if _, err := s.coll(coll).Indexes().CreateMany(ctx, models); err != nil {
+			return fmt.Errorf("create indexes on %s: %w", coll, err)
+		}
+	}
+	return nil
+}
+
+// indexModels lists every index per collection. Each file that owns a
+// collection declares its indexes next to the queries that use them; add
+// its function here.
+func indexModels() map[string][]mongo.IndexModel {
+	return map[string][]mongo.IndexModel{
+		collGuests:  guestIndexes(),
+		collTickets: ticketIndexes(),
+		collClaims:  claimIndexes(),
+	}
+}

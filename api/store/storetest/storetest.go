@@ -1,0 +1,72 @@
+// Package storetest gives tests a real database: the embedded FerretDB
+// through the real driver, or the MongoDB at MONGODB_URI when set.
+package storetest
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"log/slog"
+	"os"
+	"sync"
+	"testing"
+
+	"github.com/barhub/barhub/api/store"
+)
+
+type shared struct {
+	once sync.Once
+	uri  string
+	err  error
+}
+
+// db is started once per test binary: one embedded server, a fresh
+// database per test. It is test scaffolding and lives as long as the test
+// process.
+var db shared
+
+// URI returns the address of a running database for this test binary.
+func URI(t testing.TB) string {
+	t.Helper()
+	if uri := os.Getenv("MONGODB_URI"); uri != "" {
+		return uri
+	}
+	db.once.Do(func() {
+		dir, err := os.MkdirTemp("", "barhub-storetest-")
+		if err != nil {
+			db.err = err
+			return
+		}
+		emb, err := store.StartEmbedded(context.Background(), store.EmbeddedConfig{DataDir: dir}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			db.err = err
+			return
+		}
+		db.uri = emb.URI()
+	})
+	if db.err != nil {
+		t.Fatalf("start embedded database: %v", db.err)
+	}
+	return db.uri
+}
+
+// DatabaseName returns a fresh random database name.
+func DatabaseName() string {
+	var b [6]byte
+	rand.Read(b[:])
+	return "test_" + hex.EncodeToString(b[:])
+}
+
+// New opens a store on a fresh database and closes it when the test ends.
+func New(t testing.TB) *store.Store {
+	t.Helper()
+	s, err := store.Open(context.Background(), store.Config{URI: URI(t), Database: DatabaseName()}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("open store: %v", err)
+	}
+	t.Cleanup(func() {
+		s.DB().Drop(context.Background())
+		s.Close(context.Background())
+	})
+	return s
+}
