@@ -1,0 +1,156 @@
+#!/usr/bin/env bash
+# testenv.sh COMMAND [ARGS...]
+#
+# Runs COMMAND with what barhub's tests need, on a fresh Debian or Ubuntu machine that has
+# only Go:
+#   REDIS_URL      unless already set, a throwaway redis-server on a free loopback port that
+#                  keeps nothing on disk and is stopped when COMMAND ends, pass or fail;
+#   BARHUB_CHROME  unless already set, Debian's /usr/bin/chromium.
+# Missing Debian packages (redis-server, chromium, gcc for the race detector) are installed
+# with apt-get when this runs as root or with password-less sudo; otherwise it stops and
+# says exactly what to install.
+#
+# A Redis already listening on 6379 is deliberately ignored: tests get a server of their
+# own so they never see another program's keys.
+set -euo pipefail
+
+log() { printf 'testenv: %s\n' "$*" >&2; }
+die() {
+	printf 'testenv: %s\n' "$*" >&2
+	exit 1
+}
+
+[ $# -gt 0 ] || die "usage: $0 COMMAND [ARGS...]"
+
+# as_root runs a command as root, directly or through password-less sudo.
+as_root() {
+	if [ "$(id -u)" = 0 ]; then
+		"$@"
+	elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then
+		sudo "$@"
+	else
+		return 1
+	fi
+}
+
+can_install() {
+	command -v apt-get >/dev/null 2>&1 || return 1
+	[ "$(id -u)" = 0 ] && return 0
+	command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null
+}
+
+# apt_install installs Debian packages, refreshing the package lists only when the first
+# attempt fails (missing or stale lists), so a warm machine does not pay for an update.
+apt_install() {
+	local apt=(env DEBIAN_FRONTEND=noninteractive apt-get -y -q -o Dpkg::Use-Pty=0 --no-install-recommends)
+	local start=$SECONDS
+	log "installing $* with apt-get"
+	if ! as_root "${apt[@]}" install "$@" >/dev/null; then
+		as_root "${apt[@]}" update >/dev/null
+		as_root "${apt[@]}" install "$@" >/dev/null
+	fi
+	log "installed $* in $((SECONDS - start)) s"
+}
+
+need_package() { # need_package PROGRAM PACKAGE...
+	local program=$1
+	shift
+	command -v "$program" >/dev/null 2>&1 && return 0
+	[ -x "$program" ] && return 0
+	if can_install; then
+		apt_install "$@" || die "could not install $* with apt-get; install it by hand: sudo apt-get install $*"
+	else
+		die "$program is missing: install it with 'sudo apt-get install $*' (Debian/Ubuntu), then run make test again"
+	fi
+}
+
+workdir=$(mktemp -d "${TMPDIR:-/tmp}/barhub-test.XXXXXX")
+redis_pid=
+cleanup() {
+	if [ -n "$redis_pid" ] && kill -0 "$redis_pid" 2>/dev/null; then
+		kill "$redis_pid" 2>/dev/null || true
+		wait "$redis_pid" 2>/dev/null || true
+	fi
+	rm -rf "$workdir"
+}
+trap cleanup EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+port_in_use() { (: <"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+
+redis_ping() { # redis_ping PORT: true once the server answers PONG
+	local reply
+	exec 3<>"/dev/tcp/127.0.0.1/$1" || return 1
+	printf 'PING\r\n' >&3
+	IFS= read -r -t 1 reply <&3 || reply=
+	exec 3>&-
+	[ "${reply%$'\r'}" = "+PONG" ]
+}
+
+start_redis() {
+	need_package redis-server redis-server
+	local attempt port i
+	for attempt in 1 2 3 4 5 6 7 8 9 10; do
+		port=$((20000 + RANDOM % 30000))
+		port_in_use "$port" && continue
+		redis-server --bind 127.0.0.1 --port "$port" --save "" --appendonly no \
+			--dir "$workdir" --logfile "$workdir/redis.log" --daemonize no &
+		redis_pid=$!
+		for i in $(seq 1 100); do
+			if ! kill -0 "$redis_pid" 2>/dev/null; then
+				break # lost the race for the port, or failed to start: try another
+			fi
+			if redis_ping "$port" 2>/dev/null; then
+				export REDIS_URL="redis://127.0.0.1:$port/0"
+				log "redis-server (pid $redis_pid) at $REDIS_URL"
+				return 0
+			fi
+			sleep 0.05
+		done
+		kill "$redis_pid" 2>/dev/null || true
+		wait "$redis_pid" 2>/dev/null || true
+		redis_pid=
+	done
+	[ -f "$workdir/redis.log" ] && tail -n 20 "$workdir/redis.log" >&2
+	die "could not start redis-server on a free port (log above)"
+}
+
+find_chrome() {
+	if [ -n "${BARHUB_CHROME:-}" ]; then
+		[ -x "$BARHUB_CHROME" ] || die "BARHUB_CHROME=$BARHUB_CHROME is not an executable file"
+		return 0
+	fi
+	# fonts-liberation gives screenshots real text on a machine with no other fonts.
+	need_package /usr/bin/chromium chromium fonts-liberation
+	export BARHUB_CHROME=/usr/bin/chromium
+}
+
+# The race detector needs cgo and so a C compiler; without one the tests still run, only
+# without -race (the Makefile reads BARHUB_RACE).
+find_cc() {
+	export BARHUB_RACE=-race
+	if command -v "${CC:-gcc}" >/dev/null 2>&1; then
+		return 0
+	fi
+	if can_install && apt_install gcc libc6-dev; then
+		return 0
+	fi
+	log "no C compiler: running the tests without -race (install gcc to enable it)"
+	BARHUB_RACE=
+}
+
+if [ -z "${REDIS_URL:-}" ]; then
+	start_redis
+else
+	log "using REDIS_URL from the environment"
+fi
+find_chrome
+find_cc
+
+# Not exec: the EXIT trap must stop redis-server once the command returns.
+set +e
+"$@"
+status=$?
+set -e
+exit "$status"

@@ -1,0 +1,438 @@
+// Package browsertest drives Debian's Chromium headless from Go tests, so barhub's pages
+// are tested the way people use them: on a phone, a tablet and a laptop.
+//
+// A test starts one browser and opens a tab per viewport:
+//
+//	b := browsertest.New(t)
+//	ctx := b.Page(t, browsertest.Phone)
+//	browsertest.Navigate(t, ctx, srv.URL+"/login")
+//	browsertest.Fill(t, ctx, "#code", code)
+//	browsertest.Click(t, ctx, "#login-submit")
+//	browsertest.WaitText(t, ctx, "#whoami", "Ada")
+//	browsertest.Screenshot(t, ctx, "signed-in")
+//
+// The helpers fail the test with a message that says what was expected; each step has
+// its own deadline (StepTimeout) so a page that never shows an element fails the test
+// instead of hanging it.
+package browsertest
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/chromedp/chromedp"
+)
+
+// StepTimeout bounds each helper's wait. It is generous because two cores are shared by
+// the browser, the server under test and other test packages; it guards against hangs
+// and is not a speed requirement.
+const StepTimeout = 20 * time.Second
+
+// Viewport is an emulated screen.
+type Viewport struct {
+	Name   string // used in screenshot file names
+	Width  int64
+	Height int64
+	Scale  float64 // device pixel ratio
+	Mobile bool
+	Touch  bool
+}
+
+// The screens barhub is designed for: a guest's phone, the bar's tablet, the host's laptop.
+var (
+	Phone  = Viewport{Name: "phone", Width: 390, Height: 844, Scale: 3, Mobile: true, Touch: true}
+	Tablet = Viewport{Name: "tablet", Width: 1024, Height: 768, Scale: 1, Touch: true}
+	Laptop = Viewport{Name: "laptop", Width: 1440, Height: 900, Scale: 1}
+)
+
+// Viewports lists every designed screen, for tests that check a page on all of them.
+var Viewports = []Viewport{Phone, Tablet, Laptop}
+
+// Browser is a headless Chromium owned by one test.
+type Browser struct {
+	ctx    context.Context // the browser's first tab; new tabs derive from it
+	output *syncBuffer     // Chromium's stdout and stderr, shown when the test fails
+}
+
+// ChromePath returns the browser binary the tests use: $BARHUB_CHROME, or Debian's
+// /usr/bin/chromium.
+func ChromePath() string {
+	if p := os.Getenv("BARHUB_CHROME"); p != "" {
+		return p
+	}
+	return "/usr/bin/chromium"
+}
+
+// New starts a headless Chromium with its own profile and temporary directories. It is
+// stopped and its files removed when the test ends.
+func New(t testing.TB) *Browser {
+	t.Helper()
+	execPath := ChromePath()
+	if _, err := exec.LookPath(execPath); err != nil {
+		t.Fatalf("browser tests need Chromium at %s (%v): install chromium "+
+			"(sudo apt-get install chromium) or run make test, which installs it; "+
+			"set BARHUB_CHROME to use another Chromium binary", execPath, err)
+	}
+
+	dir := t.TempDir()
+	profile := filepath.Join(dir, "profile")
+	tmp := filepath.Join(dir, "tmp")
+	for _, d := range []string{profile, tmp} {
+		if err := os.Mkdir(d, 0o700); err != nil {
+			t.Fatalf("create browser directory: %v", err)
+		}
+	}
+
+	output := &syncBuffer{}
+	opts := append(chromedp.DefaultExecAllocatorOptions[:],
+		chromedp.ExecPath(execPath),
+		chromedp.Headless,
+		chromedp.NoSandbox, // tests often run as root, where the sandbox refuses to start
+		chromedp.DisableGPU,
+		chromedp.NoFirstRun,
+		chromedp.Flag("disable-background-networking", true),
+		chromedp.Flag("disable-component-update", true),
+		chromedp.Flag("disable-sync", true),
+		chromedp.Flag("disable-quic", true),
+		chromedp.Flag("no-proxy-server", true),
+		// Resolve nothing but loopback: the pages under test are local, and a test must
+		// never depend on, or leak to, the outside network.
+		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
+		chromedp.UserDataDir(profile),
+		chromedp.Env("TMPDIR="+tmp),
+		chromedp.WindowSize(int(Laptop.Width), int(Laptop.Height)),
+		chromedp.CombinedOutput(output),
+	)
+	allocCtx, cancelAlloc := chromedp.NewExecAllocator(context.Background(), opts...)
+	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
+		output.Printf("chromedp: "+format+"\n", args...)
+	}))
+	b := &Browser{ctx: ctx, output: output}
+	t.Cleanup(func() {
+		cancel()
+		cancelAlloc() // waits for the process to exit, before t.TempDir is removed
+		if t.Failed() {
+			if out := output.Relevant(); out != "" {
+				t.Logf("browser output:\n%s", out)
+			}
+		}
+	})
+
+	// Start the browser now, without a deadline: the first Run binds the browser's life
+	// to its context.
+	if err := chromedp.Do(ctx); err != nil {
+		t.Fatalf("start %s: %v\n%s", execPath, err, output.Relevant())
+	}
+	return b
+}
+
+type viewportKey struct{}
+
+// Page opens a new tab emulating the viewport and returns its context for the helpers.
+// The tab closes when the test ends; messages the page writes to its console, and its
+// uncaught exceptions, are added to the test log.
+func (b *Browser) Page(t testing.TB, vp Viewport) context.Context {
+	t.Helper()
+	ctx, cancel := chromedp.NewContext(b.ctx)
+	ctx = context.WithValue(ctx, viewportKey{}, vp)
+
+	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(vp.Scale)}
+	if vp.Mobile {
+		opts = append(opts, chromedp.EmulateMobile)
+	}
+	if vp.Touch {
+		opts = append(opts, chromedp.EmulateTouch)
+	}
+	if vp.Width > vp.Height {
+		opts = append(opts, chromedp.EmulateLandscape)
+	} else {
+		opts = append(opts, chromedp.EmulatePortrait)
+	}
+	if err := chromedp.Do(ctx, chromedp.EmulateViewport(vp.Width, vp.Height, opts...)); err != nil {
+		cancel()
+		t.Fatalf("open %s tab: %v", vp.Name, err)
+	}
+
+	var wg sync.WaitGroup
+	messages := chromedp.Console(ctx)
+	wg.Go(func() {
+		for m, err := range messages {
+			if err != nil {
+				return
+			}
+			t.Logf("browser console (%s) %s: %s", vp.Name, m.Type, m.Text)
+		}
+	})
+	t.Cleanup(func() {
+		cancel()
+		wg.Wait() // t.Logf must not run after the test has finished
+	})
+	return ctx
+}
+
+// ViewportOf returns the viewport a Page context emulates.
+func ViewportOf(ctx context.Context) (Viewport, bool) {
+	vp, ok := ctx.Value(viewportKey{}).(Viewport)
+	return vp, ok
+}
+
+// step runs actions with StepTimeout and fails the test with what on error.
+func step(t testing.TB, ctx context.Context, what string, actions ...chromedp.Action[chromedp.Void]) {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	if err := chromedp.Do(sctx, actions...); err != nil {
+		t.Fatalf("%s: %v%s", what, err, pageState(ctx))
+	}
+}
+
+// pageState describes where the tab is, to make a failed step easy to read.
+func pageState(ctx context.Context) string {
+	sctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	defer cancel()
+	loc, err := chromedp.Run(sctx, chromedp.Location())
+	if err != nil {
+		return ""
+	}
+	return fmt.Sprintf(" (page at %s)", loc)
+}
+
+// Navigate loads url and waits for the page's load event.
+func Navigate(t testing.TB, ctx context.Context, url string) {
+	t.Helper()
+	step(t, ctx, "navigate to "+url, chromedp.Navigate(url))
+}
+
+// WaitVisible waits until the CSS selector matches a visible element.
+func WaitVisible(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	step(t, ctx, "wait for "+sel+" to be visible", chromedp.WaitVisible(chromedp.CSS(sel)))
+}
+
+// WaitNotVisible waits until no element matching the CSS selector is visible.
+func WaitNotVisible(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	step(t, ctx, "wait for "+sel+" to be hidden", chromedp.WaitNotVisible(chromedp.CSS(sel)))
+}
+
+// Fill replaces the value of the input matched by sel with text, typing it key by key so
+// the page sees the same input events as from a person.
+func Fill(t testing.TB, ctx context.Context, sel, text string) {
+	t.Helper()
+	step(t, ctx, fmt.Sprintf("fill %s with %q", sel, text),
+		chromedp.WaitVisible(chromedp.CSS(sel)),
+		chromedp.Evaluate[chromedp.Void](fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+			el.value = ""; el.dispatchEvent(new Event("input", {bubbles: true})); })()`, sel)),
+		chromedp.SendKeys(chromedp.CSS(sel), text),
+	)
+}
+
+// Click clicks the first visible element matched by sel; on touch viewports it taps it.
+func Click(t testing.TB, ctx context.Context, sel string) {
+	t.Helper()
+	action := chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)
+	if vp, ok := ViewportOf(ctx); ok && vp.Touch {
+		action = chromedp.Tap(chromedp.CSS(sel), chromedp.NodeVisible)
+	}
+	step(t, ctx, "click "+sel, action)
+}
+
+// Text returns the visible text of the first element matched by sel.
+func Text(t testing.TB, ctx context.Context, sel string) string {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	text, err := chromedp.Run(sctx, chromedp.Text(chromedp.CSS(sel), chromedp.NodeVisible))
+	if err != nil {
+		t.Fatalf("read text of %s: %v%s", sel, err, pageState(ctx))
+	}
+	return text
+}
+
+// WaitText waits until the element matched by sel shows text containing substr, and
+// returns the whole text.
+func WaitText(t testing.TB, ctx context.Context, sel, substr string) string {
+	t.Helper()
+	js := fmt.Sprintf(`(() => { const el = document.querySelector(%q);
+		return el ? el.innerText : null; })()`, sel)
+	var last *string
+	ok := waitFor(ctx, func(ctx context.Context) (bool, error) {
+		text, err := chromedp.Run(ctx, chromedp.Evaluate[*string](js))
+		last = text
+		return text != nil && strings.Contains(*text, substr), err
+	})
+	if !ok {
+		shows := "no such element"
+		if last != nil {
+			shows = fmt.Sprintf("it shows %q", *last)
+		}
+		t.Fatalf("wait for %s to contain %q: %s%s", sel, substr, shows, pageState(ctx))
+	}
+	return *last
+}
+
+// WaitPath waits until the page's location.pathname is path, as after a redirect.
+func WaitPath(t testing.TB, ctx context.Context, path string) {
+	t.Helper()
+	var last string
+	ok := waitFor(ctx, func(ctx context.Context) (bool, error) {
+		p, err := chromedp.Run(ctx, chromedp.Evaluate[string](`location.pathname`))
+		last = p
+		return p == path, err
+	})
+	if !ok {
+		t.Fatalf("wait for the page to reach %s: it is at %q", path, last)
+	}
+}
+
+// waitFor checks cond every 50 ms until it holds or StepTimeout passes. Errors count as
+// "not yet": a page that is navigating has no document to evaluate in for a moment.
+func waitFor(ctx context.Context, cond func(context.Context) (bool, error)) bool {
+	deadline := time.Now().Add(StepTimeout)
+	for {
+		cctx, cancel := context.WithTimeout(ctx, 2*time.Second)
+		done, err := cond(cctx)
+		cancel()
+		if done && err == nil {
+			return true
+		}
+		if time.Now().After(deadline) || ctx.Err() != nil {
+			return false
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// Eval evaluates a JavaScript expression in the page and decodes its value into T.
+// Promises are awaited.
+func Eval[T any](t testing.TB, ctx context.Context, expression string) T {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	v, err := chromedp.Run(sctx, chromedp.Evaluate[T](expression, chromedp.EvalAwaitPromise))
+	if err != nil {
+		t.Fatalf("evaluate %s: %v%s", expression, err, pageState(ctx))
+	}
+	return v
+}
+
+// Screenshot saves a PNG of the whole page as <OutputDir>/screenshots/<Test>/<name>-
+// <viewport>.png and returns its path. Screenshots are kept after the run for people to
+// look at; nothing compares them.
+func Screenshot(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v%s", name, err, pageState(ctx))
+	}
+	file := safeName(name)
+	if vp, ok := ViewportOf(ctx); ok {
+		file += "-" + vp.Name
+	}
+	dir := filepath.Join(OutputDir(t), "screenshots", testDir(t.Name()))
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	p := filepath.Join(dir, file+".png")
+	if err := os.WriteFile(p, png, 0o644); err != nil {
+		t.Fatalf("screenshot %s: %v", name, err)
+	}
+	return p
+}
+
+// OutputDir is where tests keep artefacts: $BARHUB_TEST_OUTPUT, or test-output/ at the
+// root of the module.
+func OutputDir(t testing.TB) string {
+	t.Helper()
+	if dir := os.Getenv("BARHUB_TEST_OUTPUT"); dir != "" {
+		return dir
+	}
+	root, err := moduleRoot()
+	if err != nil {
+		t.Fatalf("find the test output folder: %v (set BARHUB_TEST_OUTPUT)", err)
+	}
+	return filepath.Join(root, "test-output")
+}
+
+// moduleRoot walks up from the working directory, which go test sets to the package's
+// folder, to the folder holding go.mod.
+func moduleRoot() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for {
+		if _, err := os.Stat(filepath.Join(dir, "go.mod")); err == nil {
+			return dir, nil
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", errors.New("no go.mod above the working directory")
+		}
+		dir = parent
+	}
+}
+
+var unsafeChars = regexp.MustCompile(`[^A-Za-z0-9._-]+`)
+
+func safeName(s string) string {
+	s = strings.Trim(unsafeChars.ReplaceAllString(s, "_"), "._")
+	if s == "" {
+		return "_"
+	}
+	return s
+}
+
+// testDir maps a test name, with its subtests, to nested folders.
+func testDir(name string) string {
+	parts := strings.Split(name, "/")
+	for i, p := range parts {
+		parts[i] = safeName(p)
+	}
+	return filepath.Join(parts...)
+}
+
+// syncBuffer collects the browser's output, written from chromedp's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) Printf(format string, args ...any) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	fmt.Fprintf(&b.buf, format, args...)
+}
+
+// Relevant returns the output without the lines a headless browser prints on every
+// machine without a desktop session (D-Bus, UPower), which hide the ones that matter.
+func (b *syncBuffer) Relevant() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	var out strings.Builder
+	for line := range strings.Lines(b.buf.String()) {
+		if strings.Contains(line, "dbus/") || strings.Contains(line, "unexpected operator") {
+			continue
+		}
+		out.WriteString(line)
+	}
+	return out.String()
+}

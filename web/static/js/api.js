@@ -1,0 +1,145 @@
+// API calls and sign-in state shared by every barhub page.
+//
+// The token lives in localStorage so a guest who closes the tab and scans the menu QR
+// code again an hour later is still signed in.
+
+const KEY_TOKEN = "barhub.token";
+const KEY_ROLE = "barhub.role";
+const KEY_GUEST = "barhub.guest";
+
+const HOMES = { guest: "/", bartender: "/bar", admin: "/admin" };
+
+// ApiError carries the server's error code and HTTP status next to its message, so a page
+// can react to, say, a 409 without parsing text.
+export class ApiError extends Error {
+  constructor(message, { status = 0, code = "" } = {}) {
+    super(message);
+    this.name = "ApiError";
+    this.status = status;
+    this.code = code;
+  }
+}
+
+// auth returns the stored sign-in, or null when signed out.
+export function auth() {
+  const token = localStorage.getItem(KEY_TOKEN);
+  if (!token) return null;
+  let guest = null;
+  try {
+    guest = JSON.parse(localStorage.getItem(KEY_GUEST) || "null");
+  } catch {
+    guest = null;
+  }
+  return { token, role: localStorage.getItem(KEY_ROLE) || "guest", guest };
+}
+
+export function setAuth({ token, role, guest }) {
+  localStorage.setItem(KEY_TOKEN, token);
+  localStorage.setItem(KEY_ROLE, role || guest?.role || "guest");
+  localStorage.setItem(KEY_GUEST, JSON.stringify(guest || null));
+}
+
+export function clearAuth() {
+  localStorage.removeItem(KEY_TOKEN);
+  localStorage.removeItem(KEY_ROLE);
+  localStorage.removeItem(KEY_GUEST);
+}
+
+// api calls the barhub API and returns the decoded JSON body (null for an empty one).
+// It throws an ApiError with the server's message. A 401 on a signed-in call means the
+// token has expired or was revoked, so it signs out and goes to the sign-in page.
+// options.headers adds headers, e.g. {"Idempotency-Key": key} when placing an order.
+export async function api(method, path, body, options = {}) {
+  const headers = { Accept: "application/json", ...(options.headers || {}) };
+  const token = localStorage.getItem(KEY_TOKEN);
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const init = { method, headers, signal: options.signal };
+  if (body !== undefined) {
+    headers["Content-Type"] = "application/json";
+    init.body = JSON.stringify(body);
+  }
+
+  let res;
+  try {
+    res = await fetch(path, init);
+  } catch (err) {
+    if (err?.name === "AbortError") throw err;
+    throw new ApiError("Cannot reach barhub. Check your connection and try again.");
+  }
+
+  const text = await res.text();
+  let data = null;
+  if (text) {
+    try {
+      data = JSON.parse(text);
+    } catch {
+      data = null;
+    }
+  }
+  if (res.ok) return data;
+
+  if (res.status === 401 && token) {
+    clearAuth();
+    location.assign("/login?expired=1");
+  }
+  const message = data?.error?.message || `Something went wrong (HTTP ${res.status}). Please try again.`;
+  throw new ApiError(message, { status: res.status, code: data?.error?.code || "" });
+}
+
+// login signs in with an invitation code and last name, stores the result and returns
+// {token, expiresAt, role, guest}.
+export async function login(code, lastName) {
+  clearAuth();
+  const data = await api("POST", "/api/auth/login", { code, lastName });
+  setAuth(data);
+  return data;
+}
+
+// logout forgets the token and returns to the sign-in page.
+export function logout() {
+  clearAuth();
+  location.assign("/login");
+}
+
+// homeFor gives the page each role starts on.
+export function homeFor(role) {
+  return HOMES[role] || "/";
+}
+
+// tokenExpired reads exp from the JWT so an old token is dropped before the page flashes
+// up; the server still checks the signature and expiry on every call.
+function tokenExpired(token) {
+  try {
+    const part = token.split(".")[1].replace(/-/g, "+").replace(/_/g, "/");
+    const { exp } = JSON.parse(atob(part));
+    return typeof exp === "number" && exp * 1000 <= Date.now();
+  } catch {
+    return false;
+  }
+}
+
+// requireRole returns the sign-in when its role is one of roles. Otherwise it sends the
+// browser to /login (saying why) and returns null, so a page does `if (!me) return;`.
+export function requireRole(...roles) {
+  const me = auth();
+  if (!me) {
+    location.replace("/login");
+    return null;
+  }
+  if (tokenExpired(me.token)) {
+    clearAuth();
+    location.replace("/login?expired=1");
+    return null;
+  }
+  if (roles.length > 0 && !roles.includes(me.role)) {
+    location.replace(`/login?need=${encodeURIComponent(roles[0])}`);
+    return null;
+  }
+  return me;
+}
+
+// displayName is how a signed-in person is shown in the page header.
+export function displayName(guest) {
+  if (!guest) return "";
+  return [guest.firstName, guest.lastName].filter(Boolean).join(" ");
+}

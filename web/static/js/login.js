@@ -1,0 +1,97 @@
+// The sign-in page. Invitations link here as /login?code=XXXXXXXX, so the guest only
+// types a last name.
+import { auth, displayName, homeFor, login } from "./api.js";
+
+const form = document.getElementById("login-form");
+const codeInput = document.getElementById("code");
+const lastNameInput = document.getElementById("lastName");
+const submit = document.getElementById("login-submit");
+const errorBox = document.getElementById("login-error");
+const notice = document.getElementById("login-notice");
+
+// normalizeCode keeps what a person may type or paste around a code out of it: spaces,
+// dashes and lower case.
+function normalizeCode(value) {
+  return value.toUpperCase().replace(/[\s-]+/g, "");
+}
+
+function showError(message) {
+  errorBox.textContent = message;
+  errorBox.hidden = false;
+}
+
+function clearError() {
+  errorBox.hidden = true;
+  errorBox.textContent = "";
+  codeInput.removeAttribute("aria-invalid");
+  lastNameInput.removeAttribute("aria-invalid");
+}
+
+function showNotice(node) {
+  notice.replaceChildren(node);
+  notice.hidden = false;
+}
+
+const params = new URLSearchParams(location.search);
+const code = normalizeCode(params.get("code") || "");
+if (code) codeInput.value = code;
+
+const roleNames = { guest: "guests", bartender: "bartenders", admin: "the host" };
+const me = auth();
+if (params.has("expired")) {
+  showNotice(document.createTextNode("Your sign-in has expired. Please sign in again."));
+} else if (params.has("need")) {
+  const who = roleNames[params.get("need")] || "someone else";
+  showNotice(document.createTextNode(`That page is for ${who}. Sign in with a code that has access.`));
+} else if (me && !code) {
+  // Already signed in: offer the way back rather than redirecting, so a shared tablet can
+  // still switch to another person.
+  const link = document.createElement("a");
+  link.href = homeFor(me.role);
+  link.textContent = "Continue";
+  const text = document.createTextNode(`You are signed in as ${displayName(me.guest) || me.role}. `);
+  const span = document.createElement("span");
+  span.append(text, link);
+  showNotice(span);
+}
+
+(code ? lastNameInput : codeInput).focus();
+
+codeInput.addEventListener("input", () => {
+  const start = codeInput.selectionStart;
+  const upper = codeInput.value.toUpperCase();
+  if (upper !== codeInput.value) {
+    codeInput.value = upper;
+    codeInput.setSelectionRange(start, start);
+  }
+});
+
+form.addEventListener("submit", async (event) => {
+  event.preventDefault();
+  clearError();
+  const codeValue = normalizeCode(codeInput.value);
+  const lastName = lastNameInput.value.trim();
+  if (!codeValue) {
+    codeInput.setAttribute("aria-invalid", "true");
+    codeInput.focus();
+    showError("Enter the code from your invitation.");
+    return;
+  }
+  if (!lastName) {
+    lastNameInput.setAttribute("aria-invalid", "true");
+    lastNameInput.focus();
+    showError("Enter your last name.");
+    return;
+  }
+
+  submit.disabled = true;
+  submit.textContent = "Signing in…";
+  try {
+    const result = await login(codeValue, lastName);
+    location.replace(homeFor(result.role));
+  } catch (err) {
+    showError(err.message);
+    submit.disabled = false;
+    submit.textContent = "Sign in";
+  }
+});

@@ -1,0 +1,204 @@
+package web
+
+import (
+	"encoding/json"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func TestHandlerServesPagesAndAssets(t *testing.T) {
+	h := Handler()
+	tests := []struct {
+		path        string
+		contentType string
+		cache       string
+		contains    string
+	}{
+		{"/", "text/html; charset=utf-8", "no-cache", `id="whoami"`},
+		{"/login", "text/html; charset=utf-8", "no-cache", `id="login-form"`},
+		{"/bar", "text/html; charset=utf-8", "no-cache", `src="/static/js/bar.js"`},
+		{"/admin", "text/html; charset=utf-8", "no-cache", `src="/static/js/admin.js"`},
+		{"/static/css/app.css", "text/css; charset=utf-8", "public, max-age=300", "prefers-color-scheme: dark"},
+		{"/static/js/api.js", "text/javascript; charset=utf-8", "public, max-age=300", `"barhub.token"`},
+		{"/static/js/login.js", "text/javascript; charset=utf-8", "public, max-age=300", "homeFor("},
+		{"/static/img/icon.svg", "image/svg+xml", "public, max-age=300", "<svg"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, tt.path, nil))
+			res := rec.Result()
+			if res.StatusCode != http.StatusOK {
+				t.Fatalf("status = %d, want 200; body %s", res.StatusCode, rec.Body)
+			}
+			if got := res.Header.Get("Content-Type"); got != tt.contentType {
+				t.Errorf("Content-Type = %q, want %q", got, tt.contentType)
+			}
+			if got := res.Header.Get("Cache-Control"); got != tt.cache {
+				t.Errorf("Cache-Control = %q, want %q", got, tt.cache)
+			}
+			if got := res.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+				t.Errorf("X-Content-Type-Options = %q, want nosniff", got)
+			}
+			etag := res.Header.Get("ETag")
+			if len(etag) < 10 || !strings.HasPrefix(etag, `"`) {
+				t.Errorf("ETag = %q, want a quoted content hash", etag)
+			}
+			if !strings.Contains(rec.Body.String(), tt.contains) {
+				t.Errorf("body does not contain %q", tt.contains)
+			}
+
+			// A browser revalidating with the ETag it has gets a 304 and no body.
+			req := httptest.NewRequest(http.MethodGet, tt.path, nil)
+			req.Header.Set("If-None-Match", etag)
+			rec = httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusNotModified {
+				t.Errorf("revalidation status = %d, want 304", rec.Code)
+			}
+			if rec.Body.Len() != 0 {
+				t.Errorf("304 has a %d-byte body", rec.Body.Len())
+			}
+		})
+	}
+}
+
+func TestHandlerPagesHaveSecurityHeaders(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/login", nil))
+	csp := rec.Header().Get("Content-Security-Policy")
+	for _, want := range []string{"script-src 'self'", "frame-ancestors 'none'", "object-src 'none'"} {
+		if !strings.Contains(csp, want) {
+			t.Errorf("Content-Security-Policy %q lacks %q", csp, want)
+		}
+	}
+	if strings.Contains(csp, "unsafe-inline") {
+		t.Errorf("Content-Security-Policy allows inline code: %q", csp)
+	}
+}
+
+func TestHandlerHead(t *testing.T) {
+	rec := httptest.NewRecorder()
+	Handler().ServeHTTP(rec, httptest.NewRequest(http.MethodHead, "/static/css/app.css", nil))
+	if rec.Code != http.StatusOK {
+		t.Fatalf("status = %d, want 200", rec.Code)
+	}
+	if rec.Body.Len() != 0 {
+		t.Errorf("HEAD returned a %d-byte body", rec.Body.Len())
+	}
+	if rec.Header().Get("Content-Length") == "" {
+		t.Error("HEAD has no Content-Length")
+	}
+}
+
+func TestHandlerNotFound(t *testing.T) {
+	h := Handler()
+	for _, path := range []string{
+		"/nope",
+		"/index.html",
+		"/login/",
+		"/login.html",
+		"/static/",
+		"/static/missing.css",
+		"/static/css",
+		"/static/css/",
+		"/static/../web.go",
+		"/static/./css/app.css",
+		"/static//css/app.css",
+		"/static/css/../css/app.css",
+		"/api/unknown",
+		"/favicon.ico",
+	} {
+		t.Run(path, func(t *testing.T) {
+			req := httptest.NewRequest(http.MethodGet, "/", nil)
+			req.URL.Path = path // NewRequest would clean some of these
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, req)
+			if rec.Code != http.StatusNotFound {
+				t.Fatalf("status = %d, want 404", rec.Code)
+			}
+			assertErrorBody(t, rec, "not_found")
+		})
+	}
+}
+
+func TestHandlerRejectsOtherMethods(t *testing.T) {
+	h := Handler()
+	for _, method := range []string{http.MethodPost, http.MethodPut, http.MethodDelete, http.MethodPatch} {
+		t.Run(method, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			h.ServeHTTP(rec, httptest.NewRequest(method, "/login", strings.NewReader("{}")))
+			if rec.Code != http.StatusMethodNotAllowed {
+				t.Fatalf("status = %d, want 405", rec.Code)
+			}
+			if got := rec.Header().Get("Allow"); got != "GET, HEAD" {
+				t.Errorf("Allow = %q, want %q", got, "GET, HEAD")
+			}
+			assertErrorBody(t, rec, "method_not_allowed")
+		})
+	}
+}
+
+func TestNewHandlerNeedsEveryPage(t *testing.T) {
+	fsys := fstest.MapFS{
+		"static/index.html": {Data: []byte("<!doctype html>")},
+		"static/login.html": {Data: []byte("<!doctype html>")},
+	}
+	_, err := newHandler(fsys)
+	if err == nil {
+		t.Fatal("newHandler accepted a tree without bar.html and admin.html")
+	}
+	if !strings.Contains(err.Error(), "is missing") {
+		t.Errorf("error = %q, want it to name the missing page", err)
+	}
+}
+
+func TestNewHandlerContentTypes(t *testing.T) {
+	fsys := fstest.MapFS{
+		"static/index.html":     {Data: []byte("<!doctype html>")},
+		"static/login.html":     {Data: []byte("<!doctype html>")},
+		"static/bar.html":       {Data: []byte("<!doctype html>")},
+		"static/admin.html":     {Data: []byte("<!doctype html>")},
+		"static/js/x.mjs":       {Data: []byte("export {}")},
+		"static/sound/ding.mp3": {Data: []byte("ID3")},
+		"static/data.unknown":   {Data: []byte("plain words")},
+	}
+	h, err := newHandler(fsys)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range map[string]string{
+		"js/x.mjs":       "text/javascript; charset=utf-8",
+		"sound/ding.mp3": "audio/mpeg",
+		"data.unknown":   "text/plain; charset=utf-8",
+	} {
+		if got := h.files[name].contentType; got != want {
+			t.Errorf("%s: content type %q, want %q", name, got, want)
+		}
+	}
+}
+
+func assertErrorBody(t *testing.T, rec *httptest.ResponseRecorder, code string) {
+	t.Helper()
+	if got := rec.Header().Get("Content-Type"); got != "application/json" {
+		t.Errorf("Content-Type = %q, want application/json", got)
+	}
+	var body struct {
+		Error struct {
+			Code    string `json:"code"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+		t.Fatalf("body %q is not JSON: %v", rec.Body, err)
+	}
+	if body.Error.Code != code {
+		t.Errorf("error.code = %q, want %q", body.Error.Code, code)
+	}
+	if body.Error.Message == "" {
+		t.Error("error.message is empty")
+	}
+}
