@@ -1,0 +1,40 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus/promhttp"
+)
+
+func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
+	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version, "uptimeSeconds": int(time.Since(s.started).Seconds())})
+}
+
+// handleReadyz checks every dependency; a load balancer takes an instance
+// out of rotation while its database or Redis is unreachable.
+func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
+	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	defer cancel()
+	checks := map[string]string{}
+	status := http.StatusOK
+	for name, p := range s.ready {
+		if err := p.Ping(ctx); err != nil {
+			checks[name] = "unreachable"
+			status = http.StatusServiceUnavailable
+			s.log.WarnContext(ctx, "readiness check failed", "dependency", name, "err", err)
+			continue
+		}
+		checks[name] = "ok"
+	}
+	state := "ready"
+	if status != http.StatusOK {
+		state = "not ready"
+	}
+	writeJSON(w, status, map[string]any{"status": state, "checks": checks})
+}
+
+func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}).ServeHTTP(w, r)
+}

@@ -1,0 +1,10 @@
+package api
+
+import (
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+)
+
+func identityOf(g guest.Guest) auth.Identity {
+	return auth.Identity{GuestID: g.ID, Name: g.Name(), Role: g.Role}
+}

@@ -1,0 +1,217 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"log/slog"
+	"net"
+	"net/http"
+	"runtime/debug"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/golang-jwt/jwt/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+)
+
+type ctxKey int
+
+const (
+	ctxRequestID ctxKey = iota
+	ctxIdentity
+)
+
+func requestID(ctx context.Context) string {
+	id, _ := ctx.Value(ctxRequestID).(string)
+	return id
+}
+
+// identity returns who the request's token speaks for; the PEP middleware
+// has put it there on every route that needs it.
+func identity(ctx context.Context) auth.Identity {
+	id, _ := ctx.Value(ctxIdentity).(auth.Identity)
+	return id
+}
+
+// withRequestID reuses a sane incoming X-Request-Id (from a load balancer)
+// or makes one, and echoes it so a user can quote it.
+func withRequestID(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		id := r.Header.Get("X-Request-Id")
+		if len(id) == 0 || len(id) > 64 || strings.ContainsAny(id, " \r\n\t") {
+			var b [8]byte
+			rand.Read(b[:])
+			id = hex.EncodeToString(b[:])
+		}
+		w.Header().Set("X-Request-Id", id)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxRequestID, id)))
+	})
+}
+
+// statusWriter remembers the status and size for the log and metrics.
+type statusWriter struct {
+	http.ResponseWriter
+	status int
+	bytes  int
+}
+
+func (w *statusWriter) WriteHeader(code int) {
+	if w.status == 0 {
+		w.status = code
+	}
+	w.ResponseWriter.WriteHeader(code)
+}
+
+func (w *statusWriter) Write(b []byte) (int, error) {
+	if w.status == 0 {
+		w.status = http.StatusOK
+	}
+	n, err := w.ResponseWriter.Write(b)
+	w.bytes += n
+	return n, err
+}
+
+// Unwrap lets http.ResponseController and the WebSocket upgrade reach the
+// underlying writer (Hijack, Flush).
+func (w *statusWriter) Unwrap() http.ResponseWriter { return w.ResponseWriter }
+
+func routePattern(r *http.Request) string {
+	if rc := chi.RouteContext(r.Context()); rc != nil {
+		if p := rc.RoutePattern(); p != "" {
+			return p
+		}
+	}
+	return "unmatched"
+}
+
+type httpMetrics struct {
+	requests *prometheus.CounterVec
+	duration *prometheus.HistogramVec
+}
+
+func newHTTPMetrics(reg prometheus.Registerer) *httpMetrics {
+	m := &httpMetrics{
+		requests: prometheus.NewCounterVec(prometheus.CounterOpts{
+			Name: "barhub_http_requests_total", Help: "HTTP requests by route pattern, method and status.",
+		}, []string{"route", "method", "status"}),
+		duration: prometheus.NewHistogramVec(prometheus.HistogramOpts{
+			Name:    "barhub_http_request_duration_seconds",
+			Help:    "HTTP request latency by route pattern.",
+			Buckets: []float64{.0005, .001, .0025, .005, .01, .025, .05, .1, .25, .5, 1, 2.5},
+		}, []string{"route", "method"}),
+	}
+	reg.MustRegister(m.requests, m.duration)
+	return m
+}
+
+// observe logs each request and counts it by route pattern (never by raw
+// path: ids would explode the label set). The log holds no query string,
+// so tickets and codes in URLs never reach it.
+func (s *Server) observe(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		start := time.Now()
+		sw := &statusWriter{ResponseWriter: w}
+		next.ServeHTTP(sw, r)
+		if sw.status == 0 {
+			sw.status = http.StatusOK
+		}
+		elapsed := time.Since(start)
+		route := routePattern(r)
+		s.metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(sw.status)).Inc()
+		s.metrics.duration.WithLabelValues(route, r.Method).Observe(elapsed.Seconds())
+		level := slog.LevelInfo
+		if route == "/healthz" || route == "/readyz" || route == "/metrics" {
+			level = slog.LevelDebug // probes and scrapes would drown the log
+		}
+		s.log.Log(r.Context(), level, "http",
+			"method", r.Method, "path", r.URL.Path, "route", route, "status", sw.status,
+			"bytes", sw.bytes, "ms", float64(elapsed.Microseconds())/1000,
+			"requestId", requestID(r.Context()), "remote", clientIP(r))
+	})
+}
+
+// recoverer turns a panic into a logged 500 with the JSON error body, so
+// one bad request never takes the process down.
+func (s *Server) recoverer(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		defer func() {
+			if v := recover(); v != nil {
+				if v == http.ErrAbortHandler {
+					panic(v)
+				}
+				s.log.ErrorContext(r.Context(), "panic", "value", v, "stack", string(debug.Stack()), "requestId", requestID(r.Context()))
+				writeError(w, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
+			}
+		}()
+		next.ServeHTTP(w, r)
+	})
+}
+
+// limitBody caps every request body; decode turns the overflow into a 413.
+func (s *Server) limitBody(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if r.ContentLength > s.cfg.MaxBodyBytes {
+			writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is larger than "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+" bytes")
+			return
+		}
+		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
+		next.ServeHTTP(w, r)
+	})
+}
+
+// authenticate is the PEP's first half: a valid bearer token or 401.
+func (s *Server) authenticate(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		h := r.Header.Get("Authorization")
+		token, ok := strings.CutPrefix(h, "Bearer ")
+		if !ok || token == "" {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token>")
+			return
+		}
+		id, err := s.keys.Verify(r.Context(), token)
+		if err != nil {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
+			msg := "your sign-in is not valid; please sign in again"
+			if errors.Is(err, jwt.ErrTokenExpired) {
+				msg = "your sign-in has expired; please sign in again"
+			}
+			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+			return
+		}
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxIdentity, id)))
+	})
+}
+
+// requireRole is the PEP's second half: the route group's roles or 403.
+func requireRole(roles ...guest.Role) func(http.Handler) http.Handler {
+	return func(next http.Handler) http.Handler {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			role := identity(r.Context()).Role
+			for _, allowed := range roles {
+				if role == allowed {
+					next.ServeHTTP(w, r)
+					return
+				}
+			}
+			writeError(w, http.StatusForbidden, "forbidden", "your role ("+string(role)+") may not do this")
+		})
+	}
+}
+
+// clientIP is the peer address. X-Forwarded-For is not trusted: anyone can
+// send it, and it would let a guesser dodge the sign-in throttle.
+func clientIP(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}

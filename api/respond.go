@@ -1,0 +1,144 @@
+package api
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+)
+
+// errorBody is every error's shape: {"error":{"code":"…","message":"…"}}.
+type errorBody struct {
+	Error errorDetail `json:"error"`
+}
+
+type errorDetail struct {
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	// Details carries structured hints, e.g. the members to choose from
+	// when an RSVP must say who is not coming.
+	Details any `json:"details,omitempty"`
+}
+
+// apiError is an error a handler returns to be written as JSON.
+type apiError struct {
+	Status  int
+	Code    string
+	Message string
+	Details any
+}
+
+func (e *apiError) Error() string { return e.Code + ": " + e.Message }
+
+func errBadRequest(code, msg string) *apiError {
+	return &apiError{Status: http.StatusBadRequest, Code: code, Message: msg}
+}
+
+func errNotFound(msg string) *apiError {
+	return &apiError{Status: http.StatusNotFound, Code: "not_found", Message: msg}
+}
+
+func errConflict(code, msg string) *apiError {
+	return &apiError{Status: http.StatusConflict, Code: code, Message: msg}
+}
+
+func errUnprocessable(code, msg string) *apiError {
+	return &apiError{Status: http.StatusUnprocessableEntity, Code: code, Message: msg}
+}
+
+func writeJSON(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.Header().Set("Cache-Control", "no-store")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.Encode(v)
+}
+
+func writeError(w http.ResponseWriter, status int, code, msg string) {
+	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+}
+
+// fail writes err: an *apiError as itself, anything else as a 500 whose
+// detail goes to the log only (store errors can carry file paths).
+func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		writeJSON(w, ae.Status, errorBody{Error: errorDetail{Code: ae.Code, Message: ae.Message, Details: ae.Details}})
+		return
+	}
+	s.log.ErrorContext(r.Context(), "request failed", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
+	writeError(w, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
+}
+
+// decode reads a JSON body into v. Every way a body can be wrong becomes a
+// 4xx with a message that says what to fix.
+func decode(r *http.Request, v any) error {
+	ct := r.Header.Get("Content-Type")
+	if ct != "" && !strings.HasPrefix(strings.ToLower(ct), "application/json") {
+		return &apiError{Status: http.StatusUnsupportedMediaType, Code: "unsupported_media_type", Message: "send the body as application/json"}
+	}
+	dec := json.NewDecoder(r.Body)
+	if err := dec.Decode(v); err != nil {
+		return decodeError(err)
+	}
+	if dec.More() {
+		return errBadRequest("malformed_json", "the body must hold a single JSON value")
+	}
+	// Anything after the value other than whitespace is an error too.
+	if _, err := dec.Token(); err != io.EOF {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return tooLarge(mbe)
+		}
+		return errBadRequest("malformed_json", "the body must hold a single JSON value")
+	}
+	return nil
+}
+
+func decodeError(err error) error {
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var mbe *http.MaxBytesError
+	switch {
+	case errors.As(err, &mbe):
+		return tooLarge(mbe)
+	case errors.Is(err, io.EOF):
+		return errBadRequest("malformed_json", "the request body is empty; send a JSON object")
+	case errors.Is(err, io.ErrUnexpectedEOF):
+		return errBadRequest("malformed_json", "the JSON body ends too early")
+	case errors.As(err, &syn):
+		return errBadRequest("malformed_json", fmt.Sprintf("the JSON body is malformed at byte %d", syn.Offset))
+	case errors.As(err, &typ):
+		field := typ.Field
+		if field == "" {
+			return errBadRequest("invalid_json_type", fmt.Sprintf("expected a JSON %s, got %s", jsonKind(typ.Type.Kind().String()), typ.Value))
+		}
+		return errBadRequest("invalid_field", fmt.Sprintf("field %q must be %s, not %s", field, jsonKind(typ.Type.Kind().String()), typ.Value))
+	default:
+		return errBadRequest("malformed_json", "the JSON body could not be read")
+	}
+}
+
+func tooLarge(mbe *http.MaxBytesError) error {
+	return &apiError{Status: http.StatusRequestEntityTooLarge, Code: "body_too_large", Message: fmt.Sprintf("the request body is larger than %d bytes", mbe.Limit)}
+}
+
+func jsonKind(goKind string) string {
+	switch goKind {
+	case "string":
+		return "a string"
+	case "bool":
+		return "true or false"
+	case "slice", "array":
+		return "an array"
+	case "struct", "map":
+		return "an object"
+	case "int", "int8", "int16", "int32", "int64", "uint", "uint8", "uint16", "uint32", "uint64", "float32", "float64":
+		return "a number"
+	default:
+		return "a " + goKind
+	}
+}

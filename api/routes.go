@@ -1,0 +1,99 @@
+package api
+
+import (
+	"net/http"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// routes is the whole API on one screen. Route groups are the policy
+// enforcement points: public, signed in (any role), bartender, admin.
+func (s *Server) routes() http.Handler {
+	r := chi.NewRouter()
+	r.Use(withRequestID, s.observe, s.recoverer)
+	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+	})
+	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
+		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path)
+	})
+
+	r.Get("/healthz", s.handleHealthz)
+	r.Get("/readyz", s.handleReadyz)
+	r.Get("/metrics", s.handleMetrics)
+	r.Get("/.well-known/jwks.json", s.handleJWKS)
+	r.Get("/api/openapi.json", s.handleOpenAPI)
+	r.Get("/ws", s.live.ServeHTTP)
+
+	r.Route("/api", func(r chi.Router) {
+		r.Use(s.limitBody)
+		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
+			writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+		})
+
+		// Public.
+		r.Post("/auth/login", s.handleLogin)
+		r.Get("/event", s.handleEvent)
+		r.Get("/sections", s.handleSections)
+		r.Get("/drinks", s.handleDrinks)
+		r.Get("/drinks/{id}", s.handleDrink)
+
+		// Signed in, any role: everyone at the party is a guest too.
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate)
+			r.Post("/ws/ticket", s.handleWSTicket)
+			r.Get("/me", s.handleMe)
+			r.Get("/rsvp", s.handleGetRSVP)
+			r.Put("/rsvp", s.handlePutRSVP)
+			r.Post("/orders", s.handlePlaceOrder)
+			r.Get("/orders", s.handleMyOrders)
+			r.Get("/orders/{id}", s.handleGetOrder)
+			r.Patch("/orders/{id}", s.handleEditOrder)
+			r.Post("/orders/{id}/cancel", s.handleCancelOrder)
+			r.Post("/recommendations", s.handleRequestRecommendation)
+			r.Get("/recommendations/{id}", s.handleGetRecommendation)
+		})
+
+		// Behind the bar.
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate, requireRole(guest.RoleBartender, guest.RoleAdmin))
+			r.Get("/bar/queue", s.handleBarQueue)
+			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
+			r.Get("/bar/stock", s.handleListStock)
+			r.Put("/bar/stock/{ingredient}", s.handleSetStock)
+		})
+
+		// The host.
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate, requireRole(guest.RoleAdmin))
+			r.Get("/admin/stats", s.handleStats)
+			r.Get("/admin/guests", s.handleListGuests)
+			r.Post("/admin/guests", s.handleCreateGuest)
+			r.Get("/admin/guests.csv", s.handleExportGuests)
+			r.Post("/admin/guests/import", s.handleImportGuests)
+			r.Get("/admin/guests/{id}", s.handleGetGuest)
+			r.Put("/admin/guests/{id}", s.handleUpdateGuest)
+			r.Delete("/admin/guests/{id}", s.handleDeleteGuest)
+			r.Post("/admin/guests/{id}/code", s.handleRegenerateCode)
+			r.Get("/admin/settings", s.handleGetSettings)
+			r.Put("/admin/settings", s.handlePutSettings)
+			r.Get("/admin/reports/dietary", s.handleDietaryReport)
+			r.Get("/admin/invitations", s.handleInvitations)
+			r.Post("/admin/drinks", s.handleCreateDrink)
+			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)
+			r.Delete("/admin/drinks/{id}", s.handleDeleteDrink)
+			r.Post("/admin/drinks/{id}/image-upload", s.handleImageUpload)
+			r.Get("/admin/orders", s.handleAdminOrders)
+			r.Get("/admin/jobs", s.handleListJobs)
+			r.Post("/admin/jobs/{id}/retry", s.handleRetryJob)
+			r.Post("/admin/announcements", s.handleAnnounce)
+			r.Get("/admin/presence", s.handlePresence)
+		})
+	})
+
+	// Everything else is the browser apps.
+	r.Handle("/*", s.web)
+	return r
+}

@@ -1,0 +1,126 @@
+// Package api is barhub's HTTP API: routing, the policy enforcement point
+// (who may call what), request decoding and the JSON error contract. The
+// domain lives in api/guest, api/menu and api/order; the data in api/store.
+package api
+
+import (
+	"context"
+	"log/slog"
+	"net/http"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/store"
+)
+
+// Publisher sends a live event to a hub topic on every instance.
+type Publisher interface {
+	Publish(ctx context.Context, topic, event string, data any) error
+}
+
+// ActivityRecorder notes sign-ins and API use without making the request
+// wait; it is best effort by design (DESIGN.md, flow 4).
+type ActivityRecorder interface {
+	LoggedIn(guestID string, at time.Time)
+	Accessed(guestID string, at time.Time)
+}
+
+// Pinger reports whether a dependency answers, for /readyz.
+type Pinger interface {
+	Ping(ctx context.Context) error
+}
+
+// Config holds the server's tunables.
+type Config struct {
+	// MaxBodyBytes bounds every request body (image uploads have their own).
+	MaxBodyBytes int64
+	// PublicURL is where guests reach barhub, for invitation links.
+	PublicURL string
+	// Version is reported by /healthz.
+	Version string
+}
+
+// Deps is everything the server needs, passed in so tests can build one
+// from real parts.
+type Deps struct {
+	Config   Config
+	Logger   *slog.Logger
+	Store    *store.Store
+	Keys     *auth.Keys
+	Tickets  *auth.Tickets
+	Throttle *auth.Throttle
+	Publish  Publisher
+	// Live serves GET /ws (the hub).
+	Live http.Handler
+	// Presence counts connected sockets per topic; nil reports none.
+	Presence func() map[string]int
+	// Activity records sign-ins and access; nil records nothing.
+	Activity ActivityRecorder
+	// Web serves the browser apps for every path the API does not own.
+	Web http.Handler
+	// Ready lists dependencies /readyz checks, by name.
+	Ready map[string]Pinger
+	// Registry receives the HTTP metrics and serves /metrics.
+	Registry *prometheus.Registry
+}
+
+// Server holds the dependencies the handlers use.
+type Server struct {
+	cfg      Config
+	log      *slog.Logger
+	store    *store.Store
+	keys     *auth.Keys
+	tickets  *auth.Tickets
+	throttle *auth.Throttle
+	publish  Publisher
+	live     http.Handler
+	presence func() map[string]int
+	activity ActivityRecorder
+	web      http.Handler
+	ready    map[string]Pinger
+	registry *prometheus.Registry
+	metrics  *httpMetrics
+	started  time.Time
+}
+
+// New builds the API and returns its handler.
+func New(d Deps) http.Handler {
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Config.MaxBodyBytes <= 0 {
+		d.Config.MaxBodyBytes = 1 << 20
+	}
+	if d.Registry == nil {
+		d.Registry = prometheus.NewRegistry()
+	}
+	if d.Throttle == nil {
+		d.Throttle = auth.NewThrottle(10, 15*time.Minute)
+	}
+	if d.Live == nil {
+		d.Live = http.NotFoundHandler()
+	}
+	if d.Web == nil {
+		d.Web = http.NotFoundHandler()
+	}
+	s := &Server{
+		cfg:      d.Config,
+		log:      d.Logger,
+		store:    d.Store,
+		keys:     d.Keys,
+		tickets:  d.Tickets,
+		throttle: d.Throttle,
+		publish:  d.Publish,
+		live:     d.Live,
+		presence: d.Presence,
+		activity: d.Activity,
+		web:      d.Web,
+		ready:    d.Ready,
+		registry: d.Registry,
+		metrics:  newHTTPMetrics(d.Registry),
+		started:  time.Now(),
+	}
+	return s.routes()
+}

@@ -1,0 +1,135 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
+
+type loginRequest struct {
+	Code     string `json:"code"`
+	LastName string `json:"lastName"`
+}
+
+type loginResponse struct {
+	Token     string      `json:"token"`
+	ExpiresAt time.Time   `json:"expiresAt"`
+	Role      guest.Role  `json:"role"`
+	Guest     guest.Guest `json:"guest"`
+}
+
+// parseLogin decodes and checks a sign-in body. It is its own function so
+// the fuzz test reaches every path a body can take.
+func parseLogin(r *http.Request) (loginRequest, error) {
+	var req loginRequest
+	if err := decode(r, &req); err != nil {
+		return req, err
+	}
+	req.Code = guest.NormalizeCode(req.Code)
+	req.LastName = strings.TrimSpace(req.LastName)
+	switch {
+	case req.Code == "" && req.LastName == "":
+		return req, errBadRequest("missing_fields", "enter the code from your invitation and your last name")
+	case req.Code == "":
+		return req, errBadRequest("missing_code", "enter the code from your invitation")
+	case req.LastName == "":
+		return req, errBadRequest("missing_last_name", "enter your last name")
+	case len(req.Code) > 64 || len(req.LastName) > 200:
+		return req, errBadRequest("too_long", "the code or last name is too long")
+	}
+	return req, nil
+}
+
+// handleLogin is the PDP's front door: code + last name → signed token.
+// Failures are throttled per client IP and per code, and the answer never
+// says which of the two was wrong.
+func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
+	req, err := parseLogin(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ipKey, codeKey := "ip:"+clientIP(r), "code:"+req.Code
+	for _, key := range []string{ipKey, codeKey} {
+		if blocked, wait := s.throttle.Blocked(key); blocked {
+			secs := int(wait.Seconds()) + 1
+			w.Header().Set("Retry-After", strconv.Itoa(secs))
+			writeError(w, http.StatusTooManyRequests, "too_many_attempts",
+				"too many failed sign-ins; try again in "+humanDuration(wait))
+			return
+		}
+	}
+	g, err := s.store.GuestByCode(r.Context(), req.Code)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.fail(w, r, err)
+		return
+	}
+	if err != nil || guest.NameKey(req.LastName) != g.LastNameKey || g.LastNameKey == "" {
+		s.throttle.Fail(ipKey)
+		s.throttle.Fail(codeKey)
+		writeError(w, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
+		return
+	}
+	s.throttle.Reset(codeKey)
+	token, exp, err := s.keys.Sign(identityOf(g))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if s.activity != nil {
+		s.activity.LoggedIn(g.ID, time.Now())
+	}
+	writeJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g})
+}
+
+func humanDuration(d time.Duration) string {
+	switch m := int(d.Round(time.Minute).Minutes()); {
+	case d < time.Minute:
+		return "a minute"
+	case m == 1:
+		return "1 minute"
+	default:
+		return strconv.Itoa(m) + " minutes"
+	}
+}
+
+func (s *Server) handleJWKS(w http.ResponseWriter, r *http.Request) {
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Cache-Control", "public, max-age=300")
+	w.Write(s.keys.JWKS())
+}
+
+type ticketResponse struct {
+	Ticket    string `json:"ticket"`
+	ExpiresIn int    `json:"expiresIn"`
+}
+
+// handleWSTicket trades the bearer token for a one-time ticket, so the
+// token itself never travels in the WebSocket URL.
+func (s *Server) handleWSTicket(w http.ResponseWriter, r *http.Request) {
+	t, err := s.tickets.Issue(r.Context(), identity(r.Context()))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ticketResponse{Ticket: t, ExpiresIn: int(s.tickets.TTL().Seconds())})
+}
+
+// handleMe returns the signed-in person, fresh from the store.
+func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
+	g, err := s.store.GuestByID(r.Context(), identity(r.Context()).GuestID)
+	if errors.Is(err, store.ErrNotFound) {
+		writeError(w, http.StatusUnauthorized, "unauthorized", "your invitation no longer exists; contact the host")
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, g)
+}
