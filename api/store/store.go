@@ -132,11 +132,12 @@ const (
 // every instance runs it at start.
 func (s *Store) EnsureIndexes(ctx context.Context) error {
 	for coll, models := range indexModels() {
-		if len(models) == 0 {
-			continue
-		}
-		if _, err := s.coll(coll).Indexes().CreateMany(ctx, models); err != nil {
-			return fmt.Errorf("create indexes on %s: %w", coll, err)
+		// One call per index: FerretDB v1 panics when a single
+		// createIndexes names two or more indexes that already exist.
+		for _, m := range models {
+			if _, err := s.coll(coll).Indexes().CreateOne(ctx, m); err != nil {
+				return fmt.Errorf("create index on %s: %w", coll, err)
+			}
 		}
 	}
 	return nil

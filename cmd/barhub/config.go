@@ -1,0 +1,122 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// config is every setting, from flags with environment variables as
+// defaults. The README's configuration table lists the same names.
+type config struct {
+	Addr           string
+	DataDir        string
+	MongoURI       string
+	Database       string
+	RedisURL       string
+	RedisPrefix    string
+	PublicURL      string
+	AllowedOrigins []string
+	TokenTTL       time.Duration
+	TicketTTL      time.Duration
+	LoginFailures  int
+	LoginWindow    time.Duration
+	MaxBodyBytes   int64
+	RateBrowse     float64
+	RateOrders     float64
+	AWSRegion      string
+	BedrockModel   string
+	BedrockURL     string
+	LogLevel       string
+	LogFormat      string
+	HubHistory     int
+	ShutdownGrace  time.Duration
+	NoWorker       bool
+}
+
+// envDefault reads name from getenv, falling back to def.
+type envDefault struct {
+	getenv func(string) string
+	errs   []error
+}
+
+func (e *envDefault) str(name, def string) string {
+	if v := e.getenv(name); v != "" {
+		return v
+	}
+	return def
+}
+
+func (e *envDefault) dur(name string, def time.Duration) time.Duration {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s: %q is not a duration like 30s or 12h", name, v))
+		return def
+	}
+	return d
+}
+
+func (e *envDefault) num(name string, def float64) float64 {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	f, err := strconv.ParseFloat(v, 64)
+	if err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s: %q is not a number", name, v))
+		return def
+	}
+	return f
+}
+
+// serveFlags declares the flags of "serve" (and "worker"), reading the
+// environment for defaults.
+func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
+	e := &envDefault{getenv: getenv}
+	c := &config{}
+	var origins string
+	fs.StringVar(&c.Addr, "addr", e.str("BARHUB_ADDR", "127.0.0.1:8080"), "listen address `host:port` (BARHUB_ADDR)")
+	fs.StringVar(&c.DataDir, "data", e.str("BARHUB_DATA", "data"), "data `dir` for the embedded database and images (BARHUB_DATA)")
+	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
+	fs.StringVar(&c.Database, "database", e.str("BARHUB_DATABASE", "barhub"), "database `name` (BARHUB_DATABASE)")
+	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
+	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
+	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
+	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
+	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
+	fs.DurationVar(&c.TicketTTL, "ticket-ttl", e.dur("BARHUB_TICKET_TTL", 30*time.Second), "WebSocket ticket lifetime (BARHUB_TICKET_TTL)")
+	fs.IntVar(&c.LoginFailures, "login-failures", int(e.num("BARHUB_LOGIN_FAILURES", 10)), "failed sign-ins per IP and per code before 429 (BARHUB_LOGIN_FAILURES)")
+	fs.DurationVar(&c.LoginWindow, "login-window", e.dur("BARHUB_LOGIN_WINDOW", 15*time.Minute), "window of the sign-in throttle (BARHUB_LOGIN_WINDOW)")
+	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
+	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
+	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
+	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")
+	fs.StringVar(&c.BedrockModel, "bedrock-model", e.str("BARHUB_BEDROCK_MODEL", "amazon.nova-pro-v1:0"), "Bedrock model `id` (BARHUB_BEDROCK_MODEL)")
+	fs.StringVar(&c.BedrockURL, "bedrock-endpoint", e.str("BARHUB_BEDROCK_ENDPOINT", ""), "Bedrock runtime endpoint `url` override (BARHUB_BEDROCK_ENDPOINT)")
+	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
+	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
+	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
+	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
+	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
+	return c, func() error {
+		if len(e.errs) > 0 {
+			return e.errs[0]
+		}
+		for _, o := range strings.Split(origins, ",") {
+			if o = strings.TrimSpace(o); o != "" {
+				c.AllowedOrigins = append(c.AllowedOrigins, o)
+			}
+		}
+		if c.PublicURL == "" {
+			c.PublicURL = "http://" + c.Addr
+		}
+		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+		return nil
+	}
+}

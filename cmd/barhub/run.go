@@ -1,0 +1,342 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"strings"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/web"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "dev"
+
+const usage = `barhub runs the guest side of a party: RSVPs, a drink menu, the bar queue.
+
+Usage:
+  barhub [serve] [flags]     run the server (the default; see "barhub serve -h")
+  barhub db [flags]          run the embedded database alone, for several instances
+  barhub keys rotate         add a new token signing key; old tokens stay valid until they expire
+  barhub version             print the version
+  barhub help                print this help
+
+Every flag has an environment variable; the README lists them all.
+`
+
+// run is the whole program; main only wires it to the process, so tests
+// can start barhub in-process with their own arguments and environment.
+func run(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cmd, rest := "serve", []string{}
+	if len(args) > 1 {
+		rest = args[1:]
+		if !strings.HasPrefix(args[1], "-") {
+			cmd, rest = args[1], args[2:]
+		}
+	}
+	switch cmd {
+	case "serve":
+		return serve(ctx, rest, getenv, stdout)
+	case "db":
+		return runDB(ctx, rest, getenv, stdout)
+	case "keys":
+		return runKeys(ctx, rest, getenv, stdout)
+	case "version", "-version", "--version":
+		fmt.Fprintln(stdout, "barhub", version)
+		return nil
+	case "help", "-h", "-help", "--help":
+		fmt.Fprint(stdout, usage)
+		return nil
+	default:
+		return fmt.Errorf("unknown command %q; run \"barhub help\"", cmd)
+	}
+}
+
+func newLogger(cfg *config, w io.Writer) (*slog.Logger, error) {
+	var level slog.Level
+	if err := level.UnmarshalText([]byte(cfg.LogLevel)); err != nil {
+		return nil, fmt.Errorf("log level %q: use debug, info, warn or error", cfg.LogLevel)
+	}
+	opts := &slog.HandlerOptions{Level: level}
+	if cfg.LogFormat == "json" {
+		return slog.New(slog.NewJSONHandler(w, opts)), nil
+	}
+	return slog.New(slog.NewTextHandler(w, opts)), nil
+}
+
+// parseServe parses serve-style flags.
+func parseServe(name string, args []string, getenv func(string) string, stdout io.Writer) (*config, error) {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	cfg, finish := serveFlags(fs, getenv)
+	if err := fs.Parse(args); err != nil {
+		return nil, err
+	}
+	if fs.NArg() > 0 {
+		return nil, fmt.Errorf("unexpected argument %q", fs.Arg(0))
+	}
+	return cfg, finish()
+}
+
+// app is a running barhub's parts, for serve and the commands that need
+// the store.
+type app struct {
+	cfg   *config
+	log   *slog.Logger
+	store *store.Store
+	keys  *auth.Keys
+}
+
+func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
+	st, err := store.Open(ctx, store.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database}, logger)
+	if err != nil {
+		return nil, err
+	}
+	keys, err := auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: cfg.TokenTTL})
+	if err != nil {
+		st.Close(context.Background())
+		return nil, err
+	}
+	return &app{cfg: cfg, log: logger, store: st, keys: keys}, nil
+}
+
+func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := parseServe("serve", args, getenv, stdout)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger, err := newLogger(cfg, os.Stderr)
+	if err != nil {
+		return err
+	}
+	start := time.Now()
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close(context.Background())
+	if err := bootstrapAdmin(ctx, a.store, stdout); err != nil {
+		return err
+	}
+
+	registry := prometheus.NewRegistry()
+	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+
+	ready := map[string]api.Pinger{"database": a.store}
+	var broker hub.Broker
+	if cfg.RedisURL != "" {
+		opts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return fmt.Errorf("REDIS_URL: %w", err)
+		}
+		rdb := redis.NewClient(opts)
+		defer rdb.Close()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			return fmt.Errorf("connect to redis: %w", err)
+		}
+		ready["redis"] = redisPinger{rdb}
+		broker = hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
+	} else {
+		broker = hub.NewMemoryBroker(cfg.HubHistory)
+	}
+	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
+	live := hub.New(hub.Config{AllowedOrigins: cfg.AllowedOrigins}, broker, ticketRedeemer{tickets}, logger)
+	registry.MustRegister(live.Collectors()...)
+	if err := live.Start(ctx); err != nil {
+		return err
+	}
+
+	handler := api.New(api.Deps{
+		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version},
+		Logger:   logger,
+		Store:    a.store,
+		Keys:     a.keys,
+		Tickets:  tickets,
+		Throttle: auth.NewThrottle(cfg.LoginFailures, cfg.LoginWindow),
+		Publish:  live,
+		Live:     live,
+		Presence: live.Presence,
+		Web:      web.Handler(),
+		Ready:    ready,
+		Registry: registry,
+	})
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	srv := &http.Server{
+		Handler:           handler,
+		ReadHeaderTimeout: 10 * time.Second,
+		ReadTimeout:       60 * time.Second,
+		IdleTimeout:       120 * time.Second,
+		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+	}
+	go sweep(ctx, a, logger)
+
+	serveErr := make(chan error, 1)
+	go func() { serveErr <- srv.Serve(ln) }()
+	url := "http://" + ln.Addr().String()
+	db := "embedded (" + cfg.DataDir + ")"
+	if !a.store.Embedded() {
+		db = "MongoDB"
+	}
+	pubsub := "in-process"
+	if cfg.RedisURL != "" {
+		pubsub = "Redis"
+	}
+	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
+	fmt.Fprintf(stdout, "barhub is ready at %s\n", url)
+
+	select {
+	case err := <-serveErr:
+		return fmt.Errorf("serve: %w", err)
+	case <-ctx.Done():
+	}
+	logger.Info("shutting down", "grace", cfg.ShutdownGrace)
+	shutdownCtx, cancel := context.WithTimeout(context.Background(), cfg.ShutdownGrace)
+	defer cancel()
+	// Sockets first with "going away", so phones reconnect to another
+	// instance while this one drains its HTTP requests.
+	if err := live.Shutdown(shutdownCtx); err != nil {
+		logger.Warn("close sockets", "err", err)
+	}
+	if err := srv.Shutdown(shutdownCtx); err != nil {
+		return fmt.Errorf("drain requests: %w", err)
+	}
+	return nil
+}
+
+// bootstrapAdmin creates the first admin on an empty database and prints
+// its login once. The claim makes sure two instances starting together on
+// one database create only one.
+func bootstrapAdmin(ctx context.Context, st *store.Store, stdout io.Writer) error {
+	n, err := st.CountGuests(ctx, nil)
+	if err != nil {
+		return err
+	}
+	if n > 0 {
+		return nil
+	}
+	if err := st.Claim(ctx, "bootstrap/admin", 100*365*24*time.Hour); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return nil
+		}
+		return err
+	}
+	admin := guest.Guest{FirstName: "Party", LastName: "Host", Role: guest.RoleAdmin}
+	if err := st.CreateGuest(ctx, &admin); err != nil {
+		return fmt.Errorf("create first admin: %w", err)
+	}
+	fmt.Fprintf(stdout, "admin login: code=%s lastName=%s\n", admin.Code, admin.LastName)
+	return nil
+}
+
+// sweep removes what has expired: the store rules use sweepers, not TTL
+// indexes, because the embedded database has none.
+func sweep(ctx context.Context, a *app, logger *slog.Logger) {
+	t := time.NewTicker(time.Minute)
+	defer t.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+		now := time.Now().UTC()
+		if _, err := a.store.SweepTickets(ctx, now); err != nil {
+			logger.Warn("sweep tickets", "err", err)
+		}
+		if _, err := a.store.SweepClaims(ctx, now); err != nil {
+			logger.Warn("sweep claims", "err", err)
+		}
+		if err := a.keys.DeleteRetired(ctx); err != nil {
+			logger.Warn("delete retired keys", "err", err)
+		}
+	}
+}
+
+type redisPinger struct{ rdb *redis.Client }
+
+func (p redisPinger) Ping(ctx context.Context) error { return p.rdb.Ping(ctx).Err() }
+
+// ticketRedeemer adapts auth's tickets to the hub's interface.
+type ticketRedeemer struct{ t *auth.Tickets }
+
+func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
+	id, err := r.t.Redeem(ctx, ticket)
+	if err != nil {
+		return hub.Identity{}, err
+	}
+	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+}
+
+// runDB runs the embedded database alone, so several barhub instances on
+// one machine can share it through MONGODB_URI.
+func runDB(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	fs := flag.NewFlagSet("db", flag.ContinueOnError)
+	fs.SetOutput(stdout)
+	e := &envDefault{getenv: getenv}
+	addr := fs.String("addr", e.str("BARHUB_DB_ADDR", "127.0.0.1:27017"), "listen address `host:port` (BARHUB_DB_ADDR)")
+	dir := fs.String("data", e.str("BARHUB_DATA", "data"), "data `dir` (BARHUB_DATA)")
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: *dir, Addr: *addr}, logger)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "embedded database ready: MONGODB_URI=%s\n", emb.URI())
+	<-ctx.Done()
+	emb.Close()
+	return nil
+}
+
+func runKeys(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "rotate" {
+		return errors.New(`usage: barhub keys rotate [--data DIR | --mongodb-uri URI]`)
+	}
+	cfg, err := parseServe("keys rotate", args[1:], getenv, stdout)
+	if err != nil {
+		return err
+	}
+	logger, err := newLogger(cfg, os.Stderr)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close(context.Background())
+	kid, err := a.keys.Rotate(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(stdout, "new signing key %s; tokens signed by older keys stay valid until they expire (%s)\n", kid, cfg.TokenTTL)
+	return nil
+}
