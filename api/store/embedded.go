@@ -6,6 +6,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 )
@@ -87,6 +88,16 @@ type levelFloor struct {
 
 func (h levelFloor) Enabled(ctx context.Context, l slog.Level) bool {
 	return l >= h.min && h.Handler.Enabled(ctx, l)
+}
+
+// Handle drops FerretDB's dumps of every unsupported command's reply
+// (the driver's endSessions at each disconnect, for one), which it logs at
+// warn level and which say nothing a host can act on.
+func (h levelFloor) Handle(ctx context.Context, r slog.Record) error {
+	if strings.HasPrefix(r.Message, "Response header") || strings.HasPrefix(r.Message, "Response message") {
+		return nil
+	}
+	return h.Handler.Handle(ctx, r)
 }
 
 func (h levelFloor) WithAttrs(attrs []slog.Attr) slog.Handler {

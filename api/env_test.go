@@ -1,0 +1,181 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/hub"
+)
+
+// testEnv is a real API on a real (embedded) database and an in-process
+// hub, served over HTTP.
+type testEnv struct {
+	t      testing.TB
+	srv    *httptest.Server
+	store  *store.Store
+	keys   *auth.Keys
+	hub    *hub.Hub
+	deps   Deps
+	logger *slog.Logger
+}
+
+// newTestEnv starts the API. tweak may adjust the dependencies first.
+func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
+	t.Helper()
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if os.Getenv("BARHUB_TEST_LOG") != "" {
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
+	}
+	st := storetest.New(t)
+	keys, err := auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tickets := auth.NewTickets(st, 30*time.Second)
+	h := hub.New(hub.Config{}, hub.NewMemoryBroker(1000), testTickets{tickets}, logger)
+	if err := h.Start(ctx); err != nil {
+		t.Fatal(err)
+	}
+	d := Deps{
+		Config:   Config{MaxBodyBytes: 1 << 20, PublicURL: "http://party.test"},
+		Logger:   logger,
+		Store:    st,
+		Keys:     keys,
+		Tickets:  tickets,
+		Throttle: auth.NewThrottle(10, 15*time.Minute),
+		Publish:  h,
+		Live:     h,
+		Presence: h.Presence,
+		Ready:    map[string]Pinger{"database": st},
+	}
+	for _, f := range tweak {
+		f(&d)
+	}
+	srv := httptest.NewServer(New(d))
+	t.Cleanup(func() {
+		srv.Close()
+		sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		h.Shutdown(sctx)
+	})
+	return &testEnv{t: t, srv: srv, store: st, keys: keys, hub: h, deps: d, logger: logger}
+}
+
+type testTickets struct{ t *auth.Tickets }
+
+func (tt testTickets) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
+	id, err := tt.t.Redeem(ctx, ticket)
+	if err != nil {
+		return hub.Identity{}, err
+	}
+	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+}
+
+// addGuest stores a guest (filling defaults) and returns it with its code.
+func (e *testEnv) addGuest(g guest.Guest) guest.Guest {
+	e.t.Helper()
+	if g.FirstName == "" {
+		g.FirstName = "Test"
+	}
+	if g.LastName == "" {
+		g.LastName = "Guest"
+	}
+	if err := e.store.CreateGuest(context.Background(), &g); err != nil {
+		e.t.Fatal(err)
+	}
+	return g
+}
+
+// tokenFor signs a token for g without going through the login route.
+func (e *testEnv) tokenFor(g guest.Guest) string {
+	e.t.Helper()
+	tok, _, err := e.keys.Sign(identityOf(g))
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return tok
+}
+
+// do sends a request; body may be nil, a string/[]byte (sent raw) or a
+// value (sent as JSON). It returns the status and the body.
+func (e *testEnv) do(method, path, token string, body any, header ...string) (int, []byte) {
+	e.t.Helper()
+	resp := e.doResp(method, path, token, body, header...)
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp.StatusCode, b
+}
+
+// doResp is do returning the whole response (headers too); close its body.
+func (e *testEnv) doResp(method, path, token string, body any, header ...string) *http.Response {
+	e.t.Helper()
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = bytes.NewBufferString(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		j, err := json.Marshal(b)
+		if err != nil {
+			e.t.Fatal(err)
+		}
+		rd = bytes.NewReader(j)
+	}
+	req, err := http.NewRequest(method, e.srv.URL+path, rd)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	if body != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		e.t.Fatal(err)
+	}
+	return resp
+}
+
+// decodeInto unmarshals b into v or fails the test.
+func decodeInto(t testing.TB, b []byte, v any) {
+	t.Helper()
+	if err := json.Unmarshal(b, v); err != nil {
+		t.Fatalf("decode %s: %v", b, err)
+	}
+}
+
+// errorCode extracts error.code from an error body.
+func errorCode(t testing.TB, b []byte) string {
+	t.Helper()
+	var eb errorBody
+	if err := json.Unmarshal(b, &eb); err != nil {
+		t.Fatalf("not a JSON error body: %s", b)
+	}
+	if eb.Error.Code == "" || eb.Error.Message == "" {
+		t.Fatalf("error body lacks code or message: %s", b)
+	}
+	return eb.Error.Code
+}
