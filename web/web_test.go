@@ -202,3 +202,34 @@ func assertErrorBody(t *testing.T, rec *httptest.ResponseRecorder, code string) 
 		t.Error("error.message is empty")
 	}
 }
+
+// FuzzHandlerPath checks that no request path panics the handler or reaches a file by a
+// path other than its canonical one.
+func FuzzHandlerPath(f *testing.F) {
+	for _, p := range []string{"/", "/login", "/static/css/app.css", "/static/../web.go",
+		"/static//js/api.js", "/static/js/./api.js", "/static/\x00", "/%2e%2e/"} {
+		f.Add(p)
+	}
+	h := Handler()
+	f.Fuzz(func(t *testing.T, p string) {
+		req := httptest.NewRequest(http.MethodGet, "/", nil)
+		req.URL.Path = p
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		switch rec.Code {
+		case http.StatusOK:
+			if _, page := pages[p]; page {
+				return
+			}
+			rest, ok := strings.CutPrefix(p, "/static/")
+			if !ok || strings.Contains(rest, "..") || strings.Contains(rest, "//") ||
+				strings.HasPrefix(rest, "/") || strings.Contains(rest, "./") {
+				t.Fatalf("served %q", p)
+			}
+		case http.StatusNotFound:
+			assertErrorBody(t, rec, "not_found")
+		default:
+			t.Fatalf("status %d for %q", rec.Code, p)
+		}
+	})
+}

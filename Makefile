@@ -1,0 +1,48 @@
+# barhub: everyday commands. `make help` lists them.
+
+GO       ?= go
+VERSION  := $(shell git describe --always --dirty 2>/dev/null || echo dev)
+LDFLAGS  := -s -w -X main.version=$(VERSION)
+# Release builds leave out FerretDB's PostgreSQL backend: barhub embeds only SQLite.
+TAGS     ?= ferretdb_no_postgresql
+DATA     ?= ./data
+
+# Tests: the race detector on, every run from scratch, and a ceiling well inside the
+# CI budget. testenv.sh sets BARHUB_RACE to -race when a C compiler is there.
+TESTFLAGS ?= -count=1 -timeout 12m
+PKGS      ?= ./...
+BENCH     ?= .
+BENCHTIME ?= 1s
+FUZZTIME  ?= 10s
+
+.DEFAULT_GOAL := help
+.PHONY: help run build test bench lint fmt fuzz clean
+
+help: ## list the commands
+	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
+
+run: ## serve on localhost with the data in ./data; prints the URL and the first admin login
+	$(GO) run ./cmd/barhub serve --data $(DATA)
+
+build: ## build bin/barhub, a static binary
+	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/barhub ./cmd/barhub
+
+test: ## run every test, with a throwaway Redis and headless Chromium (installed if missing)
+	.ci/testenv.sh sh -c '$(GO) test $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
+
+bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
+	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
+
+lint: ## gofmt must have nothing to say, and go vet must pass
+	@out=$$(gofmt -l .); \
+	if [ -n "$$out" ]; then echo "gofmt needed on:"; echo "$$out"; exit 1; fi
+	$(GO) vet ./...
+
+fmt: ## gofmt every Go file
+	gofmt -w .
+
+fuzz: ## run each fuzz target for FUZZTIME (default 10s)
+	.ci/testenv.sh .ci/fuzz.sh $(FUZZTIME) $(PKGS)
+
+clean: ## remove build and test output (not ./data)
+	rm -rf bin test-output
