@@ -101,7 +101,7 @@ func TestLoginPageShowsErrors(t *testing.T) {
 
 	browsertest.Fill(t, ctx, "#lastName", "Lovelace")
 	browsertest.Click(t, ctx, "#login-submit")
-	browsertest.WaitText(t, ctx, "#login-error", "nothing at /api/auth/login")
+	browsertest.WaitText(t, ctx, "#login-error", "Nothing at /api/auth/login")
 	if got := browsertest.Eval[string](t, ctx, `localStorage.getItem("barhub.token") || ""`); got != "" {
 		t.Errorf("a failed sign-in stored token %q", got)
 	}
