@@ -151,5 +151,9 @@ func indexModels() map[string][]mongo.IndexModel {
 		collGuests:  guestIndexes(),
 		collTickets: ticketIndexes(),
 		collClaims:  claimIndexes(),
+
+		// The AI worker's queue and its answers.
+		collJobs:            jobIndexes(),
+		collRecommendations: recommendationIndexes(),
 	}
 }

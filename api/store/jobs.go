@@ -1,0 +1,402 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+)
+
+// The job queue is durable work for the AI worker: one document per job,
+// moved through its states by whichever worker instance claims it.
+//
+//	queued ──start──▶ running ──finish──▶ done
+//	  ▲                 │
+//	  └──retry later────┤ (attempts < maxAttempts)
+//	                    └──dead-letter──▶ dead ──requeue (admin)──▶ queued
+//
+// Starting an attempt is the contested step: every worker polls the same
+// candidates. findAndModify is not atomic on embedded FerretDB, so a
+// worker first claims "job/<id>/<attempt>" (an insert with a unique _id,
+// atomic everywhere) and only the winner moves the job to running with a
+// versioned update. A running job whose lease has passed belongs to a
+// worker that died; its next attempt number is still unclaimed, so the
+// next poll takes it over without any cleanup.
+
+// Job kinds.
+const (
+	JobImagePrompt    = "image_prompt"
+	JobRecommendation = "recommendation"
+	JobImport         = "import"
+)
+
+// Job statuses.
+const (
+	JobQueued  = "queued"
+	JobRunning = "running"
+	JobDone    = "done"
+	JobDead    = "dead"
+)
+
+// DefaultJobAttempts is how many attempts a job gets before it is
+// dead-lettered, and how many more an admin retry grants.
+const DefaultJobAttempts = 5
+
+// jobClaimTTL keeps an attempt's claim far longer than any lease, so a
+// worker that read a candidate long ago can never start the same attempt
+// again; the sweeper removes the claims afterwards.
+const jobClaimTTL = 6 * time.Hour
+
+const collJobs = "jobs"
+
+// TokenUsage counts model tokens, summed over a job's attempts: a failed
+// attempt is paid for too.
+type TokenUsage struct {
+	InputTokens  int64 `bson:"inputTokens" json:"inputTokens"`
+	OutputTokens int64 `bson:"outputTokens" json:"outputTokens"`
+	TotalTokens  int64 `bson:"totalTokens" json:"totalTokens"`
+}
+
+// Job is one unit of background work.
+type Job struct {
+	ID   string `bson:"_id" json:"id"`
+	Kind string `bson:"kind" json:"kind"`
+	// Subject names what the job is about ("drink:<id>",
+	// "recommendation:<id>"), so the admin views can find a drink's jobs.
+	Subject       string            `bson:"subject,omitempty" json:"subject,omitempty"`
+	Payload       map[string]string `bson:"payload,omitempty" json:"payload"`
+	Status        string            `bson:"status" json:"status"`
+	Attempts      int               `bson:"attempts" json:"attempts"`
+	MaxAttempts   int               `bson:"maxAttempts" json:"maxAttempts"`
+	NextAttemptAt time.Time         `bson:"nextAttemptAt" json:"nextAttemptAt"`
+	LeaseUntil    *time.Time        `bson:"leaseUntil,omitempty" json:"leaseUntil,omitempty"`
+	Worker        string            `bson:"worker,omitempty" json:"worker,omitempty"`
+	LastError     string            `bson:"lastError,omitempty" json:"lastError,omitempty"`
+	Usage         TokenUsage        `bson:"usage" json:"usage"`
+	Result        map[string]string `bson:"result,omitempty" json:"result,omitempty"`
+	// Version grows with every state change; updates are conditional on it.
+	Version    int64      `bson:"version" json:"-"`
+	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt  time.Time  `bson:"updatedAt" json:"updatedAt"`
+	FinishedAt *time.Time `bson:"finishedAt,omitempty" json:"finishedAt,omitempty"`
+}
+
+// NewJob describes a job to enqueue.
+type NewJob struct {
+	Kind    string
+	Subject string
+	Payload map[string]string
+	// MaxAttempts defaults to DefaultJobAttempts.
+	MaxAttempts int
+}
+
+// jobIndexes back the worker's poll (status + nextAttemptAt, status +
+// leaseUntil) and the admin list (kind/status by age, subject).
+func jobIndexes() []mongo.IndexModel {
+	return []mongo.IndexModel{
+		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "nextAttemptAt", Value: 1}}, Options: options.Index().SetName("status_nextAttemptAt")},
+		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "leaseUntil", Value: 1}}, Options: options.Index().SetName("status_leaseUntil")},
+		{Keys: bson.D{{Key: "kind", Value: 1}, {Key: "status", Value: 1}, {Key: "createdAt", Value: -1}}, Options: options.Index().SetName("kind_status_createdAt")},
+		{Keys: bson.D{{Key: "subject", Value: 1}, {Key: "createdAt", Value: -1}}, Options: options.Index().SetName("subject_createdAt")},
+	}
+}
+
+func jobNow() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// EnqueueJob stores a new queued job, due at once.
+func (s *Store) EnqueueJob(ctx context.Context, nj NewJob) (Job, error) {
+	if nj.Kind == "" {
+		return Job{}, errors.New("enqueue job: empty kind")
+	}
+	if nj.MaxAttempts <= 0 {
+		nj.MaxAttempts = DefaultJobAttempts
+	}
+	t := jobNow()
+	j := Job{
+		ID:            NewID(),
+		Kind:          nj.Kind,
+		Subject:       nj.Subject,
+		Payload:       nj.Payload,
+		Status:        JobQueued,
+		MaxAttempts:   nj.MaxAttempts,
+		NextAttemptAt: t,
+		CreatedAt:     t,
+		UpdatedAt:     t,
+	}
+	if _, err := s.coll(collJobs).InsertOne(ctx, j); err != nil {
+		return Job{}, fmt.Errorf("enqueue %s job: %w", nj.Kind, err)
+	}
+	return j, nil
+}
+
+// JobByID loads one job.
+func (s *Store) JobByID(ctx context.Context, id string) (Job, error) {
+	var j Job
+	err := s.coll(collJobs).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&j)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return j, fmt.Errorf("load job %s: %w", id, ErrNotFound)
+	}
+	if err != nil {
+		return j, fmt.Errorf("load job %s: %w", id, err)
+	}
+	return j, nil
+}
+
+// DueJobs returns up to limit jobs a worker may start now, oldest due
+// first: queued jobs whose time has come, and running jobs whose lease has
+// expired (their worker is gone).
+func (s *Store) DueJobs(ctx context.Context, at time.Time, limit int) ([]Job, error) {
+	filter := bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "status", Value: JobQueued}, {Key: "nextAttemptAt", Value: bson.D{{Key: "$lte", Value: at}}}},
+		bson.D{{Key: "status", Value: JobRunning}, {Key: "leaseUntil", Value: bson.D{{Key: "$lte", Value: at}}}},
+	}}}
+	opts := options.Find().SetSort(bson.D{{Key: "nextAttemptAt", Value: 1}, {Key: "_id", Value: 1}}).SetLimit(int64(limit))
+	cur, err := s.coll(collJobs).Find(ctx, filter, opts)
+	if err != nil {
+		return nil, fmt.Errorf("find due jobs: %w", err)
+	}
+	var jobs []Job
+	if err := cur.All(ctx, &jobs); err != nil {
+		return nil, fmt.Errorf("find due jobs: %w", err)
+	}
+	return jobs, nil
+}
+
+// claimAttempt makes the caller the only one to act on attempt n of j.
+func (s *Store) claimAttempt(ctx context.Context, j Job, n int) error {
+	return s.Claim(ctx, fmt.Sprintf("job/%s/%d", j.ID, n), jobClaimTTL)
+}
+
+// transition applies set (and inc) to j if it is still at j.Version, and
+// returns the job as written. ErrConflict means someone else moved it.
+func (s *Store) transition(ctx context.Context, j Job, set bson.D, inc bson.D) (Job, error) {
+	t := jobNow()
+	set = append(set, bson.E{Key: "updatedAt", Value: t})
+	inc = append(inc, bson.E{Key: "version", Value: int64(1)})
+	update := bson.D{{Key: "$set", Value: set}, {Key: "$inc", Value: inc}}
+	res, err := s.coll(collJobs).UpdateOne(ctx, bson.D{{Key: "_id", Value: j.ID}, {Key: "version", Value: j.Version}}, update)
+	if err != nil {
+		return Job{}, fmt.Errorf("update job %s: %w", j.ID, err)
+	}
+	if res.MatchedCount == 0 {
+		return Job{}, fmt.Errorf("update job %s: it changed meanwhile: %w", j.ID, ErrConflict)
+	}
+	return s.JobByID(ctx, j.ID)
+}
+
+// StartJob makes worker the owner of j's next attempt until the lease
+// passes. Of several workers starting the same job, one gets the job back
+// as running and the others get ErrConflict. Taking over a running job
+// whose lease expired records the lost attempt as its last error.
+func (s *Store) StartJob(ctx context.Context, j Job, worker string, lease time.Duration) (Job, error) {
+	attempt := j.Attempts + 1
+	if err := s.claimAttempt(ctx, j, attempt); err != nil {
+		return Job{}, fmt.Errorf("start job %s attempt %d: %w", j.ID, attempt, err)
+	}
+	until := jobNow().Add(lease)
+	set := bson.D{
+		{Key: "status", Value: JobRunning},
+		{Key: "attempts", Value: attempt},
+		{Key: "leaseUntil", Value: until},
+		{Key: "worker", Value: worker},
+	}
+	if j.Status == JobRunning {
+		set = append(set, bson.E{Key: "lastError", Value: abandonedError(j)})
+	}
+	started, err := s.transition(ctx, j, set, nil)
+	if err != nil {
+		return Job{}, fmt.Errorf("start job: %w", err)
+	}
+	return started, nil
+}
+
+func abandonedError(j Job) string {
+	return fmt.Sprintf("attempt %d was abandoned: worker %s stopped before its lease ended", j.Attempts, j.Worker)
+}
+
+// AbandonJob dead-letters a running job whose lease expired on its last
+// attempt, instead of starting an attempt it is no longer allowed. It
+// claims the next attempt number, so it cannot race a worker starting one.
+func (s *Store) AbandonJob(ctx context.Context, j Job) (Job, error) {
+	if err := s.claimAttempt(ctx, j, j.Attempts+1); err != nil {
+		return Job{}, fmt.Errorf("abandon job %s: %w", j.ID, err)
+	}
+	t := jobNow()
+	dead, err := s.transition(ctx, j, bson.D{
+		{Key: "status", Value: JobDead},
+		{Key: "lastError", Value: abandonedError(j)},
+		{Key: "finishedAt", Value: t},
+	}, nil)
+	if err != nil {
+		return Job{}, fmt.Errorf("abandon job: %w", err)
+	}
+	return dead, nil
+}
+
+func usageInc(u TokenUsage) bson.D {
+	return bson.D{
+		{Key: "usage.inputTokens", Value: u.InputTokens},
+		{Key: "usage.outputTokens", Value: u.OutputTokens},
+		{Key: "usage.totalTokens", Value: u.TotalTokens},
+	}
+}
+
+// FinishJob marks the running attempt j (as StartJob returned it) done.
+// ErrConflict means the lease was lost and another worker owns the job.
+func (s *Store) FinishJob(ctx context.Context, j Job, result map[string]string, usage TokenUsage) (Job, error) {
+	t := jobNow()
+	set := bson.D{{Key: "status", Value: JobDone}, {Key: "finishedAt", Value: t}}
+	if result != nil {
+		set = append(set, bson.E{Key: "result", Value: result})
+	}
+	done, err := s.transition(ctx, j, set, usageInc(usage))
+	if err != nil {
+		return Job{}, fmt.Errorf("finish job: %w", err)
+	}
+	return done, nil
+}
+
+// RetryJobLater puts the failed attempt j back in the queue, due at at.
+func (s *Store) RetryJobLater(ctx context.Context, j Job, lastError string, at time.Time, usage TokenUsage) (Job, error) {
+	queued, err := s.transition(ctx, j, bson.D{
+		{Key: "status", Value: JobQueued},
+		{Key: "nextAttemptAt", Value: at.UTC()},
+		{Key: "lastError", Value: lastError},
+	}, usageInc(usage))
+	if err != nil {
+		return Job{}, fmt.Errorf("retry job later: %w", err)
+	}
+	return queued, nil
+}
+
+// DeadLetterJob gives up on j, keeping its last error for the admin.
+func (s *Store) DeadLetterJob(ctx context.Context, j Job, lastError string, usage TokenUsage) (Job, error) {
+	t := jobNow()
+	dead, err := s.transition(ctx, j, bson.D{
+		{Key: "status", Value: JobDead},
+		{Key: "lastError", Value: lastError},
+		{Key: "finishedAt", Value: t},
+	}, usageInc(usage))
+	if err != nil {
+		return Job{}, fmt.Errorf("dead-letter job: %w", err)
+	}
+	return dead, nil
+}
+
+// RequeueJob gives a dead job DefaultJobAttempts more attempts, due now.
+// Only dead jobs can be requeued (ErrConflict otherwise); its last error
+// stays until the next attempt replaces it.
+func (s *Store) RequeueJob(ctx context.Context, id string) (Job, error) {
+	j, err := s.JobByID(ctx, id)
+	if err != nil {
+		return Job{}, err
+	}
+	if j.Status != JobDead {
+		return Job{}, fmt.Errorf("requeue job %s: it is %s, not dead: %w", id, j.Status, ErrConflict)
+	}
+	if err := s.Claim(ctx, fmt.Sprintf("job/%s/requeue/%d", j.ID, j.Version), jobClaimTTL); err != nil {
+		return Job{}, fmt.Errorf("requeue job %s: %w", id, err)
+	}
+	queued, err := s.transition(ctx, j, bson.D{
+		{Key: "status", Value: JobQueued},
+		{Key: "maxAttempts", Value: j.Attempts + DefaultJobAttempts},
+		{Key: "nextAttemptAt", Value: jobNow()},
+	}, nil)
+	if err != nil {
+		return Job{}, fmt.Errorf("requeue job: %w", err)
+	}
+	return queued, nil
+}
+
+// JobFilter selects jobs for the admin list; empty fields match all.
+type JobFilter struct {
+	Status  string
+	Kind    string
+	Subject string
+	Limit   int
+	Offset  int
+}
+
+func (f JobFilter) bson() bson.D {
+	filter := bson.D{}
+	if f.Status != "" {
+		filter = append(filter, bson.E{Key: "status", Value: f.Status})
+	}
+	if f.Kind != "" {
+		filter = append(filter, bson.E{Key: "kind", Value: f.Kind})
+	}
+	if f.Subject != "" {
+		filter = append(filter, bson.E{Key: "subject", Value: f.Subject})
+	}
+	return filter
+}
+
+// ListJobs returns one page of the jobs matching f, newest first, and how
+// many match in all.
+func (s *Store) ListJobs(ctx context.Context, f JobFilter) ([]Job, int64, error) {
+	filter := f.bson()
+	total, err := s.coll(collJobs).CountDocuments(ctx, filter)
+	if err != nil {
+		return nil, 0, fmt.Errorf("count jobs: %w", err)
+	}
+	opts := options.Find().SetSort(bson.D{{Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}).SetSkip(int64(f.Offset))
+	if f.Limit > 0 {
+		opts.SetLimit(int64(f.Limit))
+	}
+	cur, err := s.coll(collJobs).Find(ctx, filter, opts)
+	if err != nil {
+		return nil, 0, fmt.Errorf("list jobs: %w", err)
+	}
+	jobs := []Job{}
+	if err := cur.All(ctx, &jobs); err != nil {
+		return nil, 0, fmt.Errorf("list jobs: %w", err)
+	}
+	return jobs, total, nil
+}
+
+// CountJobsByStatus counts the jobs of kind (all kinds when empty) per
+// status. One $group accumulator: the embedded database returns zeros for
+// any second one.
+func (s *Store) CountJobsByStatus(ctx context.Context, kind string) (map[string]int64, error) {
+	pipeline := mongo.Pipeline{}
+	if kind != "" {
+		pipeline = append(pipeline, bson.D{{Key: "$match", Value: bson.D{{Key: "kind", Value: kind}}}})
+	}
+	pipeline = append(pipeline, bson.D{{Key: "$group", Value: bson.D{
+		{Key: "_id", Value: "$status"},
+		{Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}},
+	}}})
+	cur, err := s.coll(collJobs).Aggregate(ctx, pipeline)
+	if err != nil {
+		return nil, fmt.Errorf("count jobs by status: %w", err)
+	}
+	var rows []struct {
+		Status string `bson:"_id"`
+		N      int64  `bson:"n"`
+	}
+	if err := cur.All(ctx, &rows); err != nil {
+		return nil, fmt.Errorf("count jobs by status: %w", err)
+	}
+	counts := map[string]int64{JobQueued: 0, JobRunning: 0, JobDone: 0, JobDead: 0}
+	for _, r := range rows {
+		counts[r.Status] = r.N
+	}
+	return counts, nil
+}
+
+// SweepJobs deletes jobs that finished successfully before cutoff. Dead
+// jobs stay until an admin deals with them.
+func (s *Store) SweepJobs(ctx context.Context, cutoff time.Time) (int64, error) {
+	res, err := s.coll(collJobs).DeleteMany(ctx, bson.D{
+		{Key: "status", Value: JobDone},
+		{Key: "finishedAt", Value: bson.D{{Key: "$lt", Value: cutoff}}},
+	})
+	if err != nil {
+		return 0, fmt.Errorf("sweep jobs: %w", err)
+	}
+	return res.DeletedCount, nil
+}

@@ -1,0 +1,172 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/base64"
+	"encoding/json"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+)
+
+type loginResult struct {
+	Token string `json:"token"`
+	Role  string `json:"role"`
+	Guest struct {
+		ID        string `json:"id"`
+		FirstName string `json:"firstName"`
+	} `json:"guest"`
+}
+
+func login(t testing.TB, base, code, lastName string) (int, loginResult) {
+	t.Helper()
+	body, _ := json.Marshal(map[string]string{"code": code, "lastName": lastName})
+	resp, err := http.Post(base+"/api/auth/login", "application/json", bytes.NewReader(body))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var lr loginResult
+	b, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode == 200 {
+		if err := json.Unmarshal(b, &lr); err != nil {
+			t.Fatalf("login response %s: %v", b, err)
+		}
+	}
+	return resp.StatusCode, lr
+}
+
+func authed(t testing.TB, method, url, token string) (int, string) {
+	t.Helper()
+	req, _ := http.NewRequest(method, url, nil)
+	req.Header.Set("Authorization", "Bearer "+token)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	b, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, string(b)
+}
+
+func TestServeFirstStartPrintsAdminLoginOnce(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, nil)
+	if s.Code == "" || s.LastName == "" {
+		t.Fatalf("no admin login line in:\n%s", s.Output())
+	}
+	status, lr := login(t, s.URL, s.Code, s.LastName)
+	if status != 200 || lr.Role != "admin" {
+		t.Fatalf("admin login: %d %+v", status, lr)
+	}
+	if status, body := authed(t, "GET", s.URL+"/api/admin/presence", lr.Token); status != 200 {
+		t.Fatalf("admin route with admin token: %d %s", status, body)
+	}
+	code, last := s.Code, s.LastName
+	s.Stop(t)
+
+	// Restart on the same data: no new admin, and the old token still
+	// verifies because the signing key was persisted.
+	s2 := startServer(t, dir, nil)
+	if strings.Contains(s2.Output(), "admin login:") {
+		t.Fatalf("second start printed an admin login again:\n%s", s2.Output())
+	}
+	if status, body := authed(t, "GET", s2.URL+"/api/me", lr.Token); status != 200 {
+		t.Fatalf("token from before the restart: %d %s", status, body)
+	}
+	if status, _ := login(t, s2.URL, code, last); status != 200 {
+		t.Fatalf("admin login after restart: %d", status)
+	}
+}
+
+func TestKeysRotateKeepsOldTokensValid(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, nil)
+	_, before := login(t, s.URL, s.Code, s.LastName)
+	s.Stop(t)
+
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"barhub", "keys", "rotate", "--data", dir}, func(k string) string {
+		if k == "BARHUB_LOG_LEVEL" {
+			return "error"
+		}
+		return ""
+	}, &out); err != nil {
+		t.Fatalf("keys rotate: %v", err)
+	}
+	if !strings.Contains(out.String(), "new signing key") {
+		t.Fatalf("keys rotate printed %q", out.String())
+	}
+
+	s2 := startServer(t, dir, nil)
+	_, after := login(t, s2.URL, s.Code, s.LastName)
+	if kid(t, before.Token) == kid(t, after.Token) {
+		t.Fatal("token after rotation is signed with the old key")
+	}
+	for name, tok := range map[string]string{"old": before.Token, "new": after.Token} {
+		if status, body := authed(t, "GET", s2.URL+"/api/me", tok); status != 200 {
+			t.Fatalf("%s token after rotation: %d %s", name, status, body)
+		}
+	}
+	_, jwks := get(t, s2.URL+"/.well-known/jwks.json")
+	if n := strings.Count(jwks, `"kid"`); n != 2 {
+		t.Fatalf("JWKS has %d keys, want 2: %s", n, jwks)
+	}
+}
+
+func kid(t testing.TB, token string) string {
+	t.Helper()
+	var h struct {
+		Kid string `json:"kid"`
+	}
+	part := strings.Split(token, ".")[0]
+	b, err := base64.RawURLEncoding.DecodeString(part)
+	if err != nil {
+		t.Fatal(err)
+	}
+	json.Unmarshal(b, &h)
+	return h.Kid
+}
+
+func TestCommands(t *testing.T) {
+	tests := []struct {
+		args    []string
+		want    string
+		wantErr bool
+	}{
+		{[]string{"barhub", "version"}, "barhub ", false},
+		{[]string{"barhub", "help"}, "barhub keys rotate", false},
+		{[]string{"barhub", "frobnicate"}, "", true},
+		{[]string{"barhub", "serve", "--nope"}, "", true},
+		{[]string{"barhub", "keys"}, "", true},
+	}
+	for _, tt := range tests {
+		var out bytes.Buffer
+		err := run(context.Background(), tt.args, func(string) string { return "" }, &out)
+		if (err != nil) != tt.wantErr {
+			t.Errorf("%v: err %v, wantErr %v", tt.args, err, tt.wantErr)
+		}
+		if !strings.Contains(out.String(), tt.want) {
+			t.Errorf("%v: output %q lacks %q", tt.args, out.String(), tt.want)
+		}
+	}
+}
+
+func TestHealthReadyAndMetrics(t *testing.T) {
+	s := startServer(t, "", nil)
+	for _, path := range []string{"/healthz", "/readyz"} {
+		resp, body := get(t, s.URL+path)
+		if resp.StatusCode != 200 || !strings.Contains(body, `"ok"`) && !strings.Contains(body, "ready") {
+			t.Fatalf("%s: %d %s", path, resp.StatusCode, body)
+		}
+	}
+	get(t, s.URL+"/api/drinks/none")
+	_, metrics := get(t, s.URL+"/metrics")
+	for _, want := range []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines"} {
+		if !strings.Contains(metrics, want) {
+			t.Errorf("metrics lack %s", want)
+		}
+	}
+}
