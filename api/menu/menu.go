@@ -9,7 +9,6 @@ import (
 	"math"
 	"strings"
 	"time"
-	"unicode"
 	"unicode/utf8"
 )
 
@@ -128,23 +127,7 @@ func IngredientKey(name string) string {
 
 // SectionID turns a section name into its id: "Alcohol-free & Low" →
 // "alcohol-free-low".
-func SectionID(name string) string {
-	var b strings.Builder
-	dash := false
-	for _, r := range strings.ToLower(strings.TrimSpace(name)) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r):
-			if dash && b.Len() > 0 {
-				b.WriteByte('-')
-			}
-			dash = false
-			b.WriteRune(r)
-		default:
-			dash = true
-		}
-	}
-	return b.String()
-}
+func SectionID(name string) string { return Slug(name) }
 
 // Units a recipe may use, with their volume in millilitres; 0 means the
 // unit is not a volume (a leaf, a slice) and adds no alcohol or volume.

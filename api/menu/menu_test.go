@@ -1,0 +1,294 @@
+package menu
+
+import (
+	"errors"
+	"net/url"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+func validInput() Input {
+	return Input{
+		Name:        "  Negroni ",
+		Description: "Bitter and strong.",
+		Section:     "Classics",
+		Ingredients: []Ingredient{{Name: "Gin", Amount: 30, Unit: "ml"}, {Name: " Sweet  Vermouth", Amount: 30, Unit: "ML"}, {Name: "Campari", Amount: 30, Unit: "ml"}},
+		Tags:        []string{"Bitter", "strong", "bitter", " "},
+		ABV:         27,
+		Allergens:   []string{"Sulfites"},
+	}
+}
+
+func TestNormalizeTidiesInput(t *testing.T) {
+	d, err := validInput().Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "Negroni" {
+		t.Errorf("name = %q", d.Name)
+	}
+	if want := []string{"bitter", "strong"}; !reflect.DeepEqual(d.Tags, want) {
+		t.Errorf("tags = %q, want %q", d.Tags, want)
+	}
+	if want := []string{"sulphites"}; !reflect.DeepEqual(d.Allergens, want) {
+		t.Errorf("allergens = %q, want %q", d.Allergens, want)
+	}
+	if got := d.Ingredients[1]; got.Name != "Sweet Vermouth" || got.Key != "sweet vermouth" || got.Unit != "ml" {
+		t.Errorf("ingredient = %+v", got)
+	}
+}
+
+func TestNormalizeRefusesBadDrinks(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(*Input)
+		field string
+	}{
+		{"no name", func(in *Input) { in.Name = "  " }, "name"},
+		{"long name", func(in *Input) { in.Name = strings.Repeat("x", MaxNameLen+1) }, "name"},
+		{"long description", func(in *Input) { in.Description = strings.Repeat("x", MaxDescriptionLen+1) }, "description"},
+		{"no section", func(in *Input) { in.Section = "" }, "section"},
+		{"section of punctuation", func(in *Input) { in.Section = "&&" }, "section"},
+		{"no ingredients", func(in *Input) { in.Ingredients = nil }, "ingredients"},
+		{"too many ingredients", func(in *Input) {
+			in.Ingredients = nil
+			for i := range MaxIngredients + 1 {
+				in.Ingredients = append(in.Ingredients, Ingredient{Name: "x" + strings.Repeat("y", i), Amount: 1, Unit: "ml"})
+			}
+		}, "ingredients"},
+		{"unnamed ingredient", func(in *Input) { in.Ingredients[0].Name = "" }, "ingredients[0].name"},
+		{"duplicate ingredient", func(in *Input) { in.Ingredients[1].Name = "GIN" }, "ingredients[1].name"},
+		{"negative amount", func(in *Input) { in.Ingredients[2].Amount = -1 }, "ingredients[2].amount"},
+		{"huge amount", func(in *Input) { in.Ingredients[2].Amount = MaxAmount + 1 }, "ingredients[2].amount"},
+		{"unknown unit", func(in *Input) { in.Ingredients[0].Unit = "bucket" }, "ingredients[0].unit"},
+		{"too many tags", func(in *Input) {
+			in.Tags = nil
+			for i := range MaxTags + 1 {
+				in.Tags = append(in.Tags, strings.Repeat("t", i+1))
+			}
+		}, "tags"},
+		{"abv over 100", func(in *Input) { in.ABV = 101 }, "abv"},
+		{"negative abv", func(in *Input) { in.ABV = -1 }, "abv"},
+		{"alcohol-free with alcohol", func(in *Input) { in.AlcoholFree = true }, "abv"},
+		{"alcoholic without abv", func(in *Input) { in.ABV = 0 }, "alcoholFree"},
+		{"image from anywhere", func(in *Input) { in.ImageURL = "http://example.com/x.jpg" }, "imageUrl"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			in := validInput()
+			tt.edit(&in)
+			_, err := in.Normalize()
+			var ve *ValidationError
+			if !errors.As(err, &ve) {
+				t.Fatalf("err = %v, want a ValidationError", err)
+			}
+			if ve.Problems[0].Field != tt.field {
+				t.Errorf("first problem on %q (%s), want %q", ve.Problems[0].Field, ve.Problems[0].Message, tt.field)
+			}
+		})
+	}
+}
+
+func TestStandardDrinks(t *testing.T) {
+	tests := []struct {
+		name string
+		d    Drink
+		ml   float64
+		sd   float64
+	}{
+		// 90 ml at 27% = 24.3 ml ethanol = 19.2 g = 1.9 standard drinks.
+		{"negroni", Drink{ABV: 27, Ingredients: []Ingredient{{Amount: 30, Unit: "ml"}, {Amount: 3, Unit: "cl"}, {Amount: 30, Unit: "ml"}, {Amount: 1, Unit: "slice"}}}, 90, 1.9},
+		// 2 oz = 59.15 ml at 40% = 18.7 g.
+		{"ounces", Drink{ABV: 40, Ingredients: []Ingredient{{Amount: 2, Unit: "oz"}}}, 59.147, 1.9},
+		{"alcohol-free", Drink{AlcoholFree: true, Ingredients: []Ingredient{{Amount: 200, Unit: "ml"}}}, 200, 0},
+		// A pint of beer at 5%: 473 ml → 18.7 g.
+		{"pint", Drink{ABV: 5, Ingredients: []Ingredient{{Amount: 16, Unit: "oz"}}}, 473.176, 1.9},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := tt.d.VolumeML(); got < tt.ml-0.01 || got > tt.ml+0.01 {
+				t.Errorf("volume = %.3f ml, want %.3f", got, tt.ml)
+			}
+			if got := tt.d.StandardDrinks(); got != tt.sd {
+				t.Errorf("standard drinks = %v, want %v", got, tt.sd)
+			}
+		})
+	}
+}
+
+func TestStarterMenu(t *testing.T) {
+	sections, drinks, err := StarterMenu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(sections) != 4 {
+		t.Errorf("%d sections, want 4", len(sections))
+	}
+	if len(drinks) != 37 {
+		t.Errorf("%d drinks, want 37", len(drinks))
+	}
+	ids := map[string]bool{}
+	sectionIDs := map[string]bool{}
+	for _, s := range sections {
+		sectionIDs[s.ID] = true
+	}
+	byID := map[string]Drink{}
+	alcoholFree := 0
+	for _, d := range drinks {
+		if ids[d.ID] {
+			t.Errorf("duplicate id %s", d.ID)
+		}
+		ids[d.ID] = true
+		byID[d.ID] = d
+		if !sectionIDs[d.Section] {
+			t.Errorf("%s is in unknown section %q", d.ID, d.Section)
+		}
+		if !d.Available {
+			t.Errorf("%s starts unavailable", d.ID)
+		}
+		if d.AlcoholFree {
+			alcoholFree++
+		}
+		for _, in := range d.Ingredients {
+			key := IngredientKey(in.Name)
+			if _, spirit := ingredientABV[key]; !spirit && d.ABV > 0 && in.Unit == "ml" && strings.Contains(key, "rum") {
+				t.Errorf("%s: %s has no ABV", d.ID, in.Name)
+			}
+		}
+	}
+	if alcoholFree != 8 {
+		t.Errorf("%d alcohol-free drinks, want 8", alcoholFree)
+	}
+	// Spot checks worked out by hand.
+	for id, want := range map[string]struct {
+		abv, sd float64
+		allergens []string
+	}{
+		"negroni":       {27.0, 1.9, []string{"sulphites"}},
+		"old-fashioned": {41.6, 2.2, []string{}},
+		"whiskey-sour":  {18.6, 1.6, []string{"eggs"}},
+		"amaretto-sour": {16.1, 1.5, []string{"eggs", "nuts"}},
+		"bloody-mary":   {11.7, 1.4, []string{"fish", "celery", "gluten"}},
+		"virgin-mojito": {0, 0, []string{}},
+	} {
+		d := byID[id]
+		if d.ABV != want.abv || d.StandardDrinks() != want.sd || !reflect.DeepEqual(d.Allergens, want.allergens) {
+			t.Errorf("%s: abv %v sd %v allergens %q, want %v %v %q", id, d.ABV, d.StandardDrinks(), d.Allergens, want.abv, want.sd, want.allergens)
+		}
+	}
+}
+
+func TestSlug(t *testing.T) {
+	for in, want := range map[string]string{
+		"Piña Colada":        "pina-colada",
+		"Dark 'n' Stormy":    "dark-n-stormy",
+		"  Gin & Tonic  ":    "gin-tonic",
+		"Alcohol-free & Low": "alcohol-free-low",
+		"&&":                 "",
+	} {
+		if got := Slug(in); got != want {
+			t.Errorf("Slug(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestGuestAllergens(t *testing.T) {
+	tests := []struct {
+		tags []string
+		text string
+		want []string
+	}{
+		{nil, "", []string{}},
+		{[]string{"Vegan"}, "", []string{"crustaceans", "eggs", "fish", "honey", "milk", "molluscs"}},
+		{nil, "Lactose intolerant, and no egg white please", []string{"eggs", "milk"}},
+		{nil, "severe nut allergy", []string{"nuts", "peanuts"}},
+		{[]string{"sulfites"}, "coeliac", []string{"gluten", "sulphites"}},
+		{[]string{"kiwi"}, "", []string{"kiwi"}},
+		{nil, "Shellfish!", []string{"crustaceans", "molluscs"}},
+	}
+	for _, tt := range tests {
+		got := GuestAllergens(tt.tags, tt.text)
+		if !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("GuestAllergens(%q, %q) = %q, want %q", tt.tags, tt.text, got, tt.want)
+		}
+	}
+}
+
+func TestConflicts(t *testing.T) {
+	vegan := GuestAllergens([]string{"vegan"}, "")
+	if got := Conflicts([]string{"eggs", "sulphites"}, vegan); !reflect.DeepEqual(got, []string{"eggs"}) {
+		t.Errorf("vegan vs whiskey sour = %q", got)
+	}
+	if got := Conflicts([]string{"sulphites"}, vegan); got != nil {
+		t.Errorf("vegan vs negroni = %q, want none", got)
+	}
+	if got := Conflicts([]string{"Dairy"}, GuestAllergens(nil, "no milk")); !reflect.DeepEqual(got, []string{"milk"}) {
+		t.Errorf("dairy label vs milk = %q", got)
+	}
+	if got := Conflicts([]string{"kiwi"}, GuestAllergens([]string{"kiwi"}, "")); !reflect.DeepEqual(got, []string{"kiwi"}) {
+		t.Errorf("free-form allergen = %q", got)
+	}
+}
+
+func TestFilter(t *testing.T) {
+	_, drinks, err := StarterMenu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	drinks[0].OutOfStock = true // negroni
+	drinks[0].RefreshAvailable()
+	tests := []struct {
+		query string
+		want  int
+		first string
+	}{
+		{"", 37, "negroni"},
+		{"section=alcohol-free", 8, "virgin-mojito"},
+		{"ingredient=MINT", 4, "mai-tai"},
+		{"ingredient=gin", 6, "negroni"},
+		{"tag=coffee", 3, "espresso-martini"},
+		{"q=tomato", 2, "bloody-mary"},
+		{"q=sparkling", 15, "mojito"},
+		{"q=spark", 15, "mojito"},
+		{"q=ginger", 3, "moscow-mule"},
+		{"available=true&ingredient=campari", 1, "boulevardier"},
+		{"alcoholFree=false&tag=creamy", 2, "white-russian"},
+		{"alcoholFree=true&tag=creamy", 1, "virgin-pina-colada"},
+	}
+	for _, tt := range tests {
+		q, _ := url.ParseQuery(tt.query)
+		f, err := ParseFilter(q)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.query, err)
+		}
+		var got []string
+		for _, d := range drinks {
+			if f.Match(d) {
+				got = append(got, d.ID)
+			}
+		}
+		if len(got) != tt.want || (tt.want > 0 && got[0] != tt.first) {
+			t.Errorf("%q matched %d %q, want %d starting with %s", tt.query, len(got), got, tt.want, tt.first)
+		}
+	}
+	for _, bad := range []string{"available=maybe", "alcoholFree=2x", "q=" + strings.Repeat("a", 101)} {
+		q, _ := url.ParseQuery(bad)
+		if _, err := ParseFilter(q); err == nil {
+			t.Errorf("%q: no error", bad)
+		}
+	}
+}
+
+func TestUnavailableReasonNamesIngredients(t *testing.T) {
+	d := Drink{Name: "Mojito", Ingredients: []Ingredient{{Name: "Mint", Key: "mint"}, {Name: "Lime juice", Key: "lime juice"}}, MissingIngredients: []string{"mint", "lime juice"}}
+	d.RefreshAvailable()
+	if got, want := d.UnavailableReason(), "Mojito is not available right now: the bar is out of mint and lime juice"; got != want {
+		t.Errorf("reason = %q, want %q", got, want)
+	}
+	d = Drink{Name: "Mojito", OutOfStock: true}
+	d.RefreshAvailable()
+	if got := d.UnavailableReason(); !strings.Contains(got, "run out") {
+		t.Errorf("reason = %q", got)
+	}
+}
