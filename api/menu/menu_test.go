@@ -162,7 +162,7 @@ func TestStarterMenu(t *testing.T) {
 	}
 	// Spot checks worked out by hand.
 	for id, want := range map[string]struct {
-		abv, sd float64
+		abv, sd   float64
 		allergens []string
 	}{
 		"negroni":       {27.0, 1.9, []string{"sulphites"}},
