@@ -1,0 +1,142 @@
+// Package ai is barhub's AI bartender: a durable background worker that
+// writes photography prompts for new drinks and recommends drinks to
+// guests, with Amazon Bedrock when it is configured and with real local
+// implementations (a template prompt, a scoring recommender) when it is
+// not. Results say which one answered ("source": "bedrock" or "local").
+//
+// The package declares the small views of the menu, the guests and the
+// hub it needs; cmd/barhub adapts the real ones.
+package ai
+
+import (
+	"context"
+	"errors"
+	"time"
+)
+
+// Drink is the worker's view of a menu drink.
+type Drink struct {
+	ID          string
+	Name        string
+	Section     string
+	Ingredients []string
+	Tags        []string
+	Allergens   []string
+	AlcoholFree bool
+	Available   bool
+	ABV         float64
+}
+
+// Guest is the worker's view of a guest: what they told us with the RSVP.
+type Guest struct {
+	ID          string
+	Name        string
+	DietaryText string
+	DietaryTags []string
+	Likes       []string
+	Dislikes    []string
+	AlcoholFree bool
+}
+
+// ImagePrompt is a photography prompt written for a drink.
+type ImagePrompt struct {
+	Text string `json:"text"`
+	// Source is "bedrock" or "local".
+	Source string `json:"source"`
+	// Model is the Bedrock model id, or the local template's name.
+	Model string `json:"model"`
+	// PromptVersion names the template that asked for it.
+	PromptVersion string    `json:"promptVersion"`
+	CreatedAt     time.Time `json:"createdAt"`
+}
+
+// Menu reads the drinks. AvailableDrinks lists only what can be ordered
+// now; Drink returns an error wrapping store.ErrNotFound for a drink that
+// no longer exists.
+type Menu interface {
+	AvailableDrinks(ctx context.Context) ([]Drink, error)
+	Drink(ctx context.Context, id string) (Drink, error)
+}
+
+// Guests reads a guest and the drinks they ordered before (drink ids, any
+// order, repeats allowed).
+type Guests interface {
+	Guest(ctx context.Context, id string) (Guest, error)
+	PastOrders(ctx context.Context, guestID string) ([]string, error)
+}
+
+// PromptSink stores a drink's image prompt.
+type PromptSink interface {
+	SaveImagePrompt(ctx context.Context, drinkID string, p ImagePrompt) error
+}
+
+// Publisher sends a live event to a hub topic.
+type Publisher interface {
+	Publish(ctx context.Context, topic, event string, data any) error
+}
+
+// Model is a chat model: Bedrock's Converse, or a test's stand-in.
+type Model interface {
+	Converse(ctx context.Context, req ModelRequest) (ModelResponse, error)
+	// Name is the model id recorded with each result.
+	Name() string
+}
+
+// ModelRequest is one single-turn call.
+type ModelRequest struct {
+	System      string
+	Prompt      string
+	Temperature float32
+	MaxTokens   int32
+}
+
+// ModelResponse is the model's answer and what it cost.
+type ModelResponse struct {
+	Text       string
+	StopReason string
+	Usage      Usage
+	LatencyMs  int64
+}
+
+// Usage counts tokens.
+type Usage struct {
+	InputTokens  int64
+	OutputTokens int64
+	TotalTokens  int64
+}
+
+func (u Usage) add(v Usage) Usage {
+	return Usage{u.InputTokens + v.InputTokens, u.OutputTokens + v.OutputTokens, u.TotalTokens + v.TotalTokens}
+}
+
+// Sources of a result.
+const (
+	SourceBedrock = "bedrock"
+	SourceLocal   = "local"
+)
+
+// Hub events and topics the worker publishes.
+const (
+	EventPromptReady         = "drink.prompt_ready"
+	EventRecommendationReady = "recommendation.ready"
+	EventAlert               = "alert"
+	TopicAdmin               = "admin"
+)
+
+// GuestTopic is the private hub topic of one guest.
+func GuestTopic(guestID string) string { return "guest:" + guestID }
+
+// permanent reports whether err says that trying again cannot help (a
+// model the account may not use, a request the service refuses). Errors
+// say so by implementing Permanent() bool, as ai/bedrock's do.
+func permanent(err error) bool {
+	var p interface{ Permanent() bool }
+	return errors.As(err, &p) && p.Permanent()
+}
+
+// permanentError marks an error no retry can fix.
+type permanentError struct{ err error }
+
+func (e permanentError) Error() string   { return e.err.Error() }
+func (e permanentError) Unwrap() error   { return e.err }
+func (e permanentError) Permanent() bool { return true }
