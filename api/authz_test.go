@@ -1,0 +1,167 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// access is who may call a route.
+type access int
+
+const (
+	public access = iota
+	signedIn
+	bartender
+	admin
+)
+
+// policy is the authorisation table: every route of the API and who may
+// call it. TestEveryRouteIsInThePolicy keeps it complete.
+var policy = map[string]access{
+	"GET /healthz":                             public,
+	"GET /readyz":                              public,
+	"GET /metrics":                             public,
+	"GET /.well-known/jwks.json":               public,
+	"GET /api/openapi.json":                    public,
+	"GET /ws":                                  public, // the one-time ticket is checked by the hub
+	"POST /api/auth/login":                     public,
+	"GET /api/event":                           public,
+	"GET /api/sections":                        public,
+	"GET /api/drinks":                          public,
+	"GET /api/drinks/{id}":                     public,
+	"POST /api/ws/ticket":                      signedIn,
+	"GET /api/me":                              signedIn,
+	"GET /api/rsvp":                            signedIn,
+	"PUT /api/rsvp":                            signedIn,
+	"POST /api/orders":                         signedIn,
+	"GET /api/orders":                          signedIn,
+	"GET /api/orders/{id}":                     signedIn,
+	"PATCH /api/orders/{id}":                   signedIn,
+	"POST /api/orders/{id}/cancel":             signedIn,
+	"POST /api/recommendations":                signedIn,
+	"GET /api/recommendations/{id}":            signedIn,
+	"GET /api/bar/queue":                       bartender,
+	"POST /api/bar/orders/{id}/{action}":       bartender,
+	"GET /api/bar/stock":                       bartender,
+	"PUT /api/bar/stock/{ingredient}":          bartender,
+	"GET /api/admin/stats":                     admin,
+	"GET /api/admin/guests":                    admin,
+	"POST /api/admin/guests":                   admin,
+	"GET /api/admin/guests.csv":                admin,
+	"POST /api/admin/guests/import":            admin,
+	"GET /api/admin/guests/{id}":               admin,
+	"PUT /api/admin/guests/{id}":               admin,
+	"DELETE /api/admin/guests/{id}":            admin,
+	"POST /api/admin/guests/{id}/code":         admin,
+	"GET /api/admin/settings":                  admin,
+	"PUT /api/admin/settings":                  admin,
+	"GET /api/admin/reports/dietary":           admin,
+	"GET /api/admin/invitations":               admin,
+	"POST /api/admin/drinks":                   admin,
+	"PUT /api/admin/drinks/{id}":               admin,
+	"DELETE /api/admin/drinks/{id}":            admin,
+	"POST /api/admin/drinks/{id}/image-upload": admin,
+	"GET /api/admin/orders":                    admin,
+	"GET /api/admin/jobs":                      admin,
+	"POST /api/admin/jobs/{id}/retry":          admin,
+	"POST /api/admin/announcements":            admin,
+	"GET /api/admin/presence":                  admin,
+}
+
+// policyPrefixes covers routes added later under a prefix whose rule is
+// fixed: everything under /api/admin/ is the host's, /api/bar/ the bar's.
+func expectedAccess(route string) (access, bool) {
+	if a, ok := policy[route]; ok {
+		return a, true
+	}
+	_, path, _ := strings.Cut(route, " ")
+	switch {
+	case strings.HasPrefix(path, "/api/admin/"):
+		return admin, true
+	case strings.HasPrefix(path, "/api/bar/"):
+		return bartender, true
+	}
+	return 0, false
+}
+
+func walkRoutes(t *testing.T, h http.Handler) []string {
+	t.Helper()
+	var routes []string
+	err := chi.Walk(h.(chi.Routes), func(method, route string, _ http.Handler, _ ...func(http.Handler) http.Handler) error {
+		if strings.HasSuffix(route, "/*") {
+			return nil // the web apps and the API's own not-found
+		}
+		routes = append(routes, method+" "+strings.TrimSuffix(route, "/"))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return routes
+}
+
+// TestEveryRouteIsInThePolicy fails when a route is added without saying
+// who may call it.
+func TestEveryRouteIsInThePolicy(t *testing.T) {
+	e := newTestEnv(t)
+	for _, route := range walkRoutes(t, New(e.deps)) {
+		if _, ok := expectedAccess(route); !ok {
+			t.Errorf("route %s is not in the authorisation table (api/authz_test.go)", route)
+		}
+	}
+}
+
+// TestAuthorisation calls every route as every role (and signed out) and
+// checks the PEP lets exactly the right people through. Handlers may still
+// answer 4xx for the empty body or unknown id; what matters is 401/403.
+func TestAuthorisation(t *testing.T) {
+	e := newTestEnv(t)
+	tokens := map[string]string{"anonymous": ""}
+	for _, r := range []guest.Role{guest.RoleGuest, guest.RoleBartender, guest.RoleAdmin} {
+		tokens[string(r)] = e.tokenFor(e.addGuest(guest.Guest{Role: r}))
+	}
+	allowed := func(a access, who string) bool {
+		switch a {
+		case public:
+			return true
+		case signedIn:
+			return who != "anonymous"
+		case bartender:
+			return who == "bartender" || who == "admin"
+		default:
+			return who == "admin"
+		}
+	}
+	for _, route := range walkRoutes(t, New(e.deps)) {
+		a, ok := expectedAccess(route)
+		if !ok || route == "GET /ws" {
+			continue
+		}
+		method, path, _ := strings.Cut(route, " ")
+		path = strings.NewReplacer("{id}", "000000000000000000000000", "{action}", "start", "{ingredient}", "lime").Replace(path)
+		for who, tok := range tokens {
+			status, body := e.do(method, path, tok, nil)
+			denied := status == http.StatusUnauthorized || status == http.StatusForbidden
+			if allowed(a, who) && denied {
+				t.Errorf("%s as %s: %d, want access: %s", route, who, status, body)
+			}
+			if !allowed(a, who) {
+				want := http.StatusForbidden
+				if who == "anonymous" {
+					want = http.StatusUnauthorized
+				}
+				if status != want {
+					t.Errorf("%s as %s: %d, want %d: %s", route, who, status, want, body)
+				}
+			}
+			if status >= 500 && status != http.StatusNotImplemented {
+				t.Errorf("%s as %s: %d: %s", route, who, status, body)
+			}
+		}
+	}
+}
