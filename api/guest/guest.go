@@ -4,6 +4,7 @@ package guest
 
 import (
 	"crypto/rand"
+	"encoding/json"
 	"strings"
 	"time"
 	"unicode"
@@ -67,19 +68,46 @@ type Guest struct {
 	Code        string `bson:"code" json:"code,omitempty"`
 	Role        Role   `bson:"role" json:"role"`
 	Status      Status `bson:"status" json:"status"`
-	// NumGuests is how many people this guest's answer brings (self included).
-	NumGuests int `bson:"numGuests" json:"numGuests"`
+	// NumGuests is how many people this guest brings when coming (self
+	// included): ExpectedGuests + ExtraGuests, or 0 unless coming. It is
+	// derived, never stored: use Heads; JSON output fills it in.
+	NumGuests int `bson:"-" json:"numGuests"`
 	// ExpectedGuests counts self plus people without their own login
 	// (small children, for example).
-	ExpectedGuests int        `bson:"expectedGuests" json:"expectedGuests"`
-	GroupID        string     `bson:"groupId,omitempty" json:"groupId,omitempty"`
-	Dietary        Dietary    `bson:"dietary" json:"dietary"`
-	Tastes         Tastes     `bson:"tastes" json:"tastes"`
-	RSVPDate       *time.Time `bson:"rsvpDate,omitempty" json:"rsvpDate,omitempty"`
-	LastLogin      *time.Time `bson:"lastLogin,omitempty" json:"lastLogin,omitempty"`
-	LastAccess     *time.Time `bson:"lastAccess,omitempty" json:"lastAccess,omitempty"`
-	CreatedAt      time.Time  `bson:"createdAt" json:"createdAt"`
-	UpdatedAt      time.Time  `bson:"updatedAt" json:"updatedAt"`
+	ExpectedGuests int `bson:"expectedGuests" json:"expectedGuests"`
+	// ExtraGuests is what the last RSVP answer changed against
+	// ExpectedGuests: more people (confirmed), or fewer (a child staying
+	// home). Kept apart so a whole group can be marked coming with one
+	// uniform update (see rsvp.go).
+	ExtraGuests int    `bson:"extraGuests,omitempty" json:"extraGuests"`
+	GroupID     string `bson:"groupId,omitempty" json:"groupId,omitempty"`
+	// RSVPBy is the guest whose answer set Status (self or a group member).
+	RSVPBy     string     `bson:"rsvpBy,omitempty" json:"rsvpBy,omitempty"`
+	Dietary    Dietary    `bson:"dietary" json:"dietary"`
+	Tastes     Tastes     `bson:"tastes" json:"tastes"`
+	RSVPDate   *time.Time `bson:"rsvpDate,omitempty" json:"rsvpDate,omitempty"`
+	LastLogin  *time.Time `bson:"lastLogin,omitempty" json:"lastLogin,omitempty"`
+	LastAccess *time.Time `bson:"lastAccess,omitempty" json:"lastAccess,omitempty"`
+	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt  time.Time  `bson:"updatedAt" json:"updatedAt"`
+}
+
+// Heads is how many people g brings: 0 unless coming, and never less than
+// one (the guest) when coming.
+func (g Guest) Heads() int {
+	if g.Status != StatusComing {
+		return 0
+	}
+	return max(1, g.ExpectedGuests+g.ExtraGuests)
+}
+
+// MarshalJSON writes the guest with NumGuests derived from the stored
+// fields, so every API answer agrees with the stats.
+func (g Guest) MarshalJSON() ([]byte, error) {
+	type plain Guest // no methods: no recursion
+	p := plain(g)
+	p.NumGuests = g.Heads()
+	return json.Marshal(p)
 }
 
 // Name is how the guest is addressed.

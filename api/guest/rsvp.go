@@ -1,0 +1,337 @@
+package guest
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"time"
+)
+
+// Scope says whom a "declined" answer is for.
+type Scope string
+
+const (
+	ScopeSelf  Scope = "self"
+	ScopeGroup Scope = "group"
+)
+
+// Answer is what a guest says in an RSVP. A zero Status changes no RSVP:
+// the answer then only updates the guest's dietary and taste answers.
+type Answer struct {
+	Status Status
+	// NumGuests is how many people of the whole group are coming; nil
+	// means "all of us", the group's expected total.
+	NumGuests *int
+	// NotComing names group members who are not coming, when NumGuests is
+	// below the expected total.
+	NotComing []string
+	// Confirm accepts a NumGuests above the expected total.
+	Confirm bool
+	// Scope of a "declined" answer; self when empty.
+	Scope   Scope
+	Dietary *Dietary
+	Tastes  *Tastes
+}
+
+// MaxPartySize bounds NumGuests: more is a typo, not a party.
+const MaxPartySize = 50
+
+// RuleError is an answer the group rules refuse, with what the guest needs
+// to answer next.
+type RuleError struct {
+	Code    string
+	Message string
+	// Members is set when the guest must say who is not coming.
+	Members []Member
+	// ExpectedTotal and NumGuests help the page phrase its question.
+	ExpectedTotal int
+	NumGuests     int
+}
+
+func (e *RuleError) Error() string { return e.Code + ": " + e.Message }
+
+// Rule error codes.
+const (
+	CodeWhoIsNotComing   = "who_is_not_coming"
+	CodeConfirmMore      = "confirm_more"
+	CodeNumbersMismatch  = "numbers_mismatch"
+	CodeNotInGroup       = "not_in_group"
+	CodeInvalidAnswer    = "invalid_answer"
+	CodeNothingToChange  = "nothing_to_change"
+	CodeNobodyIsComing   = "nobody_coming"
+	CodeDeadlinePassed   = "deadline_passed"
+	MessageDeadlinePassed = "the RSVP deadline has passed; contact the host"
+)
+
+// Member is how a group member is shown to the others: no code, no
+// dietary answers.
+type Member struct {
+	ID             string     `json:"id"`
+	FirstName      string     `json:"firstName"`
+	LastName       string     `json:"lastName"`
+	Status         Status     `json:"status"`
+	ExpectedGuests int        `json:"expectedGuests"`
+	NumGuests      int        `json:"numGuests"`
+	RSVPDate       *time.Time `json:"rsvpDate,omitempty"`
+	RSVPBy         string     `json:"rsvpBy,omitempty"`
+}
+
+// MemberOf gives the group view of g.
+func MemberOf(g Guest) Member {
+	return Member{
+		ID: g.ID, FirstName: g.FirstName, LastName: g.LastName, Status: g.Status,
+		ExpectedGuests: g.ExpectedGuests, NumGuests: g.Heads(), RSVPDate: g.RSVPDate, RSVPBy: g.RSVPBy,
+	}
+}
+
+// ExpectedTotal is how many people a group brings when all of them come.
+func ExpectedTotal(group []Guest) int {
+	n := 0
+	for _, g := range group {
+		n += max(1, g.ExpectedGuests)
+	}
+	return n
+}
+
+// Decision is how an answer changes the group, ready for the store.
+type Decision struct {
+	// Status is the RSVP change; empty when the answer changes none.
+	Status Status
+	// WholeGroup is set when every member gets Status with no extra
+	// guests: one update of the whole group.
+	WholeGroup bool
+	// Coming and Declined list the members whose status changes.
+	Coming   []string
+	Declined []string
+	// Extra holds the non-zero ExtraGuests of coming members; every other
+	// changed member gets 0.
+	Extra map[string]int
+	// Dietary and Tastes are the answering guest's own, normalised; nil
+	// leaves them as they are.
+	Dietary *Dietary
+	Tastes  *Tastes
+}
+
+// Decide applies the group rules (DESIGN.md, flow 2) to an answer by me,
+// where group holds every member of my group, me included (just me when I
+// have no group). It changes nothing; the store carries the decision out.
+//
+//   - numGuests equal to the group's expected total: the whole group comes.
+//   - fewer: the answer must name who is not coming; a guest alone (or the
+//     named members' dependants) may bring fewer than expected.
+//   - more: needs Confirm; the extra people are counted on me.
+//   - declined: for me, or with Scope group for everyone.
+func Decide(a Answer, me Guest, group []Guest) (Decision, error) {
+	if !slices.ContainsFunc(group, func(g Guest) bool { return g.ID == me.ID }) {
+		group = append([]Guest{me}, group...)
+	}
+	d := Decision{}
+	if a.Dietary != nil {
+		dt := NormalizeDietary(*a.Dietary)
+		d.Dietary = &dt
+	}
+	if a.Tastes != nil {
+		ts := NormalizeTastes(*a.Tastes)
+		d.Tastes = &ts
+	}
+	switch a.Status {
+	case "":
+		if d.Dietary == nil && d.Tastes == nil {
+			return d, &RuleError{Code: CodeNothingToChange, Message: "send a status (coming or declined), dietary needs or taste answers"}
+		}
+		return d, nil
+	case StatusDeclined:
+		return decline(d, a, me, group)
+	case StatusComing:
+		return come(d, a, me, group)
+	default:
+		return d, &RuleError{Code: CodeInvalidAnswer, Message: fmt.Sprintf("status must be \"coming\" or \"declined\", not %q", a.Status)}
+	}
+}
+
+func decline(d Decision, a Answer, me Guest, group []Guest) (Decision, error) {
+	d.Status = StatusDeclined
+	switch a.Scope {
+	case "", ScopeSelf:
+		d.Declined = []string{me.ID}
+		d.WholeGroup = len(group) == 1
+	case ScopeGroup:
+		for _, g := range group {
+			d.Declined = append(d.Declined, g.ID)
+		}
+		d.WholeGroup = true
+	default:
+		return d, &RuleError{Code: CodeInvalidAnswer, Message: fmt.Sprintf("scope must be \"self\" or \"group\", not %q", a.Scope)}
+	}
+	return d, nil
+}
+
+func come(d Decision, a Answer, me Guest, group []Guest) (Decision, error) {
+	d.Status = StatusComing
+	total := ExpectedTotal(group)
+	n := total
+	if a.NumGuests != nil {
+		n = *a.NumGuests
+	}
+	switch {
+	case n < 1:
+		return d, &RuleError{Code: CodeInvalidAnswer, Message: "numGuests must be at least 1 when coming; to say you cannot come, answer \"declined\""}
+	case n > MaxPartySize:
+		return d, &RuleError{Code: CodeInvalidAnswer, Message: fmt.Sprintf("numGuests must be at most %d", MaxPartySize)}
+	}
+
+	notComing := map[string]bool{}
+	for _, id := range a.NotComing {
+		if !slices.ContainsFunc(group, func(g Guest) bool { return g.ID == id }) {
+			return d, &RuleError{Code: CodeNotInGroup, Message: fmt.Sprintf("%q is not in your group; name members of your invitation only", id),
+				Members: members(group), ExpectedTotal: total, NumGuests: n}
+		}
+		notComing[id] = true
+	}
+	var coming []Guest
+	for _, g := range group {
+		if notComing[g.ID] {
+			d.Declined = append(d.Declined, g.ID)
+		} else {
+			coming = append(coming, g)
+		}
+	}
+	if len(coming) == 0 {
+		return d, &RuleError{Code: CodeNobodyIsComing, Message: "you named everyone as not coming; to say nobody can come, answer \"declined\" for the group",
+			Members: members(group), ExpectedTotal: total, NumGuests: n}
+	}
+	if n < total && len(notComing) == 0 && len(group) > 1 {
+		return d, &RuleError{
+			Code:          CodeWhoIsNotComing,
+			Message:       fmt.Sprintf("%d of the %d people invited with you are coming: who is not coming? %s", n, total, names(group)),
+			Members:       members(group),
+			ExpectedTotal: total,
+			NumGuests:     n,
+		}
+	}
+	for _, g := range coming {
+		d.Coming = append(d.Coming, g.ID)
+	}
+	d.WholeGroup = len(d.Declined) == 0
+
+	base := ExpectedTotal(coming)
+	switch {
+	case n > base:
+		if !a.Confirm {
+			return d, &RuleError{
+				Code:          CodeConfirmMore,
+				Message:       fmt.Sprintf("%d people is more than the %d invited; are you sure? Answer again with \"confirm\": true", n, base),
+				ExpectedTotal: base,
+				NumGuests:     n,
+			}
+		}
+		// The extra people come with whoever answered, or with the first
+		// member coming when the one answering is not.
+		who := coming[0].ID
+		if !notComing[me.ID] {
+			who = me.ID
+		}
+		d.Extra = map[string]int{who: n - base}
+	case n < base:
+		// Fewer than the members coming bring: only their dependants
+		// (people counted in expectedGuests without their own login) can
+		// stay home. Take them from the one answering first.
+		short := base - n
+		order := slices.Clone(coming)
+		slices.SortStableFunc(order, func(x, y Guest) int {
+			switch {
+			case x.ID == me.ID:
+				return -1
+			case y.ID == me.ID:
+				return 1
+			}
+			return 0
+		})
+		d.Extra = map[string]int{}
+		for _, g := range order {
+			take := min(short, max(1, g.ExpectedGuests)-1)
+			if take > 0 {
+				d.Extra[g.ID] = -take
+				short -= take
+			}
+		}
+		if short > 0 {
+			return d, &RuleError{
+				Code: CodeNumbersMismatch,
+				Message: fmt.Sprintf("you said %d are coming, but the members you did not name as not coming are %d people: name everyone who is not coming (%s)",
+					n, base, names(group)),
+				Members:       members(group),
+				ExpectedTotal: total,
+				NumGuests:     n,
+			}
+		}
+		d.WholeGroup = false
+	}
+	return d, nil
+}
+
+// Apply returns the group as it is after d, answered by me at at. The store
+// writes the same changes; Apply lets callers know the result (and the
+// stats change) without reading it back.
+func (d Decision) Apply(group []Guest, me string, at time.Time) []Guest {
+	out := make([]Guest, len(group))
+	for i, g := range group {
+		set := func(s Status) {
+			g.Status = s
+			g.ExtraGuests = d.Extra[g.ID]
+			t := at
+			g.RSVPDate = &t
+			g.RSVPBy = me
+			g.UpdatedAt = at
+		}
+		switch {
+		case slices.Contains(d.Coming, g.ID):
+			set(StatusComing)
+		case slices.Contains(d.Declined, g.ID):
+			set(StatusDeclined)
+		}
+		if g.ID == me {
+			if d.Dietary != nil {
+				g.Dietary = *d.Dietary
+				g.UpdatedAt = at
+			}
+			if d.Tastes != nil {
+				g.Tastes = *d.Tastes
+				g.UpdatedAt = at
+			}
+		}
+		out[i] = g
+	}
+	return out
+}
+
+func members(group []Guest) []Member {
+	out := make([]Member, len(group))
+	for i, g := range group {
+		out[i] = MemberOf(g)
+	}
+	return out
+}
+
+// names lists the members for a sentence: "Ada, Bob and Carl (+1)".
+func names(group []Guest) string {
+	parts := make([]string, len(group))
+	for i, g := range group {
+		parts[i] = g.Name()
+		if g.ExpectedGuests > 1 {
+			parts[i] += fmt.Sprintf(" (+%d)", g.ExpectedGuests-1)
+		}
+	}
+	switch len(parts) {
+	case 0:
+		return ""
+	case 1:
+		return parts[0]
+	}
+	return strings.Join(parts[:len(parts)-1], ", ") + " or " + parts[len(parts)-1]
+}
+
+// DeadlinePassed reports whether answers are closed at now.
+func (s Settings) DeadlinePassed(now time.Time) bool {
+	return s.RSVPDeadline != nil && now.After(*s.RSVPDeadline)
+}

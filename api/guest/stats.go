@@ -1,0 +1,85 @@
+package guest
+
+// Counts are the host's headline figures (GET /api/admin/stats). Every
+// guest contributes to them independently, so a change of guests changes
+// them by CountOf(after) − CountOf(before): the store keeps them up to date
+// that way instead of scanning every guest on every read.
+type Counts struct {
+	// Invited is the number of guests (people with their own login).
+	Invited int `bson:"invited" json:"invited"`
+	// Expected is how many people come if everyone says yes: the sum of
+	// expectedGuests.
+	Expected int `bson:"expected" json:"expected"`
+	Pending  int `bson:"pending" json:"pending"`
+	// Coming counts guests (logins) coming; ComingHeads counts people,
+	// their dependants and confirmed extras included.
+	Coming        int `bson:"coming" json:"coming"`
+	ComingHeads   int `bson:"comingHeads" json:"comingHeads"`
+	Declined      int `bson:"declined" json:"declined"`
+	NeverLoggedIn int `bson:"neverLoggedIn" json:"neverLoggedIn"`
+	// WithAllergies counts coming guests who gave a dietary need.
+	WithAllergies int `bson:"withAllergies" json:"withAllergies"`
+}
+
+// CountOf is one guest's part of the counts.
+func CountOf(g Guest) Counts {
+	c := Counts{Invited: 1, Expected: max(1, g.ExpectedGuests)}
+	switch g.Status {
+	case StatusComing:
+		c.Coming = 1
+		c.ComingHeads = g.Heads()
+		if len(g.Dietary.Tags) > 0 {
+			c.WithAllergies = 1
+		}
+	case StatusDeclined:
+		c.Declined = 1
+	default:
+		c.Pending = 1
+	}
+	if g.LastLogin == nil {
+		c.NeverLoggedIn = 1
+	}
+	return c
+}
+
+// Add returns c + o.
+func (c Counts) Add(o Counts) Counts {
+	return Counts{
+		Invited:       c.Invited + o.Invited,
+		Expected:      c.Expected + o.Expected,
+		Pending:       c.Pending + o.Pending,
+		Coming:        c.Coming + o.Coming,
+		ComingHeads:   c.ComingHeads + o.ComingHeads,
+		Declined:      c.Declined + o.Declined,
+		NeverLoggedIn: c.NeverLoggedIn + o.NeverLoggedIn,
+		WithAllergies: c.WithAllergies + o.WithAllergies,
+	}
+}
+
+// Sub returns c − o.
+func (c Counts) Sub(o Counts) Counts {
+	return c.Add(Counts{}.subtract(o))
+}
+
+func (Counts) subtract(o Counts) Counts {
+	return Counts{
+		Invited: -o.Invited, Expected: -o.Expected, Pending: -o.Pending, Coming: -o.Coming,
+		ComingHeads: -o.ComingHeads, Declined: -o.Declined, NeverLoggedIn: -o.NeverLoggedIn, WithAllergies: -o.WithAllergies,
+	}
+}
+
+// Change is how the counts move when guests go from before to after; a
+// guest missing on one side was created or deleted.
+func Change(before, after []Guest) Counts {
+	var d Counts
+	for _, g := range after {
+		d = d.Add(CountOf(g))
+	}
+	for _, g := range before {
+		d = d.Sub(CountOf(g))
+	}
+	return d
+}
+
+// Zero reports whether the counts are all zero (nothing changed).
+func (c Counts) Zero() bool { return c == Counts{} }
