@@ -60,8 +60,7 @@ var Viewports = []Viewport{Phone, Tablet, Laptop}
 
 // Browser is a headless Chromium owned by one test.
 type Browser struct {
-	ctx    context.Context // the browser's first tab; new tabs derive from it
-	output *syncBuffer     // Chromium's stdout and stderr, shown when the test fails
+	ctx context.Context // the browser's first tab; new tabs derive from it
 }
 
 // ChromePath returns the browser binary the tests use: $BARHUB_CHROME, or Debian's
@@ -84,10 +83,13 @@ func New(t testing.TB) *Browser {
 			"set BARHUB_CHROME to use another Chromium binary", execPath, err)
 	}
 
+	// Everything the browser writes stays in the test's folder: the profile, temporary
+	// files, and what it would otherwise put in $HOME (.config, .cache, dconf).
 	dir := t.TempDir()
 	profile := filepath.Join(dir, "profile")
 	tmp := filepath.Join(dir, "tmp")
-	for _, d := range []string{profile, tmp} {
+	home := filepath.Join(dir, "home")
+	for _, d := range []string{profile, tmp, home} {
 		if err := os.Mkdir(d, 0o700); err != nil {
 			t.Fatalf("create browser directory: %v", err)
 		}
@@ -109,7 +111,9 @@ func New(t testing.TB) *Browser {
 		// never depend on, or leak to, the outside network.
 		chromedp.Flag("host-resolver-rules", "MAP * ~NOTFOUND , EXCLUDE 127.0.0.1"),
 		chromedp.UserDataDir(profile),
-		chromedp.Env("TMPDIR="+tmp),
+		chromedp.Env("TMPDIR="+tmp, "HOME="+home,
+			"XDG_CONFIG_HOME="+filepath.Join(home, ".config"),
+			"XDG_CACHE_HOME="+filepath.Join(home, ".cache")),
 		chromedp.WindowSize(int(Laptop.Width), int(Laptop.Height)),
 		chromedp.CombinedOutput(output),
 	)
@@ -117,7 +121,7 @@ func New(t testing.TB) *Browser {
 	ctx, cancel := chromedp.NewContext(allocCtx, chromedp.WithErrorf(func(format string, args ...any) {
 		output.Printf("chromedp: "+format+"\n", args...)
 	}))
-	b := &Browser{ctx: ctx, output: output}
+	b := &Browser{ctx: ctx}
 	t.Cleanup(func() {
 		cancel()
 		cancelAlloc() // waits for the process to exit, before t.TempDir is removed
