@@ -151,6 +151,7 @@ func indexModels() map[string][]mongo.IndexModel {
 		collGuests:  guestIndexes(),
 		collTickets: ticketIndexes(),
 		collClaims:  claimIndexes(),
+		collDrinks:  drinkIndexes(), collOrders: orderIndexes(), collIdempotency: idempotencyIndexes(),
 
 		// The AI worker's queue and its answers.
 		collJobs:            jobIndexes(),

@@ -1,0 +1,250 @@
+package store_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/store/storetest"
+)
+
+var t0 = time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
+
+func at(min int) time.Time { return t0.Add(time.Duration(min) * time.Minute) }
+
+func newOrder(id, guestID string, status order.Status, created time.Time) *order.Order {
+	return &order.Order{
+		ID: id, GuestID: guestID, GuestName: "G " + guestID, Status: status, Version: 1,
+		Items:     []order.Item{{DrinkID: "negroni", Name: "Negroni", Qty: 2, StandardDrinks: 1.9}},
+		History:   []order.Transition{{To: order.Queued, At: created, ActorID: guestID}},
+		CreatedAt: created, UpdatedAt: created,
+	}
+}
+
+func TestOrderQueries(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	orders := []*order.Order{
+		newOrder("o1", "ann", order.Served, at(0)),
+		newOrder("o2", "ann", order.Queued, at(5)),
+		newOrder("o3", "bob", order.Preparing, at(2)),
+		newOrder("o4", "ann", order.Preparing, at(7)),
+		newOrder("o5", "bob", order.Ready, at(3)),
+		newOrder("o6", "cat", order.Cancelled, at(4)),
+		newOrder("o7", "cat", order.Queued, at(8)),
+	}
+	started, ready := at(1), at(3)
+	orders[0].StartedAt, orders[0].ReadyAt = &started, &ready
+	started5, ready5 := at(3), at(4)
+	orders[4].StartedAt, orders[4].ReadyAt = &started5, &ready5
+	orders[2].StartedAt = &started5
+	for _, o := range orders {
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateOrder(ctx, newOrder("o1", "x", order.Queued, at(0))); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("duplicate order id: %v", err)
+	}
+
+	mine, err := s.OrdersByGuest(ctx, "ann", 10)
+	if err != nil || len(mine) != 3 || mine[0].ID != "o4" || mine[2].ID != "o1" {
+		t.Errorf("ann's orders %v, %v; want o4, o2, o1", orderIDs(mine), err)
+	}
+	if got, _ := s.OrdersByGuest(ctx, "ann", 2); len(got) != 2 {
+		t.Errorf("limit 2 gave %d", len(got))
+	}
+	if n, _ := s.CountOpenOrders(ctx, "ann"); n != 2 {
+		t.Errorf("ann open = %d, want 2 (queued + preparing)", n)
+	}
+	if n, _ := s.CountOpenOrders(ctx, "bob"); n != 1 {
+		t.Errorf("bob open = %d, want 1 (ready does not count)", n)
+	}
+	recent, _ := s.GuestOrdersSince(ctx, "ann", at(5))
+	if got := orderIDs(recent); len(got) != 2 || got[0] != "o2" || got[1] != "o4" {
+		t.Errorf("ann since 20:05 = %v", got)
+	}
+
+	queue, err := s.BarQueue(ctx)
+	if got := orderIDs(queue); err != nil || len(got) != 5 || got[0] != "o3" || got[1] != "o5" || got[4] != "o7" {
+		t.Errorf("bar queue %v, %v; want o3 o5 o2 o4 o7", got, err)
+	}
+	open, _ := s.OpenQueue(ctx)
+	if len(open) != 4 {
+		t.Errorf("open queue has %d, want 4", len(open))
+	}
+	p, ok := order.PlaceIn(open, "o7", time.Minute, at(8))
+	// o3 and o4 preparing (2 at once), o2 queued ahead: one round, then o7.
+	if !ok || p.Position != 4 || p.Wait != time.Minute {
+		t.Errorf("o7 place %+v", p)
+	}
+
+	prep, _ := s.RecentPrepTimes(ctx, 20)
+	if len(prep) != 2 || prep[0] != time.Minute || prep[1] != 2*time.Minute {
+		t.Errorf("prep times %v, want [1m 2m] (newest first)", prep)
+	}
+	counts, err := s.OrderCounts(ctx)
+	want := map[order.Status]int{order.Queued: 2, order.Preparing: 2, order.Ready: 1, order.Served: 1, order.Cancelled: 1}
+	if err != nil || len(counts) != 5 {
+		t.Fatalf("counts %v, %v", counts, err)
+	}
+	for st, n := range want {
+		if counts[st] != n {
+			t.Errorf("count %s = %d, want %d", st, counts[st], n)
+		}
+	}
+
+	list, total, err := s.ListOrders(ctx, store.OrderFilter{Status: order.Queued, Limit: 1})
+	if err != nil || total != 2 || len(list) != 1 || list[0].ID != "o7" {
+		t.Errorf("queued page 1: %v total %d, %v", orderIDs(list), total, err)
+	}
+	list, total, _ = s.ListOrders(ctx, store.OrderFilter{GuestID: "bob", Limit: 10, Offset: 1})
+	if total != 2 || len(list) != 1 || list[0].ID != "o3" {
+		t.Errorf("bob page 2: %v total %d", orderIDs(list), total)
+	}
+}
+
+func orderIDs(orders []order.Order) []string {
+	out := make([]string, len(orders))
+	for i, o := range orders {
+		out[i] = o.ID
+	}
+	return out
+}
+
+// TestOrderTransitionRace is two bartenders (sixteen, in fact) pressing
+// "start" on the same order at once: exactly one claim wins, and the
+// order moves exactly once.
+func TestOrderTransitionRace(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	o := newOrder("race", "ann", order.Queued, at(0))
+	if err := s.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	var wins, conflicts atomic.Int32
+	var wg sync.WaitGroup
+	for i := range 16 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cur, err := s.OrderByID(ctx, "race")
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			to, err := order.Next(cur.Status, order.Start)
+			if err != nil {
+				conflicts.Add(1) // already started: illegal from preparing
+				return
+			}
+			if err := s.Claim(ctx, store.OrderClaimKey(cur.ID, cur.Version), time.Minute); err != nil {
+				if !errors.Is(err, store.ErrConflict) {
+					t.Error(err)
+				}
+				conflicts.Add(1)
+				return
+			}
+			from := cur.Version
+			cur.Status, cur.Version = to, cur.Version+1
+			cur.History = append(cur.History, order.Transition{From: order.Queued, To: to, ActorID: string(rune('a' + i))})
+			if err := s.ReplaceOrder(ctx, cur, from); err != nil {
+				t.Errorf("winner's update: %v", err)
+				return
+			}
+			wins.Add(1)
+		}()
+	}
+	wg.Wait()
+	got, _ := s.OrderByID(ctx, "race")
+	if wins.Load() != 1 || conflicts.Load() != 15 || got.Version != 2 || len(got.History) != 2 || got.Status != order.Preparing {
+		t.Errorf("wins %d conflicts %d; order v%d %s with %d history entries", wins.Load(), conflicts.Load(), got.Version, got.Status, len(got.History))
+	}
+	// A stale version is refused by the filter too.
+	if err := s.ReplaceOrder(ctx, got, 1); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("stale replace: %v", err)
+	}
+	if store.OrderClaimKey("x", 3) != "order/x/v3" {
+		t.Error(store.OrderClaimKey("x", 3))
+	}
+}
+
+func TestIdempotencyRecords(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	id := store.IdempotencyID("ann", "key-1")
+	rec := store.IdempotencyRecord{ID: id, GuestID: "ann", BodyHash: "h1", OrderID: "o1", CreatedAt: at(0), ExpiresAt: at(60)}
+
+	var wins atomic.Int32
+	var wg sync.WaitGroup
+	for range 20 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			err := s.ReserveIdempotencyKey(ctx, rec)
+			if err == nil {
+				wins.Add(1)
+			} else if !errors.Is(err, store.ErrConflict) {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if wins.Load() != 1 {
+		t.Fatalf("%d reservations of one key, want 1", wins.Load())
+	}
+	got, err := s.IdempotencyRecordByID(ctx, id)
+	if err != nil || got.BodyHash != "h1" || got.OrderID != "o1" || got.ID != "ann/key-1" {
+		t.Fatalf("record %+v, %v", got, err)
+	}
+	// Another holder's order id does not release it.
+	s.ReleaseIdempotencyKey(ctx, id, "other")
+	if _, err := s.IdempotencyRecordByID(ctx, id); err != nil {
+		t.Fatalf("released by the wrong order: %v", err)
+	}
+	s.ReleaseIdempotencyKey(ctx, id, "o1")
+	if _, err := s.IdempotencyRecordByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("after release: %v", err)
+	}
+	s.ReserveIdempotencyKey(ctx, rec)
+	rec2 := rec
+	rec2.ID, rec2.ExpiresAt = store.IdempotencyID("bob", "key-1"), at(120)
+	s.ReserveIdempotencyKey(ctx, rec2)
+	if n, err := s.SweepIdempotency(ctx, at(90)); err != nil || n != 1 {
+		t.Errorf("swept %d, %v; want 1", n, err)
+	}
+}
+
+func TestAppKeyAndSigningKey(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	k1, err := s.AppKey(ctx)
+	if err != nil || len(k1.Key) != 32 || !k1.Enabled {
+		t.Fatalf("first app key %+v, %v", k1, err)
+	}
+	k2, _ := s.AppKey(ctx)
+	if k2.Key != k1.Key {
+		t.Error("app key changed between reads")
+	}
+	off, err := s.SetAppKey(ctx, false, false, "Host")
+	if err != nil || off.Enabled || off.Key != k1.Key || off.UpdatedBy != "Host" {
+		t.Errorf("disabled %+v, %v", off, err)
+	}
+	on, _ := s.SetAppKey(ctx, true, true, "Host")
+	if !on.Enabled || on.Key == k1.Key || len(on.Key) != 32 {
+		t.Errorf("rotated %+v", on)
+	}
+	sk1, err := s.ImageSigningKey(ctx)
+	if err != nil || len(sk1) != 32 {
+		t.Fatalf("signing key %d bytes, %v", len(sk1), err)
+	}
+	sk2, _ := s.ImageSigningKey(ctx)
+	if string(sk1) != string(sk2) {
+		t.Error("signing key changed between reads")
+	}
+}
