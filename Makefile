@@ -7,8 +7,9 @@ LDFLAGS  := -s -w -X main.version=$(VERSION)
 TAGS     ?= ferretdb_no_postgresql
 DATA     ?= ./data
 
-# Tests: the race detector on, every run from scratch, and a ceiling well inside the
-# CI budget. testenv.sh sets BARHUB_RACE to -race when a C compiler is there.
+# Tests: the race detector on (RACE= turns it off; testenv.sh drops it when there is no
+# C compiler), every run from scratch, and a ceiling well inside the CI budget.
+RACE      ?= -race
 TESTFLAGS ?= -count=1 -timeout 12m
 PKGS      ?= ./...
 BENCH     ?= .
@@ -28,7 +29,7 @@ build: ## build bin/barhub, a static binary
 	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/barhub ./cmd/barhub
 
 test: ## run every test, with a throwaway Redis and headless Chromium (installed if missing)
-	.ci/testenv.sh sh -c '$(GO) test $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
+	BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GO) test $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
 
 bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
 	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)

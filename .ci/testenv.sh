@@ -5,7 +5,8 @@
 # only Go:
 #   REDIS_URL      unless already set, a throwaway redis-server on a free loopback port that
 #                  keeps nothing on disk and is stopped when COMMAND ends, pass or fail;
-#   BARHUB_CHROME  unless already set, Debian's /usr/bin/chromium.
+#   BARHUB_CHROME  unless already set, Debian's /usr/bin/chromium;
+#   BARHUB_RACE    -race, unless set (empty turns it off) or there is no C compiler.
 # Missing Debian packages (redis-server, chromium, gcc for the race detector) are installed
 # with apt-get when this runs as root or with password-less sudo; otherwise it stops and
 # says exactly what to install.
@@ -127,9 +128,10 @@ find_chrome() {
 }
 
 # The race detector needs cgo and so a C compiler; without one the tests still run, only
-# without -race (the Makefile reads BARHUB_RACE).
+# without -race. The Makefile passes BARHUB_RACE (empty with `make test RACE=`).
 find_cc() {
-	export BARHUB_RACE=-race
+	export BARHUB_RACE=${BARHUB_RACE--race}
+	[ -n "$BARHUB_RACE" ] || return 0
 	if command -v "${CC:-gcc}" >/dev/null 2>&1; then
 		return 0
 	fi
