@@ -1,0 +1,242 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// The host's figures are kept in one summary document, moved by every
+// guest change this package makes (guest.Change), so reading them is one
+// _id look-up on any backend. Counting from the guests instead takes one
+// full scan per figure on embedded FerretDB, about a second for 10,000
+// guests; RecountStats does that, at start and from time to time, to
+// repair the summary after writes that bypassed it (a crash between a
+// guest write and its summary update, guests created by other code).
+//
+// Concurrent updates of the summary are serialised with a claim on its
+// version (see claims.go): the embedded database has no atomic $inc.
+
+const (
+	collStats   = "stats"
+	statsGuests = "guests"
+)
+
+type statsDoc struct {
+	ID          string       `bson:"_id"`
+	Version     int64        `bson:"version"`
+	Counts      guest.Counts `bson:"counts"`
+	UpdatedAt   time.Time    `bson:"updatedAt"`
+	RecountedAt time.Time    `bson:"recountedAt"`
+}
+
+// GuestStats are the counts with when they were last changed and last
+// recounted from the guests.
+type GuestStats struct {
+	guest.Counts
+	Version     int64     `json:"version"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	RecountedAt time.Time `json:"recountedAt"`
+}
+
+func (d statsDoc) stats() GuestStats {
+	return GuestStats{Counts: d.Counts, Version: d.Version, UpdatedAt: d.UpdatedAt, RecountedAt: d.RecountedAt}
+}
+
+// Stats returns the host's figures: one read of the summary, recounted
+// first when there is none yet.
+func (s *Store) Stats(ctx context.Context) (GuestStats, error) {
+	var doc statsDoc
+	err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return s.RecountStats(ctx)
+	}
+	if err != nil {
+		return GuestStats{}, fmt.Errorf("read stats: %w", err)
+	}
+	return doc.stats(), nil
+}
+
+// adjustStats moves the summary by delta. A missing summary is left
+// missing: the next Stats recounts, and sees the change.
+func (s *Store) adjustStats(ctx context.Context, delta guest.Counts) error {
+	if delta.Zero() {
+		return nil
+	}
+	for range 100 {
+		var doc statsDoc
+		err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
+		if errors.Is(err, mongo.ErrNoDocuments) {
+			return nil
+		}
+		if err != nil {
+			return fmt.Errorf("adjust stats: %w", err)
+		}
+		ok, err := s.writeStats(ctx, doc.Version, doc.Counts.Add(delta), doc.RecountedAt)
+		if err != nil {
+			return fmt.Errorf("adjust stats: %w", err)
+		}
+		if ok {
+			return nil
+		}
+		// Another writer moved the version first; read again.
+	}
+	return fmt.Errorf("adjust stats: %w", ErrConflict)
+}
+
+// writeStats replaces the counts of version v by c, if v is still
+// current and nobody else claimed it; false means "lost the race".
+func (s *Store) writeStats(ctx context.Context, v int64, c guest.Counts, recountedAt time.Time) (bool, error) {
+	if err := s.Claim(ctx, fmt.Sprintf("stats/%s/v%d", statsGuests, v), time.Minute); err != nil {
+		if errors.Is(err, ErrConflict) {
+			return false, nil
+		}
+		return false, err
+	}
+	res, err := s.coll(collStats).UpdateOne(ctx,
+		bson.D{{Key: "_id", Value: statsGuests}, {Key: "version", Value: v}},
+		bson.D{{Key: "$set", Value: bson.D{
+			{Key: "counts", Value: c}, {Key: "version", Value: v + 1},
+			{Key: "updatedAt", Value: time.Now().UTC()}, {Key: "recountedAt", Value: recountedAt},
+		}}})
+	if err != nil {
+		return false, err
+	}
+	return res.MatchedCount == 1, nil
+}
+
+// RecountStats counts every figure from the guests and stores the
+// result as the summary. A summary update that lands during the count
+// makes it start again (three times at most), so a recount never hides a
+// change.
+func (s *Store) RecountStats(ctx context.Context) (GuestStats, error) {
+	for range 3 {
+		var doc statsDoc
+		err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
+		missing := errors.Is(err, mongo.ErrNoDocuments)
+		if err != nil && !missing {
+			return GuestStats{}, fmt.Errorf("recount stats: %w", err)
+		}
+		c, err := s.CountGuestStats(ctx)
+		if err != nil {
+			return GuestStats{}, err
+		}
+		now := time.Now().UTC()
+		if missing {
+			doc = statsDoc{ID: statsGuests, Version: 1, Counts: c, UpdatedAt: now, RecountedAt: now}
+			_, err := s.coll(collStats).InsertOne(ctx, doc)
+			if err == nil {
+				return doc.stats(), nil
+			}
+			if !mongo.IsDuplicateKeyError(err) {
+				return GuestStats{}, fmt.Errorf("recount stats: %w", err)
+			}
+			continue
+		}
+		ok, err := s.writeStats(ctx, doc.Version, c, now)
+		if err != nil {
+			return GuestStats{}, fmt.Errorf("recount stats: %w", err)
+		}
+		if ok {
+			return GuestStats{Counts: c, Version: doc.Version + 1, UpdatedAt: now, RecountedAt: now}, nil
+		}
+	}
+	return GuestStats{}, fmt.Errorf("recount stats: the guests kept changing: %w", ErrConflict)
+}
+
+// CountGuestStats computes the figures from the guests themselves. The
+// embedded database returns zeros for every accumulator of a $group but
+// the first, so each $group has exactly one.
+func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
+	var c guest.Counts
+	byStatus := func(sum any) (map[guest.Status]int, error) {
+		cur, err := s.coll(collGuests).Aggregate(ctx, mongo.Pipeline{
+			{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$status"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: sum}}}}}},
+		})
+		if err != nil {
+			return nil, err
+		}
+		var rows []struct {
+			Status guest.Status `bson:"_id"`
+			N      int          `bson:"n"`
+		}
+		if err := cur.All(ctx, &rows); err != nil {
+			return nil, err
+		}
+		out := map[guest.Status]int{}
+		for _, r := range rows {
+			out[r.Status] += r.N
+		}
+		return out, nil
+	}
+	people, err := byStatus(1)
+	if err != nil {
+		return c, fmt.Errorf("count guests by status: %w", err)
+	}
+	expected, err := byStatus("$expectedGuests")
+	if err != nil {
+		return c, fmt.Errorf("sum expected guests: %w", err)
+	}
+	for st, n := range people {
+		c.Invited += n
+		switch st {
+		case guest.StatusComing:
+			c.Coming += n
+		case guest.StatusDeclined:
+			c.Declined += n
+		default:
+			c.Pending += n
+		}
+	}
+	for _, n := range expected {
+		c.Expected += n
+	}
+	extra, err := s.sum(ctx, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "extraGuests", Value: bson.D{{Key: "$exists", Value: true}}}}, "$extraGuests")
+	if err != nil {
+		return c, fmt.Errorf("sum extra guests: %w", err)
+	}
+	c.ComingHeads = expected[guest.StatusComing] + extra
+
+	counts := []struct {
+		into   *int
+		filter bson.D
+	}{
+		{&c.NeverLoggedIn, bson.D{{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}}},
+		{&c.WithAllergies, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "dietary.tags", Value: bson.D{{Key: "$exists", Value: true}}}}},
+	}
+	for _, q := range counts {
+		n, err := s.coll(collGuests).CountDocuments(ctx, q.filter)
+		if err != nil {
+			return c, fmt.Errorf("count guests: %w", err)
+		}
+		*q.into = int(n)
+	}
+	return c, nil
+}
+
+// sum adds up field over the guests matching filter.
+func (s *Store) sum(ctx context.Context, filter bson.D, field string) (int, error) {
+	cur, err := s.coll(collGuests).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$match", Value: filter}},
+		{{Key: "$group", Value: bson.D{{Key: "_id", Value: nil}, {Key: "n", Value: bson.D{{Key: "$sum", Value: field}}}}}},
+	})
+	if err != nil {
+		return 0, err
+	}
+	var rows []struct {
+		N int `bson:"n"`
+	}
+	if err := cur.All(ctx, &rows); err != nil {
+		return 0, err
+	}
+	if len(rows) == 0 {
+		return 0, nil
+	}
+	return rows[0].N, nil
+}

@@ -1,0 +1,115 @@
+package store_test
+
+import (
+	"context"
+	"sync"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/store/storetest"
+)
+
+// assertStatsMatchRecount checks the kept summary against a full count.
+func assertStatsMatchRecount(t *testing.T, s *store.Store) guest.Counts {
+	t.Helper()
+	ctx := context.Background()
+	kept, err := s.Stats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	counted, err := s.CountGuestStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if kept.Counts != counted {
+		t.Fatalf("kept stats %+v\ndiffer from a count %+v", kept.Counts, counted)
+	}
+	return counted
+}
+
+func TestStatsCountTheParty(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	party(t, s)
+	want := guest.Counts{
+		Invited: 6, Expected: 8, Pending: 4, Coming: 1, ComingHeads: 1, Declined: 1,
+		NeverLoggedIn: 5, WithAllergies: 1,
+	}
+	counted, err := s.CountGuestStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if counted != want {
+		t.Errorf("counted %+v\nwant    %+v", counted, want)
+	}
+	// No summary yet: the first read counts and keeps it.
+	got, err := s.Stats(ctx)
+	if err != nil || got.Counts != want || got.RecountedAt.IsZero() {
+		t.Errorf("stats = %+v, %v", got, err)
+	}
+	// From now on each change moves it.
+	extra := guest.Guest{FirstName: "New", LastName: "Comer", ExpectedGuests: 2, Status: guest.StatusComing}
+	if err := s.InsertGuest(ctx, &extra); err != nil {
+		t.Fatal(err)
+	}
+	want.Invited, want.Expected, want.Coming, want.ComingHeads, want.NeverLoggedIn = 7, 10, 2, 3, 6
+	if got := assertStatsMatchRecount(t, s); got != want {
+		t.Errorf("after insert %+v\nwant         %+v", got, want)
+	}
+}
+
+// Guests created by code that bypasses the summary (the first admin, for
+// example) are picked up by a recount.
+func TestRecountRepairsTheSummary(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	party(t, s)
+	if _, err := s.Stats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.CreateGuest(ctx, &guest.Guest{FirstName: "Party", LastName: "Host", Role: guest.RoleAdmin}); err != nil {
+		t.Fatal(err)
+	}
+	kept, _ := s.Stats(ctx)
+	if kept.Invited != 6 {
+		t.Fatalf("summary saw a write that bypassed it: %+v", kept)
+	}
+	got, err := s.RecountStats(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Invited != 7 || got.Version <= kept.Version {
+		t.Errorf("recount = %+v (was version %d)", got, kept.Version)
+	}
+	assertStatsMatchRecount(t, s)
+}
+
+// Concurrent changes never lose an update of the summary: each is
+// serialised by a claim on the summary's version.
+func TestStatsUnderConcurrentChanges(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	if _, err := s.Stats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	errs := make(chan error, 16)
+	for i := range 16 {
+		wg.Go(func() {
+			g := guest.Guest{FirstName: "G", LastName: "L", ExpectedGuests: 1 + i%2}
+			errs <- s.InsertGuest(ctx, &g)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := assertStatsMatchRecount(t, s)
+	if got.Invited != 16 || got.Expected != 24 {
+		t.Errorf("stats = %+v", got)
+	}
+}

@@ -1,0 +1,56 @@
+package store
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// The event's settings are one document, read by _id.
+const settingsEvent = "event"
+
+// Settings returns the event's settings, or the defaults before the host
+// has saved any.
+func (s *Store) Settings(ctx context.Context) (guest.Settings, error) {
+	var doc struct {
+		guest.Settings `bson:",inline"`
+	}
+	err := s.coll(collSettings).FindOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return guest.DefaultSettings(), nil
+	}
+	if err != nil {
+		return guest.Settings{}, fmt.Errorf("load settings: %w", err)
+	}
+	return doc.Settings, nil
+}
+
+// SaveSettings stores the event's settings (dates in UTC) and returns them
+// as stored.
+func (s *Store) SaveSettings(ctx context.Context, st guest.Settings) (guest.Settings, error) {
+	st.UpdatedAt = time.Now().UTC().Truncate(time.Millisecond)
+	utc := func(t *time.Time) *time.Time {
+		if t == nil {
+			return nil
+		}
+		u := t.UTC()
+		return &u
+	}
+	st.EventDate, st.RSVPDeadline = utc(st.EventDate), utc(st.RSVPDeadline)
+	doc := struct {
+		ID             string `bson:"_id"`
+		guest.Settings `bson:",inline"`
+	}{settingsEvent, st}
+	_, err := s.coll(collSettings).ReplaceOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}, doc, options.Replace().SetUpsert(true))
+	if err != nil {
+		return st, fmt.Errorf("save settings: %w", err)
+	}
+	return st, nil
+}
