@@ -52,14 +52,14 @@ func (e *RuleError) Error() string { return e.Code + ": " + e.Message }
 
 // Rule error codes.
 const (
-	CodeWhoIsNotComing   = "who_is_not_coming"
-	CodeConfirmMore      = "confirm_more"
-	CodeNumbersMismatch  = "numbers_mismatch"
-	CodeNotInGroup       = "not_in_group"
-	CodeInvalidAnswer    = "invalid_answer"
-	CodeNothingToChange  = "nothing_to_change"
-	CodeNobodyIsComing   = "nobody_coming"
-	CodeDeadlinePassed   = "deadline_passed"
+	CodeWhoIsNotComing    = "who_is_not_coming"
+	CodeConfirmMore       = "confirm_more"
+	CodeNumbersMismatch   = "numbers_mismatch"
+	CodeNotInGroup        = "not_in_group"
+	CodeInvalidAnswer     = "invalid_answer"
+	CodeNothingToChange   = "nothing_to_change"
+	CodeNobodyIsComing    = "nobody_coming"
+	CodeDeadlinePassed    = "deadline_passed"
 	MessageDeadlinePassed = "the RSVP deadline has passed; contact the host"
 )
 
