@@ -1,0 +1,501 @@
+package hub
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"net"
+	"net/http"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// Per-socket buffers. Client messages are tiny; most events fit in one
+// write buffer, larger ones are written straight through.
+const (
+	readBufSize  = 512
+	writeBufSize = 1024
+	// maxPendingFactor bounds the live events held for a socket while its
+	// history replay is being queued, in multiples of QueueSize.
+	maxPendingFactor = 4
+)
+
+// outMsg is one message queued to a socket. Event messages are shared by
+// every socket they go to.
+type outMsg struct {
+	b []byte
+	// pub is the event's publish time in unix nanos; 0 for messages that
+	// should not count in the latency histogram.
+	pub int64
+}
+
+// delivery is one event on its way through a shard.
+type delivery struct {
+	topic string
+	seq   uint64
+	out   *outMsg
+}
+
+// sub is one socket's subscription to one topic. Guarded by its shard's mu.
+type sub struct {
+	// live is false while the history is being replayed; events arriving
+	// meanwhile wait in pending so none is lost or sent twice.
+	live    bool
+	pending []*delivery
+	lastSeq uint64
+}
+
+// shard owns a slice of the sockets and their subscriptions.
+type shard struct {
+	hub    *Hub
+	mu     sync.Mutex
+	topics map[string]map[*conn]*sub
+	conns  map[*conn]struct{}
+	inbox  chan *delivery
+}
+
+func (s *shard) run() {
+	for d := range s.inbox {
+		s.fanOut(d)
+	}
+}
+
+func (s *shard) fanOut(d *delivery) {
+	h := s.hub
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for c, sb := range s.topics[d.topic] {
+		if !sb.live {
+			if len(sb.pending) >= maxPendingFactor*h.cfg.QueueSize {
+				s.dropSlowLocked(c)
+				continue
+			}
+			sb.pending = append(sb.pending, d)
+			continue
+		}
+		if d.seq <= sb.lastSeq {
+			continue
+		}
+		if d.seq != sb.lastSeq+1 {
+			// Events went missing between broker and hub (a lost pub/sub
+			// connection): the client must refetch.
+			h.metrics.resyncs.Inc()
+			if !c.trySend(resyncOut(d.topic, d.seq-1)) {
+				s.dropSlowLocked(c)
+				continue
+			}
+		}
+		sb.lastSeq = d.seq
+		if !c.trySend(d.out) {
+			s.dropSlowLocked(c)
+		}
+	}
+}
+
+// dropSlowLocked closes c as a slow consumer and removes it at once, so
+// it costs nothing more in this or later broadcasts.
+func (s *shard) dropSlowLocked(c *conn) {
+	if c.kill(StatusSlowConsumer, "slow consumer") {
+		s.hub.metrics.slowDrops.Inc()
+	}
+	s.removeConnLocked(c)
+}
+
+func (s *shard) addSubLocked(c *conn, topic string, sb *sub) {
+	subs := s.topics[topic]
+	if subs == nil {
+		subs = make(map[*conn]*sub)
+		s.topics[topic] = subs
+	}
+	subs[c] = sb
+	if c.topics == nil {
+		c.topics = make(map[string]*sub, 4)
+	}
+	c.topics[topic] = sb
+	s.hub.metrics.subscriptions.Add(1)
+}
+
+func (s *shard) removeSubLocked(c *conn, topic string) {
+	if _, ok := c.topics[topic]; !ok {
+		return
+	}
+	delete(c.topics, topic)
+	subs := s.topics[topic]
+	delete(subs, c)
+	if len(subs) == 0 {
+		delete(s.topics, topic)
+	}
+	s.hub.metrics.subscriptions.Add(-1)
+}
+
+func (s *shard) removeConnLocked(c *conn) {
+	for topic := range c.topics {
+		s.removeSubLocked(c, topic)
+	}
+}
+
+// conn is one WebSocket. Its reader goroutine handles client messages;
+// its writer goroutine is the only one writing data frames.
+type conn struct {
+	hub   *Hub
+	id    Identity
+	ws    *websocket.Conn
+	nc    net.Conn
+	shard *shard
+	queue chan *outMsg
+
+	done      chan struct{}
+	closeOnce sync.Once
+	dead      atomic.Bool
+	code      websocket.StatusCode
+	reason    string
+
+	pingTimer *time.Timer
+	// writeStart is the unix nanos the current write began, 0 when idle.
+	writeStart atomic.Int64
+
+	// topics is guarded by shard.mu.
+	topics map[string]*sub
+}
+
+func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
+	s := h.shards[h.nextID.Add(1)%uint64(len(h.shards))]
+	c := &conn{
+		hub:   h,
+		id:    id,
+		ws:    ws,
+		nc:    nc,
+		shard: s,
+		queue: make(chan *outMsg, h.cfg.QueueSize),
+		done:  make(chan struct{}),
+	}
+	s.mu.Lock()
+	s.conns[c] = struct{}{}
+	s.mu.Unlock()
+	h.metrics.connections.Add(1)
+	return c
+}
+
+func (c *conn) start() {
+	c.queue <- &outMsg{b: helloFrame}
+	c.pingTimer = time.AfterFunc(c.hub.cfg.PingInterval, c.ping)
+	go c.writeLoop()
+	go c.readLoop()
+}
+
+// kill asks the writer to close the socket with code and reason. It never
+// blocks, so the fan-out can call it. It reports whether this call was the
+// one that closed c.
+func (c *conn) kill(code websocket.StatusCode, reason string) bool {
+	first := false
+	c.closeOnce.Do(func() {
+		first = true
+		c.code = code
+		c.reason = reason
+		c.dead.Store(true)
+		close(c.done)
+	})
+	return first
+}
+
+// trySend queues m without waiting; false means the queue is full.
+func (c *conn) trySend(m *outMsg) bool {
+	if c.dead.Load() {
+		return true
+	}
+	select {
+	case c.queue <- m:
+		return true
+	default:
+		return false
+	}
+}
+
+// sendControl queues a message from the reader goroutine.
+func (c *conn) sendControl(b []byte) bool {
+	if c.trySend(&outMsg{b: b}) {
+		return !c.dead.Load()
+	}
+	if c.kill(StatusSlowConsumer, "slow consumer") {
+		c.hub.metrics.slowDrops.Inc()
+	}
+	return false
+}
+
+// sendWait queues m, waiting for room while the writer catches up: a
+// history replay may be longer than the queue.
+func (c *conn) sendWait(m *outMsg, timer *time.Timer) bool {
+	select {
+	case c.queue <- m:
+		timer.Reset(c.hub.cfg.WriteTimeout)
+		return true
+	case <-c.done:
+		return false
+	case <-timer.C:
+		if c.kill(StatusSlowConsumer, "slow consumer") {
+			c.hub.metrics.slowDrops.Inc()
+		}
+		return false
+	}
+}
+
+func (c *conn) writeLoop() {
+	defer c.teardown()
+	h := c.hub
+	for {
+		select {
+		case m := <-c.queue:
+			if c.dead.Load() {
+				continue
+			}
+			// A deadline per write would cost a timer update per message;
+			// ping() watches writeStart instead.
+			c.writeStart.Store(time.Now().UnixNano())
+			err := c.ws.Write(context.Background(), websocket.MessageText, m.b)
+			c.writeStart.Store(0)
+			if err != nil {
+				c.kill(websocket.StatusAbnormalClosure, "")
+				continue
+			}
+			h.metrics.messagesOut.Inc()
+			if m.pub != 0 {
+				h.metrics.latency.Observe(float64(time.Now().UnixNano()-m.pub) / 1e9)
+			}
+		case <-c.done:
+			if c.code == websocket.StatusAbnormalClosure {
+				c.ws.CloseNow()
+				return
+			}
+			// A slow or vanished peer must not hold the close for long.
+			c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+			c.ws.Close(c.code, c.reason)
+			return
+		}
+	}
+}
+
+func (c *conn) teardown() {
+	c.pingTimer.Stop()
+	s := c.shard
+	s.mu.Lock()
+	s.removeConnLocked(c)
+	delete(s.conns, c)
+	s.mu.Unlock()
+	c.hub.metrics.connections.Add(-1)
+	c.hub.conns.Done()
+}
+
+func (c *conn) ping() {
+	if c.dead.Load() {
+		return
+	}
+	if start := c.writeStart.Load(); start != 0 && time.Since(time.Unix(0, start)) > c.hub.cfg.WriteTimeout {
+		// The peer stopped reading and no new event overflowed its queue:
+		// closing the socket unblocks the writer.
+		c.kill(websocket.StatusAbnormalClosure, "")
+		c.nc.Close()
+		return
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), c.hub.cfg.PingTimeout)
+	err := c.ws.Ping(ctx)
+	cancel()
+	if err != nil {
+		c.kill(websocket.StatusPolicyViolation, "ping timeout")
+		return
+	}
+	c.pingTimer.Reset(c.hub.cfg.PingInterval)
+}
+
+func (c *conn) readLoop() {
+	ctx := context.Background()
+	for {
+		typ, b, err := c.ws.Read(ctx)
+		if err != nil {
+			// The peer closed, broke the read limit, or the writer closed
+			// the socket; in every case the writer finishes up.
+			c.kill(websocket.StatusNormalClosure, "")
+			return
+		}
+		c.hub.metrics.messagesIn.Inc()
+		if typ != websocket.MessageText {
+			c.sendError("bad_message", "messages must be JSON text frames", "")
+			continue
+		}
+		m, err := parseClientMessage(b)
+		if err != nil {
+			c.sendError("bad_message", err.Error(), "")
+			continue
+		}
+		switch m.Type {
+		case msgPing:
+			c.sendControl(pongFrame)
+		case msgSubscribe:
+			c.subscribe(m.Topic, m.Since)
+		case msgUnsubscribe:
+			s := c.shard
+			s.mu.Lock()
+			s.removeSubLocked(c, m.Topic)
+			s.mu.Unlock()
+		}
+		if c.dead.Load() {
+			// Let the writer close; keep reading so the close handshake
+			// completes.
+			continue
+		}
+	}
+}
+
+func (c *conn) sendError(code, message, topic string) {
+	c.sendControl(mustMarshal(errorMessage{Type: "error", Code: code, Message: message, Topic: topic}))
+}
+
+// subscribe joins topic and, when since is set, replays what the client
+// missed. The subscription is registered before the history is read and
+// holds live events back until the replay is queued: every event lands
+// in the history read, in pending, or both, and seq numbers remove the
+// overlap.
+func (c *conn) subscribe(topic string, since *uint64) {
+	h := c.hub
+	if !ValidTopic(topic) {
+		c.sendError("unknown_topic", "there is no topic "+truncate(topic, 80), truncate(topic, 80))
+		return
+	}
+	if !CanSubscribe(c.id, topic) {
+		c.sendError("forbidden", "you may not subscribe to "+topic, topic)
+		return
+	}
+	s := c.shard
+	s.mu.Lock()
+	if _, ok := c.topics[topic]; ok {
+		s.removeSubLocked(c, topic)
+	} else if len(c.topics) >= h.cfg.MaxSubscriptions {
+		s.mu.Unlock()
+		c.sendError("too_many_subscriptions", "unsubscribe from a topic first", topic)
+		return
+	}
+	sb := &sub{}
+	s.addSubLocked(c, topic, sb)
+	s.mu.Unlock()
+
+	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
+	var (
+		hist History
+		err  error
+	)
+	if since != nil {
+		hist, err = h.broker.History(ctx, topic, *since)
+	} else {
+		hist.Latest, err = h.broker.Latest(ctx, topic)
+		hist.Complete = true
+	}
+	cancel()
+	if err != nil {
+		h.log.Warn("read live history", "topic", topic, "err", err)
+		s.mu.Lock()
+		if c.topics[topic] == sb {
+			s.removeSubLocked(c, topic)
+		}
+		s.mu.Unlock()
+		c.sendError("unavailable", "live updates are unavailable, retry", topic)
+		return
+	}
+
+	timer := time.NewTimer(h.cfg.WriteTimeout)
+	defer timer.Stop()
+	if !c.sendWait(&outMsg{b: mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest})}, timer) {
+		return
+	}
+	last := hist.Latest
+	if since != nil {
+		if hist.Complete {
+			for _, m := range hist.Messages {
+				if !c.sendWait(&outMsg{b: m.Wire}, timer) {
+					return
+				}
+			}
+		} else {
+			h.metrics.resyncs.Inc()
+			if !c.sendWait(resyncOut(topic, last), timer) {
+				return
+			}
+		}
+	}
+	for {
+		s.mu.Lock()
+		if c.topics[topic] != sb {
+			s.mu.Unlock()
+			return
+		}
+		pending := sb.pending
+		sb.pending = nil
+		if len(pending) == 0 {
+			sb.live = true
+			sb.lastSeq = last
+			s.mu.Unlock()
+			return
+		}
+		s.mu.Unlock()
+		for _, d := range pending {
+			if d.seq <= last {
+				continue
+			}
+			if d.seq != last+1 {
+				h.metrics.resyncs.Inc()
+				if !c.sendWait(resyncOut(topic, d.seq-1), timer) {
+					return
+				}
+			}
+			if !c.sendWait(d.out, timer) {
+				return
+			}
+			last = d.seq
+		}
+	}
+}
+
+func resyncOut(topic string, seq uint64) *outMsg {
+	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq})
+	return &outMsg{b: b}
+}
+
+// upgradeWriter hands the WebSocket library small buffers of its own
+// instead of net/http's 4 KB pair, and keeps the net.Conn for write
+// deadlines. With thousands of idle sockets these buffers dominate memory.
+type upgradeWriter struct {
+	http.ResponseWriter
+	netConn net.Conn
+}
+
+func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
+	nc, brw, err := http.NewResponseController(u.ResponseWriter).Hijack()
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := brw.Writer.Flush(); err != nil {
+		nc.Close()
+		return nil, nil, err
+	}
+	size := readBufSize
+	var r io.Reader = nc
+	if n := brw.Reader.Buffered(); n > 0 {
+		// The client already sent frames after its handshake; carry them
+		// over.
+		b, _ := brw.Reader.Peek(n)
+		r = io.MultiReader(bytes.NewReader(bytes.Clone(b)), nc)
+		size = max(size, n)
+		br := bufio.NewReaderSize(r, size)
+		if _, err := br.Peek(n); err != nil {
+			nc.Close()
+			return nil, nil, err
+		}
+		u.netConn = nc
+		return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(nc, writeBufSize)), nil
+	}
+	u.netConn = nc
+	return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, size), bufio.NewWriterSize(nc, writeBufSize)), nil
+}

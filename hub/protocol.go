@@ -1,0 +1,228 @@
+package hub
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// ProtocolVersion is sent in the hello message that opens every connection.
+const ProtocolVersion = 1
+
+// Roles an Identity may carry.
+const (
+	RoleGuest     = "guest"
+	RoleBartender = "bartender"
+	RoleAdmin     = "admin"
+)
+
+// Fixed topics; guest topics are "guest:" followed by the guest id.
+const (
+	TopicGuests = "guests"
+	TopicBar    = "bar"
+	TopicAdmin  = "admin"
+	TopicMenu   = "menu"
+
+	guestTopicPrefix = "guest:"
+	maxGuestIDLen    = 64
+)
+
+// GuestTopic returns the private topic of one guest.
+func GuestTopic(guestID string) string { return guestTopicPrefix + guestID }
+
+// ValidTopic reports whether topic is one of the topics the hub knows.
+func ValidTopic(topic string) bool {
+	switch topic {
+	case TopicGuests, TopicBar, TopicAdmin, TopicMenu:
+		return true
+	}
+	id, ok := strings.CutPrefix(topic, guestTopicPrefix)
+	return ok && validGuestID(id)
+}
+
+// validGuestID keeps guest ids to characters that are safe in Redis keys,
+// log lines and the broker's framing without any escaping.
+func validGuestID(id string) bool {
+	if id == "" || len(id) > maxGuestIDLen {
+		return false
+	}
+	for i := 0; i < len(id); i++ {
+		c := id[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+// CanSubscribe reports whether id may receive the events of topic.
+func CanSubscribe(id Identity, topic string) bool {
+	if !ValidTopic(topic) {
+		return false
+	}
+	switch id.Role {
+	case RoleAdmin:
+		return true
+	case RoleBartender:
+		return topic == TopicBar || topic == TopicGuests || topic == TopicMenu
+	case RoleGuest:
+		return topic == TopicGuests || topic == TopicMenu || (id.ID != "" && topic == GuestTopic(id.ID))
+	}
+	return false
+}
+
+// Client message types.
+const (
+	msgSubscribe   = "subscribe"
+	msgUnsubscribe = "unsubscribe"
+	msgPing        = "ping"
+)
+
+// clientMessage is one message a browser sends.
+type clientMessage struct {
+	Type  string
+	Topic string
+	// Since is nil when the client wants only live events.
+	Since *uint64
+}
+
+var errBadMessage = errors.New("bad message")
+
+// parseClientMessage decodes and validates one client frame. Unknown
+// fields are ignored so newer clients can talk to older servers.
+func parseClientMessage(b []byte) (clientMessage, error) {
+	var raw struct {
+		Type  string          `json:"type"`
+		Topic *string         `json:"topic"`
+		Since json.RawMessage `json:"since"`
+	}
+	if err := json.Unmarshal(b, &raw); err != nil {
+		return clientMessage{}, fmt.Errorf("%w: not a JSON object", errBadMessage)
+	}
+	m := clientMessage{Type: raw.Type}
+	switch raw.Type {
+	case msgPing:
+		return m, nil
+	case msgSubscribe, msgUnsubscribe:
+	case "":
+		return clientMessage{}, fmt.Errorf("%w: missing type", errBadMessage)
+	default:
+		return clientMessage{}, fmt.Errorf("%w: unknown type %q", errBadMessage, truncate(raw.Type, 32))
+	}
+	if raw.Topic == nil || *raw.Topic == "" {
+		return clientMessage{}, fmt.Errorf("%w: %s needs a topic", errBadMessage, raw.Type)
+	}
+	m.Topic = *raw.Topic
+	if raw.Type == msgSubscribe {
+		since := bytes.TrimSpace(raw.Since)
+		if len(since) > 0 && !bytes.Equal(since, []byte("null")) {
+			n, err := strconv.ParseUint(string(since), 10, 64)
+			if err != nil {
+				return clientMessage{}, fmt.Errorf("%w: since must be a non-negative integer", errBadMessage)
+			}
+			m.Since = &n
+		}
+	}
+	return m, nil
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n]
+}
+
+// Server messages other than events are rare, so they are encoded with
+// encoding/json; events are encoded once per publish by encodeEvent.
+
+type helloMessage struct {
+	Type     string `json:"type"`
+	Protocol int    `json:"protocol"`
+}
+
+type subscribedMessage struct {
+	Type  string `json:"type"`
+	Topic string `json:"topic"`
+	Seq   uint64 `json:"seq"`
+}
+
+type unsubscribedMessage struct {
+	Type  string `json:"type"`
+	Topic string `json:"topic"`
+}
+
+// resyncMessage carries the seq the client's state should be refetched
+// as of: live events after it follow.
+type resyncMessage struct {
+	Type  string `json:"type"`
+	Topic string `json:"topic"`
+	Seq   uint64 `json:"seq"`
+}
+
+type errorMessage struct {
+	Type    string `json:"type"`
+	Code    string `json:"code"`
+	Message string `json:"message"`
+	Topic   string `json:"topic,omitempty"`
+}
+
+var (
+	helloFrame = mustMarshal(helloMessage{Type: "hello", Protocol: ProtocolVersion})
+	pongFrame  = mustMarshal(struct {
+		Type string `json:"type"`
+	}{Type: "pong"})
+)
+
+func mustMarshal(v any) []byte {
+	b, err := json.Marshal(v)
+	if err != nil {
+		panic(err)
+	}
+	return b
+}
+
+// eventParts returns an event message split around its seq, so a broker
+// can assign the seq while appending and publishing atomically and still
+// hand out bytes that are encoded exactly once.
+func eventParts(topic, event string, t time.Time, data json.RawMessage) (head, tail []byte, err error) {
+	if len(data) == 0 {
+		data = json.RawMessage("null")
+	}
+	topicJSON, err := json.Marshal(topic)
+	if err != nil {
+		return nil, nil, err
+	}
+	eventJSON, err := json.Marshal(event)
+	if err != nil {
+		return nil, nil, err
+	}
+	head = make([]byte, 0, 40+len(topicJSON))
+	head = append(head, `{"type":"event","topic":`...)
+	head = append(head, topicJSON...)
+	head = append(head, `,"seq":`...)
+
+	tail = make([]byte, 0, 64+len(eventJSON)+len(data))
+	tail = append(tail, `,"event":`...)
+	tail = append(tail, eventJSON...)
+	tail = append(tail, `,"time":"`...)
+	tail = t.UTC().AppendFormat(tail, time.RFC3339Nano)
+	tail = append(tail, `","data":`...)
+	tail = append(tail, data...)
+	tail = append(tail, '}')
+	return head, tail, nil
+}
+
+// joinEvent builds the wire bytes of an event from its parts and seq.
+func joinEvent(head []byte, seq uint64, tail []byte) []byte {
+	b := make([]byte, 0, len(head)+20+len(tail))
+	b = append(b, head...)
+	b = strconv.AppendUint(b, seq, 10)
+	return append(b, tail...)
+}
