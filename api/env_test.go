@@ -29,6 +29,7 @@ type testEnv struct {
 	hub    *hub.Hub
 	deps   Deps
 	logger *slog.Logger
+	appKey string // sent as X-Api-Key, as the guest pages do
 }
 
 // newTestEnv starts the API. tweak may adjust the dependencies first.
@@ -60,6 +61,7 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		Live:     h,
 		Presence: h.Presence,
 		Ready:    map[string]Pinger{"database": st},
+		Bar:      BarConfig{ImageDir: t.TempDir(), Events: h},
 	}
 	for _, f := range tweak {
 		f(&d)
@@ -71,7 +73,7 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		defer cancel()
 		h.Shutdown(sctx)
 	})
-	return &testEnv{t: t, srv: srv, store: st, keys: keys, hub: h, deps: d, logger: logger}
+	return &testEnv{t: t, srv: srv, store: st, keys: keys, hub: h, deps: d, logger: logger, appKey: appKeyOf(t, st)}
 }
 
 type testTickets struct{ t *auth.Tickets }
@@ -148,6 +150,9 @@ func (e *testEnv) doResp(method, path, token string, body any, header ...string)
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	if e.appKey != "" {
+		req.Header.Set(appKeyHeader, e.appKey)
 	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])

@@ -1,15 +1,144 @@
 package api
 
-import "net/http"
+import (
+	"bytes"
+	"encoding/json"
+	"net/http"
+	"strconv"
+	"strings"
 
-// Menu, stock and the admin drink editor (issue: menu, ordering and the bartender's live queue).
+	"github.com/go-chi/chi/v5"
 
-func (s *Server) handleSections(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request)      { notImplemented(w) }
-func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request)       { notImplemented(w) }
-func (s *Server) handleListStock(w http.ResponseWriter, r *http.Request)   { notImplemented(w) }
-func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleCreateDrink(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
-func (s *Server) handleUpdateDrink(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
-func (s *Server) handleDeleteDrink(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
-func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
+	"github.com/barhub/barhub/api/menu"
+)
+
+// Menu reads (public, cached; see menucache.go). A signed-in guest's copy
+// carries warnings for drinks whose allergens match their own dietary
+// answer.
+
+func (s *Server) handleSections(w http.ResponseWriter, r *http.Request) {
+	id, signed := s.optionalIdentity(r)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "browse", browseClient(r, id, signed)) {
+		return
+	}
+	snap, err := s.bar.menu.snapshot(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeCached(w, r, snap.sections.body, snap.sections.etag)
+}
+
+func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
+	id, signed := s.optionalIdentity(r)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "browse", browseClient(r, id, signed)) {
+		return
+	}
+	f, err := menu.ParseFilter(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, errBadRequest("invalid_filter", err.Error()))
+		return
+	}
+	snap, err := s.bar.menu.snapshot(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	l, err := snap.list(f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	warnings := map[string][]string{}
+	if signed {
+		if mine := s.guestAllergens(r.Context(), id.GuestID); len(mine) > 0 {
+			for _, did := range l.ids {
+				d, _ := snap.drink(did)
+				if c := menu.Conflicts(d.Allergens, mine); len(c) > 0 {
+					warnings[did] = c
+				}
+			}
+		}
+	}
+	etag := l.etag
+	warn := []byte("{}")
+	if len(warnings) > 0 {
+		warn, err = json.Marshal(warnings)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		etag = strings.TrimSuffix(l.etag, `"`) + "-" + strings.Trim(etagOf(warn), `"`)[:12] + `"`
+	}
+	var body bytes.Buffer
+	body.Grow(len(l.array) + len(warn) + 64)
+	body.WriteString(`{"count":`)
+	body.WriteString(strconv.Itoa(len(l.ids)))
+	body.WriteString(`,"drinks":`)
+	body.Write(l.array)
+	body.WriteString(`,"allergenWarnings":`)
+	body.Write(warn)
+	body.WriteString("}\n")
+	writeCached(w, r, body.Bytes(), etag)
+}
+
+func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
+	id, signed := s.optionalIdentity(r)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "browse", browseClient(r, id, signed)) {
+		return
+	}
+	snap, err := s.bar.menu.snapshot(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d, ok := snap.drink(chi.URLParam(r, "id"))
+	if !ok {
+		s.fail(w, r, errNotFound("there is no such drink on the menu"))
+		return
+	}
+	v := viewOf(d)
+	if signed {
+		v.AllergenWarning = menu.Conflicts(d.Allergens, s.guestAllergens(r.Context(), id.GuestID))
+	}
+	body, err := json.Marshal(v)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeCached(w, r, append(body, '\n'), etagOf(body))
+}
+
+// writeCached answers with body and its ETag, or 304 when the client has
+// it already. Phones revalidate every time (no-cache), which costs a tiny
+// 304 and never shows an old menu.
+func writeCached(w http.ResponseWriter, r *http.Request, body []byte, etag string) {
+	h := w.Header()
+	h.Set("ETag", etag)
+	h.Set("Cache-Control", "private, no-cache")
+	h.Set("Vary", "Authorization")
+	if etagMatches(r.Header.Get("If-None-Match"), etag) {
+		w.WriteHeader(http.StatusNotModified)
+		return
+	}
+	h.Set("Content-Type", "application/json; charset=utf-8")
+	h.Set("Content-Length", strconv.Itoa(len(body)))
+	w.WriteHeader(http.StatusOK)
+	if r.Method != http.MethodHead {
+		w.Write(body)
+	}
+}
+
+// etagMatches implements If-None-Match's weak comparison over a list.
+func etagMatches(header, etag string) bool {
+	if header == "" {
+		return false
+	}
+	for _, t := range strings.Split(header, ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == "*" || t == etag {
+			return true
+		}
+	}
+	return false
+}

@@ -1,14 +1,607 @@
 package api
 
-import "net/http"
+import (
+	"context"
+	"errors"
+	"fmt"
+	"math"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
 
-// Orders and the bartender's queue (issue: menu, ordering and the bartender's live queue).
+	"github.com/go-chi/chi/v5"
 
-func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleMyOrders(w http.ResponseWriter, r *http.Request)      { notImplemented(w) }
-func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request)      { notImplemented(w) }
-func (s *Server) handleEditOrder(w http.ResponseWriter, r *http.Request)     { notImplemented(w) }
-func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request)   { notImplemented(w) }
-func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request)      { notImplemented(w) }
-func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
-func (s *Server) handleAdminOrders(w http.ResponseWriter, r *http.Request)   { notImplemented(w) }
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
+)
+
+// A guest's own orders: place (idempotently), list, read, edit and cancel
+// while queued.
+
+// orderView is an order as its guest sees it: with its place in the queue
+// and an estimate while it waits.
+type orderView struct {
+	order.Order
+	Position         int        `json:"position,omitempty"`
+	EstimateSeconds  *int       `json:"estimateSeconds,omitempty"`
+	EstimatedReadyAt *time.Time `json:"estimatedReadyAt,omitempty"`
+}
+
+func tidy(o order.Order) order.Order {
+	if o.Items == nil {
+		o.Items = []order.Item{}
+	}
+	if o.History == nil {
+		o.History = []order.Transition{}
+	}
+	return o
+}
+
+// withPlaces adds queue positions and estimates to open orders (one query
+// for the whole queue, however many orders).
+func (s *Server) withPlaces(ctx context.Context, orders []order.Order) ([]orderView, error) {
+	views := make([]orderView, len(orders))
+	open := false
+	for i, o := range orders {
+		views[i] = orderView{Order: tidy(o)}
+		open = open || o.Status.Open()
+	}
+	if !open {
+		return views, nil
+	}
+	queue, err := s.store.OpenQueue(ctx)
+	if err != nil {
+		return nil, err
+	}
+	prep := s.typicalPrep(ctx)
+	now := time.Now()
+	for i := range views {
+		if !views[i].Status.Open() {
+			continue
+		}
+		p, ok := order.PlaceIn(queue, views[i].ID, prep, now)
+		if !ok {
+			continue
+		}
+		secs := int(math.Ceil(p.Wait.Seconds()))
+		at := now.Add(p.Wait).UTC().Truncate(time.Second)
+		views[i].Position, views[i].EstimateSeconds, views[i].EstimatedReadyAt = p.Position, &secs, &at
+	}
+	return views, nil
+}
+
+// parseOrderRequest decodes and checks an order body. It is its own
+// function so the fuzz test reaches every path a body can take.
+func parseOrderRequest(r *http.Request) (order.Request, error) {
+	var req order.Request
+	if err := decode(r, &req); err != nil {
+		return req, err
+	}
+	return normalizeOrder(req)
+}
+
+func normalizeOrder(req order.Request) (order.Request, error) {
+	out, err := req.Normalize()
+	var ie *order.InputError
+	if errors.As(err, &ie) {
+		return out, errBadRequest(ie.Code, ie.Message)
+	}
+	return out, err
+}
+
+// idempotencyTTL is how long a key is remembered; a phone retries within
+// seconds, a day covers one that wakes up much later.
+const idempotencyTTL = 24 * time.Hour
+
+// Waits of a request that finds its key taken by one still placing it.
+const (
+	idempotencyWait    = 5 * time.Second
+	idempotencyPoll    = 20 * time.Millisecond
+	idempotencyStalled = 30 * time.Second
+)
+
+// handlePlaceOrder places an order once per Idempotency-Key. The key's
+// record is inserted first, with a unique _id, before anything else: of
+// any number of concurrent requests with one key exactly one inserts it
+// and places the order; the others wait for that order and return it.
+func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	who := identity(ctx)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "orders", who.GuestID) {
+		return
+	}
+	key := r.Header.Get("Idempotency-Key")
+	if !order.ValidKey(key) {
+		s.fail(w, r, errBadRequest("idempotency_key_required", "send an Idempotency-Key header (1–128 visible ASCII characters, e.g. a UUID) so a retried order is never placed twice"))
+		return
+	}
+	req, err := parseOrderRequest(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.sweepIdempotency()
+	hash := req.Hash()
+	recID := store.IdempotencyID(who.GuestID, key)
+	deadline := time.Now().Add(idempotencyWait)
+	for {
+		now := time.Now().UTC().Truncate(time.Millisecond)
+		rec := store.IdempotencyRecord{ID: recID, GuestID: who.GuestID, BodyHash: hash, OrderID: store.NewID(), CreatedAt: now, ExpiresAt: now.Add(idempotencyTTL)}
+		err := s.store.ReserveIdempotencyKey(ctx, rec)
+		if err == nil {
+			o, err := s.placeOrder(ctx, who, req, key, rec.OrderID)
+			if err != nil {
+				// Nothing was placed: free the key for a corrected retry.
+				if rerr := s.store.ReleaseIdempotencyKey(context.WithoutCancel(ctx), recID, rec.OrderID); rerr != nil {
+					s.log.WarnContext(ctx, "release idempotency key", "err", rerr)
+				}
+				s.failOrder(w, r, err)
+				return
+			}
+			views, err := s.withPlaces(ctx, []order.Order{o})
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			writeJSON(w, http.StatusCreated, views[0])
+			return
+		}
+		if !errors.Is(err, store.ErrConflict) {
+			s.fail(w, r, err)
+			return
+		}
+		held, err := s.store.IdempotencyRecordByID(ctx, recID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue // released by a failed first attempt: try to be the one
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		if held.BodyHash != hash {
+			s.fail(w, r, errUnprocessable("idempotency_key_reused", "this Idempotency-Key was already used for a different order; use a new key for a new order"))
+			return
+		}
+		o, err := s.store.OrderByID(ctx, held.OrderID)
+		if err == nil {
+			views, err := s.withPlaces(ctx, []order.Order{o})
+			if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+			w.Header().Set("Idempotent-Replayed", "true")
+			writeJSON(w, http.StatusOK, views[0])
+			return
+		}
+		if !errors.Is(err, store.ErrNotFound) {
+			s.fail(w, r, err)
+			return
+		}
+		// The first request is still placing it.
+		if time.Since(held.CreatedAt) > idempotencyStalled {
+			// It died between its reservation and its order: take over.
+			s.store.ReleaseIdempotencyKey(ctx, recID, held.OrderID)
+			continue
+		}
+		if time.Now().After(deadline) {
+			s.fail(w, r, errConflict("order_in_progress", "this order is still being placed; try again in a moment"))
+			return
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-time.After(idempotencyPoll):
+		}
+	}
+}
+
+// failOrder writes an order error, with Retry-After for pacing.
+func (s *Server) failOrder(w http.ResponseWriter, r *http.Request, err error) {
+	var pe *paceError
+	if errors.As(err, &pe) {
+		w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(pe.wait.Seconds())))))
+		err = pe.apiError
+	}
+	s.fail(w, r, err)
+}
+
+// checkedItems resolves the requested drinks: each must be on the menu
+// and available; allergens the guest named must be confirmed.
+func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.Request) ([]order.Item, []string, error) {
+	ids := make([]string, 0, len(req.Items))
+	for _, it := range req.Items {
+		ids = append(ids, it.DrinkID)
+	}
+	drinks, err := s.store.DrinksByIDs(ctx, ids)
+	if err != nil {
+		return nil, nil, err
+	}
+	g, err := s.store.GuestByID(ctx, who.GuestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil, &apiError{Status: http.StatusGone, Code: "guest_removed", Message: "your invitation is no longer on the guest list; please ask the host"}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	mine := menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text)
+	s.bar.diet.put(g.ID, mine)
+
+	items := make([]order.Item, 0, len(req.Items))
+	type flagged struct {
+		DrinkID   string   `json:"drinkId"`
+		Name      string   `json:"name"`
+		Allergens []string `json:"allergens"`
+	}
+	var flags []flagged
+	var confirmed []string
+	for _, it := range req.Items {
+		d, ok := drinks[it.DrinkID]
+		if !ok {
+			return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "unknown_drink",
+				Message: fmt.Sprintf("there is no drink %q on the menu", it.DrinkID), Details: map[string]string{"drinkId": it.DrinkID}}
+		}
+		if !d.Available {
+			return nil, nil, &apiError{Status: http.StatusConflict, Code: "drink_unavailable", Message: d.UnavailableReason(),
+				Details: map[string]any{"drinkId": d.ID, "missingIngredients": nonNil(d.MissingIngredients), "outOfStock": d.OutOfStock}}
+		}
+		if c := menu.Conflicts(d.Allergens, mine); len(c) > 0 {
+			flags = append(flags, flagged{DrinkID: d.ID, Name: d.Name, Allergens: c})
+			for _, a := range c {
+				confirmed = appendNew(confirmed, a)
+			}
+		}
+		items = append(items, order.Item{DrinkID: d.ID, Name: d.Name, Qty: it.Qty, Notes: it.Notes, StandardDrinks: d.StandardDrinks()})
+	}
+	if len(flags) > 0 && !req.ConfirmAllergens {
+		msg := fmt.Sprintf("%s contains %s, which you listed in your dietary needs; confirm to order it anyway", flags[0].Name, joinAnd(flags[0].Allergens))
+		if len(flags) > 1 {
+			msg = fmt.Sprintf("%d of these drinks contain allergens you listed in your dietary needs; confirm to order them anyway", len(flags))
+		}
+		return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "allergen_confirmation_required", Message: msg,
+			Details: map[string]any{"drinks": flags}}
+	}
+	return items, confirmed, nil
+}
+
+// paceError is the friendly refusal of the standard-drinks cap.
+type paceError struct {
+	*apiError
+	wait time.Duration
+}
+
+// checkPace enforces the optional cap of standard drinks per guest per
+// hour, counting the guest's orders of the last hour (except cancelled
+// ones and the order being edited).
+func (s *Server) checkPace(ctx context.Context, guestID string, items []order.Item, exclude string, now time.Time) error {
+	limit := s.bar.cfg.DrinksPerHour
+	sd := order.Order{Items: items}.StandardDrinks()
+	if limit <= 0 || sd <= 0 {
+		return nil
+	}
+	if sd > limit {
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: "pace_yourself",
+			Message: fmt.Sprintf("this order holds about %.1f standard drinks, more than the %g an hour the host asks everyone to stay within; please order fewer at a time", sd, limit)}
+	}
+	recent, err := s.store.GuestOrdersSince(ctx, guestID, now.Add(-time.Hour))
+	if err != nil {
+		return err
+	}
+	var counted []order.Order
+	had := 0.0
+	for _, o := range recent {
+		if o.Status != order.Cancelled && o.ID != exclude {
+			counted = append(counted, o)
+			had += o.StandardDrinks()
+		}
+	}
+	if had+sd <= limit+1e-9 {
+		return nil
+	}
+	left, wait := had, time.Duration(0)
+	for _, o := range counted {
+		left -= o.StandardDrinks()
+		wait = o.CreatedAt.Add(time.Hour).Sub(now)
+		if left+sd <= limit+1e-9 {
+			break
+		}
+	}
+	return &paceError{
+		apiError: &apiError{Status: http.StatusTooManyRequests, Code: "pace_yourself",
+			Message: fmt.Sprintf("you have had about %.1f standard drinks in the last hour, and the host asks everyone to pace themselves at %g an hour. How about something alcohol-free for now? You can order this in about %s.", had, limit, humanDuration(wait)),
+			Details: map[string]any{"standardDrinksLastHour": math.Round(had*10) / 10, "limitPerHour": limit, "retryAfterSeconds": int(math.Ceil(wait.Seconds()))}},
+		wait: wait,
+	}
+}
+
+// placeOrder runs the checks and stores the order as id.
+func (s *Server) placeOrder(ctx context.Context, who auth.Identity, req order.Request, key, id string) (order.Order, error) {
+	items, confirmed, err := s.checkedItems(ctx, who, req)
+	if err != nil {
+		return order.Order{}, err
+	}
+	o, err := s.storeNewOrder(ctx, who, items, confirmed, key, id)
+	if err != nil {
+		return order.Order{}, err
+	}
+	s.orderEvent(ctx, o, o.Status.Event())
+	return o, nil
+}
+
+// storeNewOrder checks the guest's limits and stores the order, holding
+// the guest's lock so two placements cannot both pass the limit.
+func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []order.Item, confirmed []string, key, id string) (order.Order, error) {
+	unlock := s.lockGuest(who.GuestID)
+	defer unlock()
+	n, err := s.store.CountOpenOrders(ctx, who.GuestID)
+	if err != nil {
+		return order.Order{}, err
+	}
+	if limit := s.bar.cfg.MaxOpenOrders; n >= limit {
+		return order.Order{}, errConflict("open_order_limit",
+			fmt.Sprintf("you already have %d orders waiting at the bar; you can order again as soon as one of them is ready", n))
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.checkPace(ctx, who.GuestID, items, "", now); err != nil {
+		return order.Order{}, err
+	}
+	o := order.Order{
+		ID: id, GuestID: who.GuestID, GuestName: who.Name, Items: items, Status: order.Queued, Version: 1,
+		History:        []order.Transition{{To: order.Queued, At: now, ActorID: who.GuestID, ActorName: who.Name}},
+		IdempotencyKey: key, AllergensConfirmed: confirmed, CreatedAt: now, UpdatedAt: now,
+	}
+	if err := s.store.CreateOrder(ctx, &o); err != nil {
+		return order.Order{}, err
+	}
+	return o, nil
+}
+
+// orderEvent tells the bar and the guest's phone, and counts for the host.
+func (s *Server) orderEvent(ctx context.Context, o order.Order, event string) {
+	o = tidy(o)
+	s.publishEvent(ctx, hub.TopicBar, event, o)
+	s.publishEvent(ctx, hub.GuestTopic(o.GuestID), event, o)
+	s.summaryChanged()
+}
+
+// ownOrder loads an order of the signed-in guest; anyone else's is a 404,
+// so ids reveal nothing.
+func (s *Server) ownOrder(ctx context.Context, id string) (order.Order, error) {
+	o, err := s.store.OrderByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && o.GuestID != identity(ctx).GuestID) {
+		return order.Order{}, errNotFound("you have no order with this id")
+	}
+	return o, err
+}
+
+type ordersResponse struct {
+	Orders []orderView `json:"orders"`
+}
+
+const myOrdersLimit = 50
+
+func (s *Server) handleMyOrders(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	who := identity(ctx)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "orders", who.GuestID) {
+		return
+	}
+	orders, err := s.store.OrdersByGuest(ctx, who.GuestID, myOrdersLimit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	views, err := s.withPlaces(ctx, orders)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, ordersResponse{Orders: views})
+}
+
+func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "orders", identity(ctx).GuestID) {
+		return
+	}
+	o, err := s.ownOrder(ctx, chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	views, err := s.withPlaces(ctx, []order.Order{o})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, views[0])
+}
+
+// editRequest is the PATCH body: new items, and optionally the version
+// the guest's screen showed, to refuse an edit of an order that moved on.
+type editRequest struct {
+	order.Request
+	Version int `json:"version"`
+}
+
+// orderClaimTTL outlives any transition's write by far; a claim only
+// matters until the version it names has been replaced.
+const orderClaimTTL = 10 * time.Minute
+
+// moveOrder is the compare-and-set every change of an order goes
+// through: claim "order/<id>/v<version>" — only one writer in the whole
+// deployment gets it — then replace the order filtered on that version.
+func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order) (order.Order, error) {
+	if err := s.store.Claim(ctx, store.OrderClaimKey(o.ID, o.Version), orderClaimTTL); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
+		}
+		return order.Order{}, err
+	}
+	next.Version = o.Version + 1
+	next.UpdatedAt = time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.store.ReplaceOrder(ctx, next, o.Version); err != nil {
+		if errors.Is(err, store.ErrConflict) {
+			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
+		}
+		return order.Order{}, err
+	}
+	return next, nil
+}
+
+func transitionError(err error) error {
+	var te *order.TransitionError
+	if errors.As(err, &te) {
+		return errConflict("illegal_transition", te.Error())
+	}
+	return err
+}
+
+func (s *Server) handleEditOrder(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	who := identity(ctx)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "orders", who.GuestID) {
+		return
+	}
+	var body editRequest
+	if err := decode(r, &body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	req, err := normalizeOrder(body.Request)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	o, err := s.ownOrder(ctx, chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if body.Version != 0 && body.Version != o.Version {
+		s.fail(w, r, errConflict("order_changed", "this order changed since you opened it; refresh and try again"))
+		return
+	}
+	if err := order.GuestEdit(o.Status); err != nil {
+		s.fail(w, r, transitionError(err))
+		return
+	}
+	items, confirmed, err := s.checkedItems(ctx, who, req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	if err := s.checkPace(ctx, who.GuestID, items, o.ID, now); err != nil {
+		s.failOrder(w, r, err)
+		return
+	}
+	next := o
+	next.Items, next.AllergensConfirmed = items, confirmed
+	next.History = append(append([]order.Transition(nil), o.History...),
+		order.Transition{From: o.Status, To: o.Status, At: now, ActorID: who.GuestID, ActorName: who.Name, Reason: "items changed"})
+	next, err = s.moveOrder(ctx, o, next)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.orderEvent(ctx, next, "order.updated")
+	views, err := s.withPlaces(ctx, []order.Order{next})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, views[0])
+}
+
+type reasonRequest struct {
+	Reason  string `json:"reason"`
+	Version int    `json:"version"`
+}
+
+func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	who := identity(ctx)
+	if !s.checkAppKey(w, r) || !s.allow(w, r, "orders", who.GuestID) {
+		return
+	}
+	var body reasonRequest
+	if err := decodeOptional(r, &body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	o, err := s.ownOrder(ctx, chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	to, err := order.GuestCancel(o.Status)
+	if err != nil {
+		s.fail(w, r, transitionError(err))
+		return
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	reason := truncateRunes(body.Reason, order.MaxReasonLen)
+	if reason == "" {
+		reason = "cancelled by the guest"
+	}
+	next := o
+	next.Status = to
+	next.History = append(append([]order.Transition(nil), o.History...),
+		order.Transition{From: o.Status, To: to, At: now, ActorID: who.GuestID, ActorName: who.Name, Reason: reason})
+	next, err = s.moveOrder(ctx, o, next)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.orderEvent(ctx, next, to.Event())
+	writeJSON(w, http.StatusOK, orderView{Order: tidy(next)})
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+func appendNew(list []string, s string) []string {
+	for _, x := range list {
+		if x == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func joinAnd(items []string) string {
+	switch len(items) {
+	case 0:
+		return ""
+	case 1:
+		return items[0]
+	}
+	out := ""
+	for i, it := range items {
+		switch {
+		case i == 0:
+		case i == len(items)-1:
+			out += " and "
+		default:
+			out += ", "
+		}
+		out += it
+	}
+	return out
+}
+
+func truncateRunes(s string, n int) string {
+	r := []rune(strings.TrimSpace(s))
+	if len(r) > n {
+		r = r[:n]
+	}
+	return string(r)
+}

@@ -26,6 +26,9 @@ func (s *Server) routes() http.Handler {
 	r.Get("/.well-known/jwks.json", s.handleJWKS)
 	r.Get("/api/openapi.json", s.handleOpenAPI)
 	r.Get("/ws", s.live.ServeHTTP)
+	r.Get("/images/{name}", s.handleImage)
+	r.Put("/uploads/drinks/{id}", s.handleImagePut)
+	r.Post("/uploads/drinks/{id}", s.handleImagePut)
 
 	r.Route("/api", func(r chi.Router) {
 		r.Use(s.limitBody)
@@ -39,6 +42,7 @@ func (s *Server) routes() http.Handler {
 		r.Get("/sections", s.handleSections)
 		r.Get("/drinks", s.handleDrinks)
 		r.Get("/drinks/{id}", s.handleDrink)
+		r.Get("/app-key", s.handleAppKey)
 
 		// Signed in, any role: everyone at the party is a guest too.
 		r.Group(func(r chi.Router) {
@@ -63,6 +67,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
 			r.Get("/bar/stock", s.handleListStock)
 			r.Put("/bar/stock/{ingredient}", s.handleSetStock)
+			r.Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
 		})
 
 		// The host.
@@ -85,6 +90,8 @@ func (s *Server) routes() http.Handler {
 			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)
 			r.Delete("/admin/drinks/{id}", s.handleDeleteDrink)
 			r.Post("/admin/drinks/{id}/image-upload", s.handleImageUpload)
+			r.Get("/admin/app-key", s.handleGetAppKeyAdmin)
+			r.Put("/admin/app-key", s.handleSetAppKey)
 			r.Get("/admin/orders", s.handleAdminOrders)
 			r.Get("/admin/jobs", s.handleListJobs)
 			r.Post("/admin/jobs/{id}/retry", s.handleRetryJob)

@@ -64,6 +64,10 @@ type Deps struct {
 	Ready map[string]Pinger
 	// Registry receives the HTTP metrics and serves /metrics.
 	Registry *prometheus.Registry
+	// Bar configures the menu, orders and the bar queue (see bar.go).
+	Bar BarConfig
+	// OnDrinkCreated starts the image-prompt job for a new drink; nil does nothing.
+	OnDrinkCreated func(ctx context.Context, drinkID string)
 }
 
 // Server holds the dependencies the handlers use.
@@ -83,6 +87,9 @@ type Server struct {
 	registry *prometheus.Registry
 	metrics  *httpMetrics
 	started  time.Time
+	// Menu, orders and the bar queue (see bar.go).
+	bar            *barParts
+	onDrinkCreated func(ctx context.Context, drinkID string)
 }
 
 // New builds the API and returns its handler.
@@ -122,5 +129,6 @@ func New(d Deps) http.Handler {
 		metrics:  newHTTPMetrics(d.Registry),
 		started:  time.Now(),
 	}
+	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	return s.routes()
 }

@@ -188,8 +188,11 @@ type Order struct {
 	Version        int          `bson:"version" json:"version"`
 	History        []Transition `bson:"history" json:"history"`
 	IdempotencyKey string       `bson:"idempotencyKey,omitempty" json:"-"`
-	CreatedAt      time.Time    `bson:"createdAt" json:"createdAt"`
-	UpdatedAt      time.Time    `bson:"updatedAt" json:"updatedAt"`
+	// AllergensConfirmed lists allergens the guest was warned about and
+	// ordered anyway, so the bartender knows (and can offer a swap).
+	AllergensConfirmed []string  `bson:"allergensConfirmed,omitempty" json:"allergensConfirmed,omitempty"`
+	CreatedAt          time.Time `bson:"createdAt" json:"createdAt"`
+	UpdatedAt          time.Time `bson:"updatedAt" json:"updatedAt"`
 	// StartedAt and ReadyAt time the latest preparation, for estimates.
 	StartedAt *time.Time `bson:"startedAt,omitempty" json:"startedAt,omitempty"`
 	ReadyAt   *time.Time `bson:"readyAt,omitempty" json:"readyAt,omitempty"`

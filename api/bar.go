@@ -1,0 +1,361 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/images"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/ratelimit"
+	"github.com/barhub/barhub/hub"
+)
+
+// BarConfig configures the menu, ordering and the bar queue.
+type BarConfig struct {
+	// RateBrowse and RateOrders are requests per second per client on
+	// the menu and on the order and bar routes; zero or less is no limit.
+	RateBrowse float64
+	RateOrders float64
+	// MaxOpenOrders is how many orders a guest may have queued or in the
+	// making at once (default 3).
+	MaxOpenOrders int
+	// DrinksPerHour caps the standard drinks a guest may order in any
+	// hour; zero leaves pacing off.
+	DrinksPerHour float64
+	// ImageDir holds drink photos when Images is nil (default data/images).
+	ImageDir string
+	// Images stores drink photos; nil uses a disk store in ImageDir.
+	Images images.Store
+	// Redis, when set, shares rate limits and the menu's version across
+	// instances; nil keeps both in this process.
+	Redis *redis.Client
+	// RedisPrefix prefixes every Redis key (default "barhub").
+	RedisPrefix string
+	// Events delivers the live events of every instance, so this one can
+	// drop its menu cache when another changes the menu; nil hears only
+	// its own writes (fine for a single instance).
+	Events EventSource
+}
+
+// EventSource is the hub's in-process feed of events on a topic, from
+// every instance.
+type EventSource interface {
+	OnEvent(topic string, fn func(hub.Event))
+}
+
+// barParts is the state behind the menu, order and bar handlers.
+type barParts struct {
+	cfg     BarConfig
+	menu    *menuCache
+	limiter ratelimit.Limiter
+	appKey  *appKeyCache
+	images  images.Store
+
+	signerMu sync.Mutex
+	signer   *images.Signer
+
+	// stockMu serialises stock changes in this process: each is a few
+	// UpdateMany calls that must not interleave on one drink.
+	stockMu sync.Mutex
+	// guestLocks serialise one guest's order placements, so the open-order
+	// limit holds against a double tap with two different keys.
+	guestLocks sync.Map // guest id → *sync.Mutex
+
+	diet dietCache
+	prep prepCache
+
+	summaryRunning atomic.Bool
+	summaryDirty   atomic.Bool
+	lastSweep      atomic.Int64
+}
+
+func newBarParts(d Deps) *barParts {
+	cfg := d.Bar
+	if cfg.MaxOpenOrders <= 0 {
+		cfg.MaxOpenOrders = 3
+	}
+	if cfg.ImageDir == "" {
+		cfg.ImageDir = filepath.Join("data", "images")
+	}
+	if cfg.RedisPrefix == "" {
+		cfg.RedisPrefix = "barhub"
+	}
+	b := &barParts{cfg: cfg, images: cfg.Images}
+	if b.images == nil {
+		b.images = images.NewDisk(cfg.ImageDir)
+	}
+	var version menuVersion = &localVersion{}
+	if cfg.Redis != nil {
+		b.limiter = ratelimit.NewRedis(cfg.Redis, cfg.RedisPrefix)
+		version = &redisVersion{rdb: cfg.Redis, key: cfg.RedisPrefix + ":menu:version"}
+	} else {
+		b.limiter = ratelimit.NewMemory()
+	}
+	b.menu = newMenuCache(d.Store, version, d.Logger)
+	b.appKey = &appKeyCache{store: d.Store}
+	b.diet.m = make(map[string]dietEntry)
+	if cfg.Events != nil {
+		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
+			if ev.Event == eventAppStatus {
+				b.appKey.invalidate()
+				return
+			}
+			b.menu.invalidated()
+		})
+	}
+	return b
+}
+
+// Live event names of this area beyond the order events (order.Status.Event).
+const (
+	eventMenuChanged   = "menu.changed"
+	eventAppStatus     = "app.status"
+	eventOrdersSummary = "orders.summary"
+)
+
+// publishEvent sends an event and logs a failure: the change is already
+// stored, and clients resync on reconnect, so a lost event must not fail
+// the request.
+func (s *Server) publishEvent(ctx context.Context, topic, event string, data any) {
+	if s.publish == nil {
+		return
+	}
+	if err := s.publish.Publish(context.WithoutCancel(ctx), topic, event, data); err != nil {
+		s.log.WarnContext(ctx, "publish event", "topic", topic, "event", event, "err", err)
+	}
+}
+
+// menuChanged makes a menu write visible everywhere before the request
+// answers: this instance's cache and the shared version first, then the
+// event that tells other instances and the phones.
+func (s *Server) menuChanged(ctx context.Context, reason string, drinkIDs []string) {
+	s.bar.menu.bump(context.WithoutCancel(ctx))
+	if drinkIDs == nil {
+		drinkIDs = []string{}
+	}
+	s.publishEvent(ctx, hub.TopicMenu, eventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
+}
+
+// optionalIdentity reads a bearer token on a public route: a valid one
+// personalises the answer, a missing or bad one is simply anonymous.
+func (s *Server) optionalIdentity(r *http.Request) (auth.Identity, bool) {
+	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+	if !ok || tok == "" {
+		return auth.Identity{}, false
+	}
+	id, err := s.keys.Verify(r.Context(), tok)
+	if err != nil {
+		return auth.Identity{}, false
+	}
+	return id, true
+}
+
+// allow applies the rate limit of class to client, answering 429 with
+// Retry-After when it is used up. A Redis failure lets the request
+// through: the limit protects the party, it must not stop it.
+func (s *Server) allow(w http.ResponseWriter, r *http.Request, class, client string) bool {
+	rate := s.bar.cfg.RateBrowse
+	if class == "orders" {
+		rate = s.bar.cfg.RateOrders
+	}
+	d, err := s.bar.limiter.Allow(r.Context(), class+":"+client, rate)
+	if err != nil {
+		s.log.WarnContext(r.Context(), "rate limit unavailable", "err", err)
+	}
+	if d.Allowed {
+		return true
+	}
+	secs := int(d.RetryAfter.Seconds())
+	if time.Duration(secs)*time.Second < d.RetryAfter {
+		secs++
+	}
+	secs = max(secs, 1)
+	w.Header().Set("Retry-After", strconv.Itoa(secs))
+	writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests; please slow down and try again in "+strconv.Itoa(secs)+" s")
+	return false
+}
+
+// browseClient names who is browsing, for the rate limit: the signed-in
+// guest, else the address.
+func browseClient(r *http.Request, id auth.Identity, ok bool) string {
+	if ok {
+		return "g:" + id.GuestID
+	}
+	return "ip:" + clientIP(r)
+}
+
+// dietCache keeps each guest's allergens (from their RSVP dietary
+// answer) for a short while, so flagging the menu for them costs no
+// database read per request. Ordering always reads the guest afresh.
+type dietCache struct {
+	mu sync.Mutex
+	m  map[string]dietEntry
+}
+
+type dietEntry struct {
+	allergens []string
+	at        time.Time
+}
+
+const dietTTL = 30 * time.Second
+
+func (c *dietCache) put(guestID string, allergens []string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.m) > 20000 {
+		clear(c.m)
+	}
+	c.m[guestID] = dietEntry{allergens: allergens, at: time.Now()}
+}
+
+func (s *Server) guestAllergens(ctx context.Context, guestID string) []string {
+	c := &s.bar.diet
+	c.mu.Lock()
+	e, ok := c.m[guestID]
+	c.mu.Unlock()
+	if ok && time.Since(e.at) < dietTTL {
+		return e.allergens
+	}
+	g, err := s.store.GuestByID(ctx, guestID)
+	if err != nil {
+		// Unknown or unreadable: no flags this time; ordering checks again.
+		return nil
+	}
+	a := menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text)
+	c.put(guestID, a)
+	return a
+}
+
+// prepCache keeps the typical preparation time for a few seconds: every
+// queue estimate needs it and it changes slowly.
+type prepCache struct {
+	mu  sync.Mutex
+	val time.Duration
+	at  time.Time
+}
+
+const prepSample = 20
+
+func (s *Server) typicalPrep(ctx context.Context) time.Duration {
+	c := &s.bar.prep
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.at.IsZero() && time.Since(c.at) < 10*time.Second {
+		return c.val
+	}
+	samples, err := s.store.RecentPrepTimes(ctx, prepSample)
+	if err != nil {
+		s.log.WarnContext(ctx, "load preparation times", "err", err)
+		if c.val == 0 {
+			return order.DefaultPrep
+		}
+		return c.val
+	}
+	c.val, c.at = order.TypicalPrep(samples), time.Now()
+	return c.val
+}
+
+// summaryChanged sends the admin dashboard fresh order counts. Bursts of
+// changes are coalesced into one count every 200 ms at most, off the
+// request's path.
+func (s *Server) summaryChanged() {
+	b := s.bar
+	b.summaryDirty.Store(true)
+	if !b.summaryRunning.CompareAndSwap(false, true) {
+		return
+	}
+	go func() {
+		for {
+			for b.summaryDirty.Swap(false) {
+				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+				counts, err := s.store.OrderCounts(ctx)
+				if err != nil {
+					s.log.Warn("count orders", "err", err)
+				} else {
+					s.publishEvent(ctx, hub.TopicAdmin, eventOrdersSummary, summaryOf(counts))
+				}
+				cancel()
+				time.Sleep(200 * time.Millisecond)
+			}
+			b.summaryRunning.Store(false)
+			// A change that arrived after the last count but before the
+			// flag dropped would otherwise wait for the next one.
+			if !b.summaryDirty.Load() || !b.summaryRunning.CompareAndSwap(false, true) {
+				return
+			}
+		}
+	}()
+}
+
+type orderSummary struct {
+	Queued    int       `json:"queued"`
+	Preparing int       `json:"preparing"`
+	Ready     int       `json:"ready"`
+	Served    int       `json:"served"`
+	Cancelled int       `json:"cancelled"`
+	Open      int       `json:"open"`
+	Total     int       `json:"total"`
+	At        time.Time `json:"at"`
+}
+
+func summaryOf(c map[order.Status]int) orderSummary {
+	s := orderSummary{Queued: c[order.Queued], Preparing: c[order.Preparing], Ready: c[order.Ready], Served: c[order.Served], Cancelled: c[order.Cancelled], At: time.Now().UTC()}
+	s.Open = s.Queued + s.Preparing + s.Ready
+	s.Total = s.Open + s.Served + s.Cancelled
+	return s
+}
+
+// sweepIdempotency removes expired idempotency records now and then, from
+// the order path itself, so no extra background job is needed.
+func (s *Server) sweepIdempotency() {
+	now := time.Now()
+	last := s.bar.lastSweep.Load()
+	if now.Unix()-last < int64((10*time.Minute).Seconds()) || !s.bar.lastSweep.CompareAndSwap(last, now.Unix()) {
+		return
+	}
+	go func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		if _, err := s.store.SweepIdempotency(ctx, now.UTC()); err != nil {
+			s.log.Warn("sweep idempotency keys", "err", err)
+		}
+	}()
+}
+
+// lockGuest serialises one guest's order placements in this process.
+func (s *Server) lockGuest(guestID string) func() {
+	v, _ := s.bar.guestLocks.LoadOrStore(guestID, &sync.Mutex{})
+	mu := v.(*sync.Mutex)
+	mu.Lock()
+	return mu.Unlock
+}
+
+var errSigningKey = errors.New("image signing key unavailable")
+
+// signerFor returns the upload URL signer, loading its key from the
+// database on first use (and again after a failure).
+func (s *Server) uploadSigner(ctx context.Context) (*images.Signer, error) {
+	b := s.bar
+	b.signerMu.Lock()
+	defer b.signerMu.Unlock()
+	if b.signer != nil {
+		return b.signer, nil
+	}
+	key, err := s.store.ImageSigningKey(ctx)
+	if err != nil {
+		return nil, errors.Join(errSigningKey, err)
+	}
+	b.signer = images.NewSigner(key)
+	return b.signer, nil
+}

@@ -1,0 +1,161 @@
+package api
+
+import (
+	"errors"
+	"net/http"
+	"net/url"
+	"unicode/utf8"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/store"
+)
+
+// Stock: the bar marks ingredients (or whole drinks) out and back in;
+// every drink needing them follows, live, on every phone.
+
+type stockDrink struct {
+	ID                 string   `json:"id"`
+	Name               string   `json:"name"`
+	Section            string   `json:"section"`
+	Available          bool     `json:"available"`
+	OutOfStock         bool     `json:"outOfStock"`
+	MissingIngredients []string `json:"missingIngredients"`
+}
+
+type stockResponse struct {
+	Ingredients []store.StockItem `json:"ingredients"`
+	Drinks      []stockDrink      `json:"drinks"`
+}
+
+func (s *Server) handleListStock(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
+		return
+	}
+	items, err := s.store.IngredientStock(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	snap, err := s.bar.menu.snapshot(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	resp := stockResponse{Ingredients: items, Drinks: make([]stockDrink, 0, len(snap.drinks))}
+	for _, d := range snap.drinks {
+		v := viewOf(d)
+		resp.Drinks = append(resp.Drinks, stockDrink{ID: d.ID, Name: d.Name, Section: d.Section, Available: d.Available, OutOfStock: d.OutOfStock, MissingIngredients: v.MissingIngredients})
+	}
+	writeJSON(w, http.StatusOK, resp)
+}
+
+type stockRequest struct {
+	InStock *bool `json:"inStock"`
+}
+
+func parseStockRequest(r *http.Request) (bool, error) {
+	var req stockRequest
+	if err := decode(r, &req); err != nil {
+		return false, err
+	}
+	if req.InStock == nil {
+		return false, errBadRequest("missing_in_stock", `say whether it is in stock: {"inStock": false} or {"inStock": true}`)
+	}
+	return *req.InStock, nil
+}
+
+type ingredientStockResponse struct {
+	Ingredient store.StockItem `json:"ingredient"`
+	// Drinks are the ids of every drink that needs the ingredient.
+	Drinks []string `json:"drinks"`
+	// Unavailable names the drinks that cannot be ordered now.
+	Unavailable []string `json:"unavailable"`
+}
+
+// handleSetStock marks an ingredient, named in the path (any case or
+// spacing: "Lime%20juice"), out of or back in stock.
+func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	who := identity(ctx)
+	if !s.allow(w, r, "orders", who.GuestID) {
+		return
+	}
+	raw, err := url.PathUnescape(chi.URLParam(r, "ingredient"))
+	if err != nil {
+		raw = chi.URLParam(r, "ingredient")
+	}
+	key := menu.IngredientKey(raw)
+	if key == "" || utf8.RuneCountInString(key) > menu.MaxIngredientLen {
+		s.fail(w, r, errBadRequest("invalid_ingredient", "name the ingredient in the path, e.g. /api/bar/stock/mint"))
+		return
+	}
+	inStock, err := parseStockRequest(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	snap, err := s.bar.menu.snapshot(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := raw
+	for _, d := range snap.drinks {
+		for _, in := range d.Ingredients {
+			if in.Key == key {
+				name = in.Name
+			}
+		}
+	}
+	s.bar.stockMu.Lock()
+	ids, err := s.store.SetIngredientStock(ctx, key, name, inStock, who.Name)
+	s.bar.stockMu.Unlock()
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.menuChanged(ctx, "stock", ids)
+	byID, err := s.store.DrinksByIDs(ctx, ids)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	resp := ingredientStockResponse{
+		Ingredient:  store.StockItem{Key: key, Name: name, InStock: inStock, UpdatedBy: who.Name},
+		Drinks:      ids,
+		Unavailable: []string{},
+	}
+	for _, id := range ids {
+		if d, ok := byID[id]; ok && !d.Available {
+			resp.Unavailable = append(resp.Unavailable, d.Name)
+		}
+	}
+	s.log.InfoContext(ctx, "stock", "ingredient", key, "inStock", inStock, "drinks", len(ids), "by", who.GuestID)
+	writeJSON(w, http.StatusOK, resp)
+}
+
+// handleSetDrinkStock marks one whole drink out of or back in stock.
+func (s *Server) handleSetDrinkStock(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
+		return
+	}
+	inStock, err := parseStockRequest(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d, err := s.store.SetDrinkStock(ctx, chi.URLParam(r, "id"), inStock)
+	if err != nil {
+		if errors.Is(err, store.ErrNotFound) {
+			err = errNotFound("there is no such drink on the menu")
+		}
+		s.fail(w, r, err)
+		return
+	}
+	s.menuChanged(ctx, "stock", []string{d.ID})
+	writeJSON(w, http.StatusOK, viewOf(d))
+}

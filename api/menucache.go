@@ -1,0 +1,314 @@
+package api
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"log/slog"
+	"sort"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/store"
+)
+
+// The menu is read far more than it is written: every phone polls it and
+// refetches on every menu.changed. menuCache keeps the whole menu in
+// memory with ready-encoded answers per filter and an ETag each.
+//
+// No instance may serve an old menu once a write has answered. A write
+// bumps the menu version before it responds: a counter in this process,
+// or in Redis when instances share one. Each read compares the cached
+// snapshot's version with the current one (one Redis GET when shared), so
+// an instance whose menu.changed event is still on its way reloads anyway.
+// The event then only saves the next reader the reload.
+type menuCache struct {
+	store   *store.Store
+	version menuVersion
+	log     *slog.Logger
+
+	mu   sync.RWMutex
+	snap *menuSnap
+
+	loadMu sync.Mutex
+}
+
+// menuVersion is the menu's write counter.
+type menuVersion interface {
+	// Current returns the latest version.
+	Current(ctx context.Context) (int64, error)
+	// Bump records a write and returns the new version.
+	Bump(ctx context.Context) (int64, error)
+	// Invalidated records that another instance wrote (its event
+	// arrived), for counters that do not see other instances' bumps.
+	Invalidated()
+}
+
+type localVersion struct{ n atomic.Int64 }
+
+func (v *localVersion) Current(context.Context) (int64, error) { return v.n.Load(), nil }
+func (v *localVersion) Bump(context.Context) (int64, error)    { return v.n.Add(1), nil }
+func (v *localVersion) Invalidated()                           { v.n.Add(1) }
+
+type redisVersion struct {
+	rdb *redis.Client
+	key string
+}
+
+func (v *redisVersion) Current(ctx context.Context) (int64, error) {
+	n, err := v.rdb.Get(ctx, v.key).Int64()
+	if errors.Is(err, redis.Nil) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read menu version: %w", err)
+	}
+	return n, nil
+}
+
+func (v *redisVersion) Bump(ctx context.Context) (int64, error) {
+	n, err := v.rdb.Incr(ctx, v.key).Result()
+	if err != nil {
+		return 0, fmt.Errorf("bump menu version: %w", err)
+	}
+	return n, nil
+}
+
+func (v *redisVersion) Invalidated() {}
+
+// staleOK is how old a snapshot may be served when the version cannot be
+// read (Redis down): the menu stays up, a little behind.
+const staleOK = 5 * time.Second
+
+// maxCachedLists bounds the encoded answers kept per snapshot; a search
+// box sends many distinct queries.
+const maxCachedLists = 512
+
+// menuSnap is one consistent copy of the menu.
+type menuSnap struct {
+	version  int64
+	loadedAt time.Time
+	drinks   []menu.Drink // menu order: section, then name
+	byID     map[string]int
+	sections cachedBody
+
+	mu    sync.Mutex
+	lists map[string]*cachedList
+}
+
+type cachedBody struct {
+	body []byte
+	etag string
+}
+
+type cachedList struct {
+	ids   []string
+	array []byte // the drinks, as a JSON array
+	etag  string
+}
+
+// drinkView is a drink as the API shows it.
+type drinkView struct {
+	menu.Drink
+	StandardDrinks float64 `json:"standardDrinks"`
+	// AllergenWarning lists the drink's allergens the signed-in guest
+	// named in their dietary answer.
+	AllergenWarning []string `json:"allergenWarning,omitempty"`
+}
+
+func viewOf(d menu.Drink) drinkView {
+	if d.Tags == nil {
+		d.Tags = []string{}
+	}
+	if d.Allergens == nil {
+		d.Allergens = []string{}
+	}
+	if d.MissingIngredients == nil {
+		d.MissingIngredients = []string{}
+	}
+	if d.Ingredients == nil {
+		d.Ingredients = []menu.Ingredient{}
+	}
+	return drinkView{Drink: d, StandardDrinks: d.StandardDrinks()}
+}
+
+type sectionView struct {
+	menu.Section
+	Available int `json:"available"`
+}
+
+func newMenuCache(st *store.Store, v menuVersion, logger *slog.Logger) *menuCache {
+	if logger == nil {
+		logger = slog.Default()
+	}
+	return &menuCache{store: st, version: v, log: logger}
+}
+
+// bump records a write made by this instance and drops the snapshot.
+func (c *menuCache) bump(ctx context.Context) {
+	if _, err := c.version.Bump(ctx); err != nil {
+		c.log.WarnContext(ctx, "menu version", "err", err)
+	}
+	c.drop()
+}
+
+// invalidated is another instance's write, announced by its event.
+func (c *menuCache) invalidated() {
+	c.version.Invalidated()
+	c.drop()
+}
+
+func (c *menuCache) drop() {
+	c.mu.Lock()
+	c.snap = nil
+	c.mu.Unlock()
+}
+
+func (c *menuCache) current() *menuSnap {
+	c.mu.RLock()
+	defer c.mu.RUnlock()
+	return c.snap
+}
+
+// snapshot returns a menu no older than the last write that answered.
+func (c *menuCache) snapshot(ctx context.Context) (*menuSnap, error) {
+	v, verr := c.version.Current(ctx)
+	if snap := c.current(); snap != nil {
+		if verr == nil && snap.version == v {
+			return snap, nil
+		}
+		if verr != nil && time.Since(snap.loadedAt) < staleOK {
+			return snap, nil
+		}
+	}
+	if verr != nil {
+		c.log.WarnContext(ctx, "menu version unavailable; reading the database", "err", verr)
+		v = -1
+	}
+	c.loadMu.Lock()
+	defer c.loadMu.Unlock()
+	if snap := c.current(); snap != nil && verr == nil && snap.version == v {
+		return snap, nil
+	}
+	// The version was read before the menu: a write landing in between
+	// makes this snapshot look old at the next read, never new.
+	snap, err := c.load(ctx, v)
+	if err != nil {
+		return nil, err
+	}
+	if verr == nil {
+		c.mu.Lock()
+		c.snap = snap
+		c.mu.Unlock()
+	}
+	return snap, nil
+}
+
+func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) {
+	sections, err := c.store.Sections(ctx)
+	if err != nil {
+		return nil, err
+	}
+	drinks, err := c.store.Drinks(ctx, menu.Filter{})
+	if err != nil {
+		return nil, err
+	}
+	pos := make(map[string]int, len(sections))
+	for i, sec := range sections {
+		pos[sec.ID] = i
+	}
+	rank := func(d menu.Drink) int {
+		if p, ok := pos[d.Section]; ok {
+			return p
+		}
+		return len(sections)
+	}
+	sort.SliceStable(drinks, func(i, j int) bool {
+		ri, rj := rank(drinks[i]), rank(drinks[j])
+		if ri != rj {
+			return ri < rj
+		}
+		return drinks[i].Name < drinks[j].Name
+	})
+	snap := &menuSnap{
+		version:  version,
+		loadedAt: time.Now(),
+		drinks:   drinks,
+		byID:     make(map[string]int, len(drinks)),
+		lists:    make(map[string]*cachedList),
+	}
+	views := make([]sectionView, len(sections))
+	for i, sec := range sections {
+		views[i] = sectionView{Section: sec}
+	}
+	for i, d := range drinks {
+		snap.byID[d.ID] = i
+		if p, ok := pos[d.Section]; ok {
+			views[p].Drinks++
+			if d.Available {
+				views[p].Available++
+			}
+		}
+	}
+	body, err := json.Marshal(map[string]any{"sections": views})
+	if err != nil {
+		return nil, fmt.Errorf("encode sections: %w", err)
+	}
+	snap.sections = cachedBody{body: body, etag: etagOf(body)}
+	return snap, nil
+}
+
+// list returns the encoded drinks matching f.
+func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
+	key := f.Key()
+	snap.mu.Lock()
+	l, ok := snap.lists[key]
+	snap.mu.Unlock()
+	if ok {
+		return l, nil
+	}
+	views := []drinkView{}
+	ids := []string{}
+	for _, d := range snap.drinks {
+		if f.Match(d) {
+			views = append(views, viewOf(d))
+			ids = append(ids, d.ID)
+		}
+	}
+	arr, err := json.Marshal(views)
+	if err != nil {
+		return nil, fmt.Errorf("encode drinks: %w", err)
+	}
+	l = &cachedList{ids: ids, array: arr, etag: etagOf(arr)}
+	snap.mu.Lock()
+	if len(snap.lists) >= maxCachedLists {
+		clear(snap.lists)
+	}
+	snap.lists[key] = l
+	snap.mu.Unlock()
+	return l, nil
+}
+
+// drink returns one drink, if it is on the menu.
+func (snap *menuSnap) drink(id string) (menu.Drink, bool) {
+	i, ok := snap.byID[id]
+	if !ok {
+		return menu.Drink{}, false
+	}
+	return snap.drinks[i], true
+}
+
+// etagOf is a strong validator for a body: its hash, so every instance
+// gives the same menu the same tag and a phone moving between instances
+// still gets its 304s.
+func etagOf(b []byte) string {
+	sum := sha256.Sum256(b)
+	return `"` + hex.EncodeToString(sum[:12]) + `"`
+}
