@@ -1,0 +1,350 @@
+// Live updates for every barhub page, over one WebSocket (protocol v1, see
+// docs/PROTOCOL.md).
+//
+//   import { connect } from "./live.js";
+//   const live = connect();
+//   live.on("order.ready", (data, msg) => showReady(data));
+//   live.onResync("guest:" + me.id, () => reloadOrders());
+//   live.onStatus((status) => setBadge(status));
+//   live.subscribe("guest:" + me.id);
+//   reloadOrders(); // fetch state after subscribing, so nothing falls between
+//
+// The connection survives sleep, network changes and server restarts: it
+// reconnects with jittered backoff and resubscribes with the last seq seen on
+// each topic, so the server replays whatever was missed. The seqs are kept in
+// sessionStorage, so a reload of the page does not lose events either. When the
+// server no longer holds what was missed it sends a resync and the page's
+// resync handlers refetch state over HTTP.
+
+const KEY_TOKEN = "barhub.token";
+const KEY_SEQ = "barhub.live.seq";
+
+const BACKOFF_BASE_MS = 500;
+const BACKOFF_MAX_MS = 30000;
+// The server pings too, but a phone may not notice a dead connection for
+// minutes; our own ping gets an answer or the socket is replaced.
+const PING_EVERY_MS = 20000;
+const SILENCE_LIMIT_MS = 45000;
+
+// Close codes the server uses.
+const CLOSE_SLOW_CONSUMER = 4000;
+
+// defaultGetTicket trades the signed-in token for a one-time WebSocket ticket.
+async function defaultGetTicket() {
+  const token = localStorage.getItem(KEY_TOKEN);
+  if (!token) throw new LiveAuthError("not signed in");
+  const res = await fetch("/api/ws/ticket", {
+    method: "POST",
+    headers: { Accept: "application/json", Authorization: `Bearer ${token}` },
+  });
+  if (res.status === 401 || res.status === 403) throw new LiveAuthError("sign-in expired");
+  if (!res.ok) throw new Error(`ticket request failed with ${res.status}`);
+  const body = await res.json();
+  return body.ticket;
+}
+
+export class LiveAuthError extends Error {
+  constructor(message) {
+    super(message);
+    this.name = "LiveAuthError";
+  }
+}
+
+function defaultURL(ticket) {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  return `${scheme}://${location.host}/ws?ticket=${encodeURIComponent(ticket)}`;
+}
+
+function loadSeqs(storage) {
+  try {
+    const v = JSON.parse(storage?.getItem(KEY_SEQ) || "{}");
+    return v && typeof v === "object" ? v : {};
+  } catch {
+    return {};
+  }
+}
+
+// connect opens the live connection and keeps it open until close().
+// Options: getTicket (async, returns a ticket), url (ticket → WebSocket URL),
+// storage (where seqs persist; sessionStorage by default).
+export function connect(options = {}) {
+  const getTicket = options.getTicket || defaultGetTicket;
+  const urlFor = options.url || defaultURL;
+  const storage = options.storage === undefined ? globalThis.sessionStorage : options.storage;
+
+  const topics = new Set();
+  const seqs = loadSeqs(storage); // topic → last seq seen
+  const handlers = new Map(); // event name or "*" → Set of fn
+  const resyncHandlers = new Map(); // topic or "*" → Set of fn
+  const statusHandlers = new Set();
+  const errorHandlers = new Set();
+
+  let ws = null;
+  let status = "connecting";
+  let attempt = 0;
+  let closed = false;
+  let retryTimer = null;
+  let pingTimer = null;
+  let lastHeard = 0;
+  let saveTimer = null;
+
+  function setStatus(s) {
+    if (s === status) return;
+    status = s;
+    for (const fn of statusHandlers) safeCall(fn, s);
+  }
+
+  function saveSeqs() {
+    if (!storage || saveTimer) return;
+    // Batch writes: a busy topic should not mean a storage write per event.
+    saveTimer = setTimeout(() => {
+      saveTimer = null;
+      try {
+        storage.setItem(KEY_SEQ, JSON.stringify(seqs));
+      } catch {
+        // Storage full or disabled: replay then starts from this page's memory.
+      }
+    }, 250);
+  }
+
+  function send(msg) {
+    if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
+  }
+
+  function sendSubscribe(topic) {
+    const msg = { type: "subscribe", topic };
+    if (Number.isSafeInteger(seqs[topic])) msg.since = seqs[topic];
+    send(msg);
+  }
+
+  function emit(map, key, ...args) {
+    for (const k of [key, "*"]) {
+      const set = map.get(k);
+      if (set) for (const fn of set) safeCall(fn, ...args);
+    }
+  }
+
+  function handle(msg) {
+    switch (msg.type) {
+      case "hello":
+        attempt = 0;
+        setStatus("open");
+        for (const t of topics) sendSubscribe(t);
+        break;
+      case "subscribed":
+        // With since, the missed events follow and advance the seq; without,
+        // the page starts from now.
+        if (!Number.isSafeInteger(seqs[msg.topic])) {
+          seqs[msg.topic] = msg.seq;
+          saveSeqs();
+        }
+        break;
+      case "event":
+        if (!topics.has(msg.topic)) break;
+        if (Number.isSafeInteger(seqs[msg.topic]) && msg.seq <= seqs[msg.topic]) break;
+        seqs[msg.topic] = msg.seq;
+        saveSeqs();
+        emit(handlers, msg.event, msg.data, msg);
+        break;
+      case "resync":
+        seqs[msg.topic] = msg.seq;
+        saveSeqs();
+        emit(resyncHandlers, msg.topic, msg.topic);
+        break;
+      case "error":
+        for (const fn of errorHandlers) safeCall(fn, msg);
+        break;
+      default:
+        // pong, and message types from newer servers.
+        break;
+    }
+  }
+
+  async function open() {
+    if (closed) return;
+    setStatus(attempt === 0 ? "connecting" : "reconnecting");
+    let ticket;
+    try {
+      ticket = await getTicket();
+    } catch (err) {
+      if (err instanceof LiveAuthError) {
+        setStatus("unauthorized");
+        return;
+      }
+      retry();
+      return;
+    }
+    if (closed) return;
+    const sock = new WebSocket(urlFor(ticket));
+    ws = sock;
+    lastHeard = Date.now();
+    sock.onmessage = (e) => {
+      lastHeard = Date.now();
+      let msg;
+      try {
+        msg = JSON.parse(e.data);
+      } catch {
+        return;
+      }
+      handle(msg);
+    };
+    sock.onclose = (e) => {
+      if (ws !== sock) return;
+      ws = null;
+      stopPing();
+      if (closed) return;
+      // A slow-consumer cut means we fell behind: wait a little longer
+      // before asking for the replay.
+      if (e.code === CLOSE_SLOW_CONSUMER) attempt = Math.max(attempt, 2);
+      retry();
+    };
+    sock.onerror = () => {
+      // onclose follows and reconnects.
+    };
+    startPing(sock);
+  }
+
+  function retry() {
+    if (closed || retryTimer) return;
+    setStatus("reconnecting");
+    const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
+    attempt++;
+    // Full jitter spreads a crowd of phones reconnecting after a restart.
+    const delay = Math.random() * cap;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      open();
+    }, delay);
+  }
+
+  function reconnectNow() {
+    if (closed || status === "unauthorized") return;
+    if (ws && ws.readyState === WebSocket.OPEN && Date.now() - lastHeard < SILENCE_LIMIT_MS) return;
+    if (retryTimer) {
+      clearTimeout(retryTimer);
+      retryTimer = null;
+    }
+    if (ws) {
+      const old = ws;
+      ws = null;
+      stopPing();
+      old.close();
+    }
+    attempt = 0;
+    open();
+  }
+
+  function startPing(sock) {
+    stopPing();
+    pingTimer = setInterval(() => {
+      if (Date.now() - lastHeard > SILENCE_LIMIT_MS) {
+        // Silent for too long: treat as dead and replace it.
+        reconnectNow();
+        return;
+      }
+      if (sock.readyState === WebSocket.OPEN) sock.send('{"type":"ping"}');
+    }, PING_EVERY_MS);
+  }
+
+  function stopPing() {
+    if (pingTimer) clearInterval(pingTimer);
+    pingTimer = null;
+  }
+
+  const onVisible = () => {
+    if (document.visibilityState === "visible") reconnectNow();
+  };
+  const onOnline = () => reconnectNow();
+  const onHide = () => {
+    if (saveTimer) {
+      clearTimeout(saveTimer);
+      saveTimer = null;
+    }
+    try {
+      storage?.setItem(KEY_SEQ, JSON.stringify(seqs));
+    } catch {
+      // Nothing more to do when storage is unavailable.
+    }
+  };
+  globalThis.document?.addEventListener("visibilitychange", onVisible);
+  globalThis.addEventListener?.("online", onOnline);
+  globalThis.addEventListener?.("pagehide", onHide);
+
+  open();
+
+  return {
+    // subscribe joins topic (e.g. "guests", "guest:<id>", "bar"). Safe to
+    // call before the connection is open.
+    subscribe(topic) {
+      if (topics.has(topic)) return;
+      topics.add(topic);
+      sendSubscribe(topic);
+    },
+    unsubscribe(topic) {
+      if (!topics.delete(topic)) return;
+      delete seqs[topic];
+      saveSeqs();
+      send({ type: "unsubscribe", topic });
+    },
+    // on calls fn(data, msg) for every event named name ("order.ready"),
+    // or every event with "*". Returns a function that removes it.
+    on(name, fn) {
+      return add(handlers, name, fn);
+    },
+    // onResync calls fn(topic) when the page must refetch a topic's state
+    // ("*" for any topic).
+    onResync(topic, fn) {
+      return add(resyncHandlers, topic, fn);
+    },
+    // onStatus calls fn(status) now and on every change: "connecting",
+    // "open", "reconnecting", "unauthorized" or "closed".
+    onStatus(fn) {
+      statusHandlers.add(fn);
+      safeCall(fn, status);
+      return () => statusHandlers.delete(fn);
+    },
+    // onError calls fn({code, message, topic}) for refused requests, such as
+    // a subscription the signed-in role may not have.
+    onError(fn) {
+      errorHandlers.add(fn);
+      return () => errorHandlers.delete(fn);
+    },
+    // lastSeq returns the last seq seen on topic.
+    lastSeq(topic) {
+      return seqs[topic];
+    },
+    get status() {
+      return status;
+    },
+    close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      stopPing();
+      onHide();
+      globalThis.document?.removeEventListener("visibilitychange", onVisible);
+      globalThis.removeEventListener?.("online", onOnline);
+      globalThis.removeEventListener?.("pagehide", onHide);
+      if (ws) ws.close(1000);
+      ws = null;
+      setStatus("closed");
+    },
+  };
+}
+
+function add(map, key, fn) {
+  let set = map.get(key);
+  if (!set) {
+    set = new Set();
+    map.set(key, set);
+  }
+  set.add(fn);
+  return () => set.delete(fn);
+}
+
+function safeCall(fn, ...args) {
+  try {
+    fn(...args);
+  } catch (err) {
+    console.error("live handler failed", err);
+  }
+}
