@@ -46,7 +46,7 @@ func (s *Server) routes() http.Handler {
 
 		// Signed in, any role: everyone at the party is a guest too.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate)
+			r.Use(s.authenticate, s.recordAccess)
 			r.Post("/ws/ticket", s.handleWSTicket)
 			r.Get("/me", s.handleMe)
 			r.Get("/rsvp", s.handleGetRSVP)
@@ -62,7 +62,7 @@ func (s *Server) routes() http.Handler {
 
 		// Behind the bar.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, requireRole(guest.RoleBartender, guest.RoleAdmin))
+			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleBartender, guest.RoleAdmin))
 			r.Get("/bar/queue", s.handleBarQueue)
 			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
 			r.Get("/bar/stock", s.handleListStock)
@@ -72,7 +72,7 @@ func (s *Server) routes() http.Handler {
 
 		// The host.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, requireRole(guest.RoleAdmin))
+			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleAdmin))
 			r.Get("/admin/stats", s.handleStats)
 			r.Get("/admin/guests", s.handleListGuests)
 			r.Post("/admin/guests", s.handleCreateGuest)
@@ -82,6 +82,7 @@ func (s *Server) routes() http.Handler {
 			r.Put("/admin/guests/{id}", s.handleUpdateGuest)
 			r.Delete("/admin/guests/{id}", s.handleDeleteGuest)
 			r.Post("/admin/guests/{id}/code", s.handleRegenerateCode)
+			r.Get("/admin/groups", s.handleGroups)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)
 			r.Get("/admin/reports/dietary", s.handleDietaryReport)

@@ -1,22 +1,288 @@
 package api
 
-import "net/http"
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
 
-// RSVP and the host's guest desk (issue: RSVP and the host's guest desk).
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
 
-func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request)          { notImplemented(w) }
-func (s *Server) handleGetRSVP(w http.ResponseWriter, r *http.Request)        { notImplemented(w) }
-func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request)        { notImplemented(w) }
-func (s *Server) handleStats(w http.ResponseWriter, r *http.Request)          { notImplemented(w) }
-func (s *Server) handleListGuests(w http.ResponseWriter, r *http.Request)     { notImplemented(w) }
-func (s *Server) handleCreateGuest(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleExportGuests(w http.ResponseWriter, r *http.Request)   { notImplemented(w) }
-func (s *Server) handleImportGuests(w http.ResponseWriter, r *http.Request)   { notImplemented(w) }
-func (s *Server) handleGetGuest(w http.ResponseWriter, r *http.Request)       { notImplemented(w) }
-func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleDeleteGuest(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleRegenerateCode(w http.ResponseWriter, r *http.Request) { notImplemented(w) }
-func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
-func (s *Server) handleDietaryReport(w http.ResponseWriter, r *http.Request)  { notImplemented(w) }
-func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request)    { notImplemented(w) }
+// RSVP: the guest's side (DESIGN.md, flow 2). The host's desk is in
+// admin_guests.go, admin_csv.go and invitations.go.
+
+// topicAdmin is the hub topic of the host's dashboard.
+const topicAdmin = "admin"
+
+// handleEvent is the public part of the event, for the sign-in page and
+// anyone holding the link: no address, no details.
+func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {
+	st, err := s.store.Settings(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.Header().Set("Cache-Control", "no-cache")
+	writeJSON(w, http.StatusOK, st.Public(time.Now()))
+}
+
+// rsvpView is GET /api/rsvp, and what PUT answers with.
+type rsvpView struct {
+	Guest guest.Guest `json:"guest"`
+	// Group lists every member of the guest's invitation, the guest
+	// included, without codes or dietary answers.
+	Group []guest.Member `json:"group"`
+	// ExpectedTotal is how many people the invitation is for; ComingTotal
+	// how many of them are coming now.
+	ExpectedTotal  int           `json:"expectedTotal"`
+	ComingTotal    int           `json:"comingTotal"`
+	Event          guest.Details `json:"event"`
+	DeadlinePassed bool          `json:"deadlinePassed"`
+	// DietaryTags are the tags the form offers.
+	DietaryTags []string `json:"dietaryTags"`
+	// Message confirms what an answer did, in words for the page.
+	Message string `json:"message,omitempty"`
+}
+
+func newRSVPView(me guest.Guest, group []guest.Guest, st guest.Settings, now time.Time) rsvpView {
+	v := rsvpView{
+		Guest: me, ExpectedTotal: guest.ExpectedTotal(group), Event: st.Details(now),
+		DeadlinePassed: st.DeadlinePassed(now), DietaryTags: guest.DietaryTags(),
+	}
+	for _, g := range group {
+		v.Group = append(v.Group, guest.MemberOf(g))
+		v.ComingTotal += g.Heads()
+		if g.ID == me.ID {
+			v.Guest = g
+		}
+	}
+	return v
+}
+
+// loadMe is the signed-in guest with their group, or a 401 when the
+// invitation was deleted after the token was issued.
+func (s *Server) loadMe(ctx context.Context) (guest.Guest, []guest.Guest, error) {
+	me, err := s.store.GuestByID(ctx, identity(ctx).GuestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return me, nil, &apiError{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "your invitation no longer exists; contact the host"}
+	}
+	if err != nil {
+		return me, nil, err
+	}
+	group, err := s.store.GroupOf(ctx, me)
+	return me, group, err
+}
+
+func (s *Server) handleGetRSVP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	me, group, err := s.loadMe(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.store.Settings(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, newRSVPView(me, group, st, time.Now()))
+}
+
+// rsvpRequest is PUT /api/rsvp.
+type rsvpRequest struct {
+	Status    string        `json:"status"`
+	NumGuests *int          `json:"numGuests"`
+	NotComing []string      `json:"notComing"`
+	Confirm   bool          `json:"confirm"`
+	Scope     string        `json:"scope"`
+	Dietary   *dietaryInput `json:"dietary"`
+	Tastes    *guest.Tastes `json:"tastes"`
+}
+
+// dietaryInput takes the dietary answer as {"text","tags"} or, for
+// convenience, as plain text.
+type dietaryInput guest.Dietary
+
+func (d *dietaryInput) UnmarshalJSON(b []byte) error {
+	b = bytes.TrimSpace(b)
+	if len(b) > 0 && b[0] == '"' {
+		var text string
+		if err := json.Unmarshal(b, &text); err != nil {
+			return err
+		}
+		*d = dietaryInput{Text: text}
+		return nil
+	}
+	var v guest.Dietary
+	if err := json.Unmarshal(b, &v); err != nil {
+		return err
+	}
+	*d = dietaryInput(v)
+	return nil
+}
+
+// parseRSVP decodes and checks an RSVP body; the group rules come after,
+// in guest.Decide. It is its own function so the fuzz test reaches every
+// path a body can take.
+func parseRSVP(r *http.Request) (guest.Answer, error) {
+	var req rsvpRequest
+	if err := decode(r, &req); err != nil {
+		return guest.Answer{}, err
+	}
+	a := guest.Answer{
+		Status:    guest.Status(strings.ToLower(strings.TrimSpace(req.Status))),
+		NumGuests: req.NumGuests,
+		Confirm:   req.Confirm,
+		Scope:     guest.Scope(strings.ToLower(strings.TrimSpace(req.Scope))),
+		Tastes:    req.Tastes,
+	}
+	if len(req.NotComing) > guest.MaxPartySize {
+		return a, errBadRequest("invalid_field", fmt.Sprintf("notComing lists more than %d people", guest.MaxPartySize))
+	}
+	for _, id := range req.NotComing {
+		if !guest.ValidID(id) {
+			return a, errBadRequest("invalid_field", "notComing must list the ids of your group's members")
+		}
+		a.NotComing = append(a.NotComing, id)
+	}
+	if req.Dietary != nil {
+		if len(req.Dietary.Text) > guest.MaxDietaryText {
+			return a, errBadRequest("invalid_field", fmt.Sprintf("dietary text is longer than %d characters", guest.MaxDietaryText))
+		}
+		if len(req.Dietary.Tags) > 50 {
+			return a, errBadRequest("invalid_field", "dietary lists too many tags")
+		}
+		d := guest.Dietary(*req.Dietary)
+		a.Dietary = &d
+	}
+	if t := req.Tastes; t != nil && (len(t.Likes) > 50 || len(t.Dislikes) > 50) {
+		return a, errBadRequest("invalid_field", "tastes list too many likes or dislikes")
+	}
+	return a, nil
+}
+
+// ruleError turns a refused answer into the JSON error, with what the page
+// needs to ask its question in details.
+func ruleError(err error) error {
+	var re *guest.RuleError
+	if !errors.As(err, &re) {
+		return err
+	}
+	status := http.StatusUnprocessableEntity
+	if re.Code == guest.CodeInvalidAnswer || re.Code == guest.CodeNothingToChange {
+		status = http.StatusBadRequest
+	}
+	var details any
+	if len(re.Members) > 0 || re.ExpectedTotal > 0 {
+		details = map[string]any{"members": re.Members, "expectedTotal": re.ExpectedTotal, "numGuests": re.NumGuests}
+	}
+	return &apiError{Status: status, Code: re.Code, Message: re.Message, Details: details}
+}
+
+func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	answer, err := parseRSVP(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := s.store.Settings(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	now := time.Now()
+	if st.DeadlinePassed(now) {
+		s.fail(w, r, errConflict(guest.CodeDeadlinePassed, guest.MessageDeadlinePassed))
+		return
+	}
+	me, group, err := s.loadMe(ctx)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	d, err := guest.Decide(answer, me, group)
+	if err != nil {
+		s.fail(w, r, ruleError(err))
+		return
+	}
+	after, err := s.store.ApplyRSVP(ctx, me, group, d, now)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	view := newRSVPView(me, after, st, now)
+	view.Message = confirmation(d, view)
+	if d.Status != "" {
+		s.guestsChanged(ctx, "rsvp", identity(ctx), after, nil)
+	}
+	writeJSON(w, http.StatusOK, view)
+}
+
+// confirmation says in words what an answer did.
+func confirmation(d guest.Decision, v rsvpView) string {
+	switch {
+	case d.Status == guest.StatusComing && v.ComingTotal == 1:
+		return "Thank you! You are coming. See you there!"
+	case d.Status == guest.StatusComing:
+		return fmt.Sprintf("Thank you! %d of you are coming. See you there!", v.ComingTotal)
+	case d.Status == guest.StatusDeclined && len(d.Declined) > 1:
+		return "Thank you for letting us know. You will all be missed."
+	case d.Status == guest.StatusDeclined:
+		return "Thank you for letting us know. You will be missed."
+	default:
+		return "Saved. Thank you!"
+	}
+}
+
+// rsvpChanged is the data of the rsvp.changed event on the admin topic.
+type rsvpChanged struct {
+	// Reason is rsvp (a guest answered), created, edited, deleted or
+	// import.
+	Reason string         `json:"reason"`
+	By     string         `json:"by"`
+	ByName string         `json:"byName"`
+	Guests []guest.Member `json:"guests,omitempty"`
+	// Deleted lists guests that are gone.
+	Deleted []string  `json:"deleted,omitempty"`
+	At      time.Time `json:"at"`
+}
+
+// guestsChanged tells the host's dashboards, live: rsvp.changed with who
+// changed, then stats.updated with the figures. The request never waits
+// on or fails for a publish.
+func (s *Server) guestsChanged(ctx context.Context, reason string, by auth.Identity, changed []guest.Guest, deleted []string) {
+	if s.publish == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	ev := rsvpChanged{Reason: reason, By: by.GuestID, ByName: by.Name, Deleted: deleted, At: time.Now().UTC()}
+	for _, g := range changed {
+		ev.Guests = append(ev.Guests, guest.MemberOf(g))
+	}
+	if err := s.publish.Publish(ctx, topicAdmin, "rsvp.changed", ev); err != nil {
+		s.log.WarnContext(ctx, "publish rsvp.changed", "err", err)
+	}
+	s.publishStats(ctx)
+}
+
+func (s *Server) publishStats(ctx context.Context) {
+	if s.publish == nil {
+		return
+	}
+	st, err := s.store.Stats(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "read stats to publish", "err", err)
+		return
+	}
+	if err := s.publish.Publish(ctx, topicAdmin, "stats.updated", newStatsView(st)); err != nil {
+		s.log.WarnContext(ctx, "publish stats.updated", "err", err)
+	}
+}

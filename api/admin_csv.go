@@ -1,0 +1,323 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"slices"
+	"time"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
+
+// The guest list as CSV: export, and an import that reports on every row.
+
+func (s *Server) handleExportGuests(w http.ResponseWriter, r *http.Request) {
+	guests, err := s.store.AllGuests(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var buf bytes.Buffer
+	if err := guest.WriteCSV(&buf, guests); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	name := fmt.Sprintf("guests-%s.csv", time.Now().UTC().Format(time.DateOnly))
+	w.Header().Set("Content-Type", "text/csv; charset=utf-8")
+	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
+	w.Header().Set("Cache-Control", "no-store")
+	w.Write(buf.Bytes())
+}
+
+// Import row outcomes.
+const (
+	rowCreated = "created"
+	rowUpdated = "updated"
+	rowRefused = "refused"
+)
+
+// importRow is one line of the import report.
+type importRow struct {
+	Row    int    `json:"row"`
+	Status string `json:"status"`
+	Reason string `json:"reason,omitempty"`
+	ID     string `json:"id,omitempty"`
+	Name   string `json:"name,omitempty"`
+	// Changes lists the fields an update changed (empty: the guest was
+	// already like this).
+	Changes []string `json:"changes,omitempty"`
+}
+
+// importReport is POST /api/admin/guests/import.
+type importReport struct {
+	DryRun         bool        `json:"dryRun"`
+	Created        int         `json:"created"`
+	Updated        int         `json:"updated"`
+	Refused        int         `json:"refused"`
+	Columns        []string    `json:"columns"`
+	IgnoredColumns []string    `json:"ignoredColumns,omitempty"`
+	Rows           []importRow `json:"rows"`
+}
+
+// readImport takes the CSV from a text/csv (or any non-JSON) body, or from
+// {"csv": "…", "dryRun": bool} in a JSON one.
+func readImport(r *http.Request) (data []byte, dryRun bool, err error) {
+	if dryRun, err = boolParam(r.URL.Query(), "dryRun"); err != nil {
+		return nil, false, err
+	}
+	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if ct == "application/json" {
+		var body struct {
+			CSV    string `json:"csv"`
+			DryRun bool   `json:"dryRun"`
+		}
+		if err := decode(r, &body); err != nil {
+			return nil, false, err
+		}
+		return []byte(body.CSV), dryRun || body.DryRun, nil
+	}
+	data, err = io.ReadAll(r.Body)
+	if err != nil {
+		var mbe *http.MaxBytesError
+		if errors.As(err, &mbe) {
+			return nil, false, tooLarge(mbe)
+		}
+		return nil, false, errBadRequest("unreadable_body", "the CSV could not be read; send it again")
+	}
+	return data, dryRun, nil
+}
+
+func (s *Server) handleImportGuests(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	data, dryRun, err := readImport(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		s.fail(w, r, errBadRequest("empty_csv", "the CSV is empty; send a header row and one row per guest"))
+		return
+	}
+	file, err := guest.ParseCSV(bytes.NewReader(data))
+	if err != nil {
+		s.fail(w, r, errUnprocessable("csv_header", err.Error()))
+		return
+	}
+	rep, changed, err := s.importGuests(ctx, file, dryRun)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(changed) > 0 {
+		s.guestsChanged(ctx, "import", identity(ctx), changed, nil)
+	}
+	writeJSON(w, http.StatusOK, rep)
+}
+
+// importGuests applies each row on its own: a refused row is reported and
+// the next one goes on. A row is matched to a guest by id, else by code;
+// a row with neither is a new guest, unless someone with the same name is
+// already invited (a second import of one list must not invite everyone
+// twice).
+func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bool) (importReport, []guest.Guest, error) {
+	rep := importReport{DryRun: dryRun, Columns: file.Columns, IgnoredColumns: file.Ignored, Rows: []importRow{}}
+	names, err := s.store.NameIndex(ctx)
+	if err != nil {
+		return rep, nil, err
+	}
+	by := identity(ctx).GuestID
+	seen := map[string]int{} // identity key → row
+	var changed []guest.Guest
+	for _, row := range file.Rows {
+		out := importRow{Row: row.Line, Name: row.Guest.Name()}
+		refuse := func(reason string) {
+			out.Status, out.Reason = rowRefused, reason
+		}
+		g := row.Guest
+		nameKey := guest.NameKey(g.FirstName) + " " + guest.NameKey(g.LastName)
+		key := "name:" + nameKey
+		switch {
+		case g.ID != "":
+			key = "id:" + g.ID
+		case g.Code != "":
+			key = "code:" + g.Code
+		}
+		switch {
+		case row.Err != "":
+			refuse(row.Err)
+		case seen[key] > 0:
+			refuse(fmt.Sprintf("the same guest as row %d", seen[key]))
+		default:
+			seen[key] = row.Line
+			existing, found, err := s.matchImportRow(ctx, g)
+			switch {
+			case err != nil:
+				return rep, changed, err
+			case found:
+				s.importUpdate(ctx, row, existing, by, dryRun, &out, &changed)
+			case g.ID == "" && g.Code == "" && names[nameKey] != "":
+				refuse(fmt.Sprintf("%s is already invited (id %s); add the id column to update them", g.Name(), names[nameKey]))
+			default:
+				s.importCreate(ctx, g, dryRun, &out, &changed)
+				names[nameKey] = out.ID
+			}
+		}
+		switch out.Status {
+		case rowCreated:
+			rep.Created++
+		case rowUpdated:
+			rep.Updated++
+		default:
+			rep.Refused++
+		}
+		rep.Rows = append(rep.Rows, out)
+	}
+	return rep, changed, nil
+}
+
+// matchImportRow finds the guest a row names by id or code.
+func (s *Server) matchImportRow(ctx context.Context, g guest.Guest) (guest.Guest, bool, error) {
+	var found guest.Guest
+	var err error
+	switch {
+	case g.ID != "":
+		found, err = s.store.GuestByID(ctx, g.ID)
+	case g.Code != "":
+		found, err = s.store.GuestWithCode(ctx, g.Code)
+	default:
+		return found, false, nil
+	}
+	if errors.Is(err, store.ErrNotFound) {
+		return found, false, nil
+	}
+	return found, err == nil, err
+}
+
+func (s *Server) importCreate(ctx context.Context, g guest.Guest, dryRun bool, out *importRow, changed *[]guest.Guest) {
+	if g.FirstName == "" || g.LastName == "" {
+		out.Status, out.Reason = rowRefused, "no guest has this id or code, and a new guest needs a first and a last name"
+		return
+	}
+	if g.Status == guest.StatusPending {
+		g.RSVPDate = nil
+	}
+	out.Status = rowCreated
+	if dryRun {
+		return
+	}
+	if err := s.store.InsertGuest(ctx, &g); err != nil {
+		out.Status = rowRefused
+		out.Reason = "could not be saved"
+		if errors.Is(err, store.ErrConflict) {
+			out.Reason = "its id or code belongs to another guest"
+		} else {
+			s.log.WarnContext(ctx, "import row", "err", err)
+		}
+		return
+	}
+	out.ID = g.ID
+	*changed = append(*changed, g)
+}
+
+func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing guest.Guest, by string, dryRun bool, out *importRow, changed *[]guest.Guest) {
+	g := row.Guest
+	out.ID = existing.ID
+	if row.Has["code"] && g.Code != "" && g.Code != existing.Code {
+		out.Status, out.Reason = rowRefused, "the code differs from the guest's code; codes change only by making a new one on the guest desk"
+		return
+	}
+	var p guest.Patch
+	if row.Has["firstName"] {
+		p.FirstName = &g.FirstName
+	}
+	if row.Has["lastName"] {
+		p.LastName = &g.LastName
+	}
+	if row.Has["role"] && g.Role != "" {
+		p.Role = &g.Role
+	}
+	if row.Has["status"] && g.Status != "" {
+		p.Status = &g.Status
+	}
+	if row.Has["expectedGuests"] && g.ExpectedGuests > 0 {
+		p.ExpectedGuests = &g.ExpectedGuests
+	}
+	if row.Has["extraGuests"] {
+		p.ExtraGuests = &g.ExtraGuests
+	}
+	if row.Has["groupId"] {
+		p.GroupID = &g.GroupID
+	}
+	if row.Has["dietary"] || row.Has["dietaryTags"] {
+		d := existing.Dietary
+		if row.Has["dietary"] {
+			d.Text = g.Dietary.Text
+		}
+		if row.Has["dietaryTags"] {
+			d.Tags = g.Dietary.Tags
+		} else {
+			d.Tags = nil // derived from the new text
+		}
+		p.Dietary = &d
+	}
+	if row.Has["likes"] || row.Has["dislikes"] || row.Has["alcoholFree"] {
+		t := existing.Tastes
+		if row.Has["likes"] {
+			t.Likes = g.Tastes.Likes
+		}
+		if row.Has["dislikes"] {
+			t.Dislikes = g.Tastes.Dislikes
+		}
+		if row.Has["alcoholFree"] {
+			t.AlcoholFree = g.Tastes.AlcoholFree
+		}
+		p.Tastes = &t
+	}
+	after, err := p.Apply(existing, by, time.Now().UTC())
+	if err != nil {
+		out.Status, out.Reason = rowRefused, err.Error()
+		return
+	}
+	out.Changes = differences(existing, after)
+	out.Status = rowUpdated
+	if len(out.Changes) == 0 || dryRun {
+		return
+	}
+	saved, err := s.store.UpdateGuest(ctx, existing.ID, p, by)
+	if err != nil {
+		out.Status, out.Reason, out.Changes = rowRefused, "could not be saved", nil
+		if errors.Is(err, store.ErrNotFound) {
+			out.Reason = "the guest was deleted meanwhile"
+		} else {
+			s.log.WarnContext(ctx, "import row", "err", err)
+		}
+		return
+	}
+	*changed = append(*changed, saved)
+}
+
+// differences names the fields an import changes.
+func differences(a, b guest.Guest) []string {
+	var out []string
+	add := func(name string, differ bool) {
+		if differ {
+			out = append(out, name)
+		}
+	}
+	add("firstName", a.FirstName != b.FirstName)
+	add("lastName", a.LastName != b.LastName)
+	add("role", a.Role != b.Role)
+	add("status", a.Status != b.Status)
+	add("expectedGuests", a.ExpectedGuests != b.ExpectedGuests)
+	add("extraGuests", a.ExtraGuests != b.ExtraGuests)
+	add("groupId", a.GroupID != b.GroupID)
+	add("dietary", a.Dietary.Text != b.Dietary.Text || !slices.Equal(a.Dietary.Tags, b.Dietary.Tags))
+	add("tastes", !slices.Equal(a.Tastes.Likes, b.Tastes.Likes) || !slices.Equal(a.Tastes.Dislikes, b.Tastes.Dislikes) || a.Tastes.AlcoholFree != b.Tastes.AlcoholFree)
+	return out
+}

@@ -1,0 +1,426 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"net/url"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
+
+// The host's guest desk (DESIGN.md, flow 3).
+
+// statsView is GET /api/admin/stats and the stats.updated event.
+type statsView struct {
+	guest.Counts
+	// Answered is coming + declined.
+	Answered    int       `json:"answered"`
+	Version     int64     `json:"version"`
+	UpdatedAt   time.Time `json:"updatedAt"`
+	RecountedAt time.Time `json:"recountedAt"`
+	// Timeline is set when asked for (?timeline=true).
+	Timeline []guest.Day `json:"timeline,omitempty"`
+}
+
+func newStatsView(st store.GuestStats) statsView {
+	return statsView{Counts: st.Counts, Answered: st.Coming + st.Declined, Version: st.Version, UpdatedAt: st.UpdatedAt, RecountedAt: st.RecountedAt}
+}
+
+// handleStats answers from the kept summary (one read); ?recount=true
+// counts every guest first, and ?timeline=true adds answers per day.
+func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	q := r.URL.Query()
+	recount, err := boolParam(q, "recount")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	timeline, err := boolParam(q, "timeline")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	var st store.GuestStats
+	if recount {
+		st, err = s.store.RecountStats(ctx)
+	} else {
+		st, err = s.store.Stats(ctx)
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	view := newStatsView(st)
+	if timeline {
+		settings, err := s.store.Settings(ctx)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		answers, err := s.store.Answers(ctx)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		view.Timeline = guest.Timeline(answers, settings.Loc())
+	}
+	writeJSON(w, http.StatusOK, view)
+}
+
+func boolParam(q url.Values, name string) (bool, error) {
+	switch strings.ToLower(q.Get(name)) {
+	case "", "false", "0", "no":
+		return false, nil
+	case "true", "1", "yes":
+		return true, nil
+	}
+	return false, errBadRequest("invalid_query", fmt.Sprintf("%s must be true or false", name))
+}
+
+// guestPage is GET /api/admin/guests.
+type guestPage struct {
+	Guests []guest.Guest `json:"guests"`
+	Total  int64         `json:"total"`
+	Limit  int           `json:"limit"`
+	Offset int           `json:"offset"`
+	Page   int           `json:"page"`
+	Pages  int           `json:"pages"`
+}
+
+// parseGuestQuery reads the list's filters, order and page from the query
+// string: status, neverLoggedIn, hasDietary, groupId, q, sort (a field,
+// or -field for descending), order (asc|desc), limit, and offset or page.
+func parseGuestQuery(v url.Values) (store.GuestQuery, error) {
+	var q store.GuestQuery
+	var err error
+	if st := strings.ToLower(v.Get("status")); st != "" && st != "all" {
+		q.Status = guest.Status(st)
+		if !q.Status.Valid() {
+			return q, errBadRequest("invalid_query", "status must be pending, coming or declined")
+		}
+	}
+	if q.NeverLoggedIn, err = boolParam(v, "neverLoggedIn"); err != nil {
+		return q, err
+	}
+	if q.HasDietary, err = boolParam(v, "hasDietary"); err != nil {
+		return q, err
+	}
+	if q.GroupID = v.Get("groupId"); q.GroupID != "" && !guest.ValidID(q.GroupID) {
+		return q, errBadRequest("invalid_query", "groupId must be a group id")
+	}
+	if q.Q = strings.TrimSpace(v.Get("q")); len(q.Q) > 100 {
+		return q, errBadRequest("invalid_query", "q is longer than 100 characters")
+	}
+	sort := v.Get("sort")
+	if rest, ok := strings.CutPrefix(sort, "-"); ok {
+		sort, q.Desc = rest, true
+	}
+	if sort != "" && !slices.Contains(store.SortFields, sort) {
+		return q, errBadRequest("invalid_query", "sort must be one of "+strings.Join(store.SortFields, ", "))
+	}
+	q.Sort = sort
+	switch strings.ToLower(v.Get("order")) {
+	case "", "asc":
+	case "desc":
+		q.Desc = true
+	default:
+		return q, errBadRequest("invalid_query", "order must be asc or desc")
+	}
+	num := func(name string, lo, hi, def int) (int, error) {
+		s := v.Get(name)
+		if s == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
+		}
+		return n, nil
+	}
+	if q.Limit, err = num("limit", 1, store.MaxPageSize, 50); err != nil {
+		return q, err
+	}
+	if q.Offset, err = num("offset", 0, 1<<30, 0); err != nil {
+		return q, err
+	}
+	page, err := num("page", 1, 1<<20, 0)
+	if err != nil {
+		return q, err
+	}
+	if page > 0 {
+		q.Offset = (page - 1) * q.Limit
+	}
+	return q, nil
+}
+
+func (s *Server) handleListGuests(w http.ResponseWriter, r *http.Request) {
+	q, err := parseGuestQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	guests, total, err := s.store.ListGuests(r.Context(), q)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, guestPage{
+		Guests: guests, Total: total, Limit: q.Limit, Offset: q.Offset,
+		Page: q.Offset/q.Limit + 1, Pages: int((total + int64(q.Limit) - 1) / int64(q.Limit)),
+	})
+}
+
+// guestInput is the body of POST and PUT /api/admin/guests[/{id}]; on PUT
+// only the fields sent change.
+type guestInput struct {
+	FirstName      *string        `json:"firstName"`
+	LastName       *string        `json:"lastName"`
+	Role           *guest.Role    `json:"role"`
+	Status         *guest.Status  `json:"status"`
+	ExpectedGuests *int           `json:"expectedGuests"`
+	ExtraGuests    *int           `json:"extraGuests"`
+	GroupID        *string        `json:"groupId"`
+	Dietary        *dietaryInput  `json:"dietary"`
+	Tastes         *guest.Tastes  `json:"tastes"`
+	Code           *string        `json:"code"`
+}
+
+func (in guestInput) patch() guest.Patch {
+	p := guest.Patch{
+		FirstName: in.FirstName, LastName: in.LastName, Role: in.Role, Status: in.Status,
+		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
+	}
+	if in.Dietary != nil {
+		d := guest.Dietary(*in.Dietary)
+		p.Dietary = &d
+	}
+	return p
+}
+
+// fieldError turns a domain validation error into a 422 naming the field.
+func fieldError(err error) error {
+	var fe *guest.FieldError
+	if errors.As(err, &fe) {
+		return &apiError{Status: http.StatusUnprocessableEntity, Code: "invalid_field", Message: fe.Field + " " + fe.Message, Details: map[string]string{"field": fe.Field}}
+	}
+	return err
+}
+
+// storeError maps the store's sentinel errors to 404 and 409.
+func storeError(err error, what string) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return errNotFound(what + " does not exist")
+	case errors.Is(err, store.ErrConflict):
+		return errConflict("conflict", what+" clashes with one that exists (same id or code)")
+	}
+	return fieldError(err)
+}
+
+func (s *Server) handleCreateGuest(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var in guestInput
+	if err := decode(r, &in); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if in.FirstName == nil || strings.TrimSpace(*in.FirstName) == "" || in.LastName == nil || strings.TrimSpace(*in.LastName) == "" {
+		s.fail(w, r, errUnprocessable("missing_fields", "a guest needs a firstName and a lastName"))
+		return
+	}
+	if in.Code != nil {
+		s.fail(w, r, errUnprocessable("invalid_field", "codes are made by barhub; leave code out (an import may keep printed codes)"))
+		return
+	}
+	now := time.Now().UTC()
+	g, err := in.patch().Apply(guest.Guest{Role: guest.RoleGuest, Status: guest.StatusPending, ExpectedGuests: 1}, identity(ctx).GuestID, now)
+	if err != nil {
+		s.fail(w, r, fieldError(err))
+		return
+	}
+	if err := s.store.InsertGuest(ctx, &g); err != nil {
+		s.fail(w, r, storeError(err, "the guest"))
+		return
+	}
+	s.guestsChanged(ctx, "created", identity(ctx), []guest.Guest{g}, nil)
+	w.Header().Set("Location", "/api/admin/guests/"+g.ID)
+	writeJSON(w, http.StatusCreated, g)
+}
+
+func (s *Server) handleGetGuest(w http.ResponseWriter, r *http.Request) {
+	g, err := s.store.GuestByID(r.Context(), chi.URLParam(r, "id"))
+	if err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	writeJSON(w, http.StatusOK, g)
+}
+
+// handleUpdateGuest edits a guest; joining or leaving a group is this
+// route with {"groupId": "…"} or {"groupId": ""}: one update of that
+// person's document.
+func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var in guestInput
+	if err := decode(r, &in); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if in.Code != nil {
+		s.fail(w, r, errUnprocessable("invalid_field", "a code cannot be set; POST /api/admin/guests/{id}/code makes a new one"))
+		return
+	}
+	p := in.patch()
+	if p.Empty() {
+		s.fail(w, r, errBadRequest("nothing_to_change", "send at least one field to change"))
+		return
+	}
+	id := chi.URLParam(r, "id")
+	if id == identity(ctx).GuestID && p.Role != nil && *p.Role != guest.RoleAdmin {
+		s.fail(w, r, errConflict("own_role", "you cannot take away your own admin role; ask another admin"))
+		return
+	}
+	g, err := s.store.UpdateGuest(ctx, id, p, identity(ctx).GuestID)
+	if err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
+	writeJSON(w, http.StatusOK, g)
+}
+
+func (s *Server) handleDeleteGuest(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := chi.URLParam(r, "id")
+	if id == identity(ctx).GuestID {
+		s.fail(w, r, errConflict("own_guest", "you cannot delete your own invitation while signed in with it"))
+		return
+	}
+	if _, err := s.store.RemoveGuest(ctx, id); err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	s.guestsChanged(ctx, "deleted", identity(ctx), nil, []string{id})
+	w.WriteHeader(http.StatusNoContent)
+}
+
+// codeView is POST /api/admin/guests/{id}/code.
+type codeView struct {
+	Code  string      `json:"code"`
+	Guest guest.Guest `json:"guest"`
+}
+
+func (s *Server) handleRegenerateCode(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	id := chi.URLParam(r, "id")
+	code, err := s.store.RegenerateCode(ctx, id)
+	if err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	g, err := s.store.GuestByID(ctx, id)
+	if err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	writeJSON(w, http.StatusOK, codeView{Code: code, Guest: g})
+}
+
+// groupView is one entry of GET /api/admin/groups.
+type groupView struct {
+	ID            string         `json:"id"`
+	Members       []guest.Member `json:"members"`
+	ExpectedTotal int            `json:"expectedTotal"`
+	ComingTotal   int            `json:"comingTotal"`
+}
+
+// handleGroups lists every group with its members, for joining guests.
+func (s *Server) handleGroups(w http.ResponseWriter, r *http.Request) {
+	grouped, err := s.store.GroupedGuests(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	out := []groupView{}
+	for i := 0; i < len(grouped); {
+		j := i
+		for j < len(grouped) && grouped[j].GroupID == grouped[i].GroupID {
+			j++
+		}
+		members := grouped[i:j]
+		v := groupView{ID: grouped[i].GroupID, ExpectedTotal: guest.ExpectedTotal(members)}
+		for _, m := range members {
+			v.Members = append(v.Members, guest.MemberOf(m))
+			v.ComingTotal += m.Heads()
+		}
+		out = append(out, v)
+		i = j
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"groups": out})
+}
+
+// dietaryReport is GET /api/admin/reports/dietary.
+type dietaryReport struct {
+	Statuses []guest.Status    `json:"statuses"`
+	Guests   int               `json:"guests"`
+	Tags     []guest.DietaryTag `json:"tags"`
+}
+
+// handleDietaryReport lists who needs what, grouped by tag: coming guests
+// by default, ?status=all adds those who have not answered yet.
+func (s *Server) handleDietaryReport(w http.ResponseWriter, r *http.Request) {
+	statuses := []guest.Status{guest.StatusComing}
+	switch v := r.URL.Query().Get("status"); v {
+	case "", "coming":
+	case "all":
+		statuses = append(statuses, guest.StatusPending)
+	case "pending":
+		statuses = []guest.Status{guest.StatusPending}
+	default:
+		s.fail(w, r, errBadRequest("invalid_query", "status must be coming, pending or all"))
+		return
+	}
+	guests, err := s.store.DietaryGuests(r.Context(), statuses...)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, dietaryReport{Statuses: statuses, Guests: len(guests), Tags: guest.DietaryByTag(guests)})
+}
+
+func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
+	st, err := s.store.Settings(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, st.InZone())
+}
+
+func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
+	var in guest.SettingsInput
+	if err := decode(r, &in); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	st, err := guest.ParseSettings(in)
+	if err != nil {
+		s.fail(w, r, fieldError(err))
+		return
+	}
+	saved, err := s.store.SaveSettings(r.Context(), st)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, saved.InZone())
+}
