@@ -182,16 +182,16 @@ func (s *Server) handleListGuests(w http.ResponseWriter, r *http.Request) {
 // guestInput is the body of POST and PUT /api/admin/guests[/{id}]; on PUT
 // only the fields sent change.
 type guestInput struct {
-	FirstName      *string        `json:"firstName"`
-	LastName       *string        `json:"lastName"`
-	Role           *guest.Role    `json:"role"`
-	Status         *guest.Status  `json:"status"`
-	ExpectedGuests *int           `json:"expectedGuests"`
-	ExtraGuests    *int           `json:"extraGuests"`
-	GroupID        *string        `json:"groupId"`
-	Dietary        *dietaryInput  `json:"dietary"`
-	Tastes         *guest.Tastes  `json:"tastes"`
-	Code           *string        `json:"code"`
+	FirstName      *string       `json:"firstName"`
+	LastName       *string       `json:"lastName"`
+	Role           *guest.Role   `json:"role"`
+	Status         *guest.Status `json:"status"`
+	ExpectedGuests *int          `json:"expectedGuests"`
+	ExtraGuests    *int          `json:"extraGuests"`
+	GroupID        *string       `json:"groupId"`
+	Dietary        *dietaryInput `json:"dietary"`
+	Tastes         *guest.Tastes `json:"tastes"`
+	Code           *string       `json:"code"`
 }
 
 func (in guestInput) patch() guest.Patch {
@@ -370,8 +370,8 @@ func (s *Server) handleGroups(w http.ResponseWriter, r *http.Request) {
 
 // dietaryReport is GET /api/admin/reports/dietary.
 type dietaryReport struct {
-	Statuses []guest.Status    `json:"statuses"`
-	Guests   int               `json:"guests"`
+	Statuses []guest.Status     `json:"statuses"`
+	Guests   int                `json:"guests"`
 	Tags     []guest.DietaryTag `json:"tags"`
 }
 
