@@ -18,6 +18,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/activity"
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
@@ -165,6 +166,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 
+	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
+	go activityRec.Run(ctx)
+	go keepGuestStats(ctx, a.store, logger)
+
 	handler := api.New(api.Deps{
 		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version},
 		Logger:   logger,
@@ -175,6 +180,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Publish:  live,
 		Live:     live,
 		Presence: live.Presence,
+		Activity: activityRec,
 		Web:      web.Handler(),
 		Ready:    ready,
 		Registry: registry,
