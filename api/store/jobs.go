@@ -46,10 +46,12 @@ const (
 // dead-lettered, and how many more an admin retry grants.
 const DefaultJobAttempts = 5
 
-// jobClaimTTL keeps an attempt's claim far longer than any lease, so a
-// worker that read a candidate long ago can never start the same attempt
-// again; the sweeper removes the claims afterwards.
-const jobClaimTTL = 6 * time.Hour
+// jobClaimTTL keeps an attempt's claim far longer than a poll takes, so
+// a worker acting on a candidate it read a moment ago can never start an
+// attempt that was already started. It is also how long a job waits when
+// a worker died between claiming an attempt and recording it (a window of
+// one database write); the claim is then taken over.
+const jobClaimTTL = 15 * time.Minute
 
 const collJobs = "jobs"
 
@@ -83,6 +85,26 @@ type Job struct {
 	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
 	UpdatedAt  time.Time  `bson:"updatedAt" json:"updatedAt"`
 	FinishedAt *time.Time `bson:"finishedAt,omitempty" json:"finishedAt,omitempty"`
+}
+
+// Payload keys of the job kinds.
+const (
+	PayloadDrinkID          = "drinkId"
+	PayloadRecommendationID = "recommendationId"
+	PayloadGuestID          = "guestId"
+)
+
+// ImagePromptJob is the job that writes a photography prompt for a drink.
+func ImagePromptJob(drinkID string) NewJob {
+	return NewJob{Kind: JobImagePrompt, Subject: "drink:" + drinkID, Payload: map[string]string{PayloadDrinkID: drinkID}}
+}
+
+// RecommendationJob is the job that answers a guest's recommendation request.
+func RecommendationJob(recommendationID, guestID string) NewJob {
+	return NewJob{Kind: JobRecommendation, Subject: "recommendation:" + recommendationID, Payload: map[string]string{
+		PayloadRecommendationID: recommendationID,
+		PayloadGuestID:          guestID,
+	}}
 }
 
 // NewJob describes a job to enqueue.
@@ -173,19 +195,36 @@ func (s *Store) claimAttempt(ctx context.Context, j Job, n int) error {
 
 // transition applies set (and inc) to j if it is still at j.Version, and
 // returns the job as written. ErrConflict means someone else moved it.
+//
+// The version is checked on a read by _id and the write filters on _id
+// alone. A filter with the version in it would make the check and the
+// write one step on MongoDB, but embedded FerretDB turns any filter other
+// than a bare _id into a scan of the whole collection — and still reads
+// before it writes. Either way is safe because only the owner of an
+// attempt's claim moves a job; the version only stops a worker whose
+// lease ran out from writing over the next owner.
 func (s *Store) transition(ctx context.Context, j Job, set bson.D, inc bson.D) (Job, error) {
+	cur, err := s.JobByID(ctx, j.ID)
+	if err != nil {
+		return Job{}, fmt.Errorf("update job: %w", err)
+	}
+	if cur.Version != j.Version {
+		return Job{}, fmt.Errorf("update job %s: it changed meanwhile: %w", j.ID, ErrConflict)
+	}
 	t := jobNow()
 	set = append(set, bson.E{Key: "updatedAt", Value: t})
 	inc = append(inc, bson.E{Key: "version", Value: int64(1)})
 	update := bson.D{{Key: "$set", Value: set}, {Key: "$inc", Value: inc}}
-	res, err := s.coll(collJobs).UpdateOne(ctx, bson.D{{Key: "_id", Value: j.ID}, {Key: "version", Value: j.Version}}, update)
+	after := options.FindOneAndUpdate().SetReturnDocument(options.After)
+	var out Job
+	err = s.coll(collJobs).FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: j.ID}}, update, after).Decode(&out)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return Job{}, fmt.Errorf("update job %s: %w", j.ID, ErrNotFound)
+	}
 	if err != nil {
 		return Job{}, fmt.Errorf("update job %s: %w", j.ID, err)
 	}
-	if res.MatchedCount == 0 {
-		return Job{}, fmt.Errorf("update job %s: it changed meanwhile: %w", j.ID, ErrConflict)
-	}
-	return s.JobByID(ctx, j.ID)
+	return out, nil
 }
 
 // StartJob makes worker the owner of j's next attempt until the lease
