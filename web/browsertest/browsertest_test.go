@@ -175,7 +175,7 @@ func TestSignOut(t *testing.T) {
 	browsertest.Navigate(t, ctx, srv.URL+"/login")
 	signIn(t, ctx, "guest", time.Now().Add(time.Hour))
 	browsertest.Navigate(t, ctx, srv.URL+"/")
-	browsertest.WaitText(t, ctx, "#greeting", "Welcome, Ada!")
+	browsertest.WaitText(t, ctx, "#whoami", "Ada Lovelace")
 	browsertest.Screenshot(t, ctx, "home")
 	browsertest.Click(t, ctx, "#logout")
 	browsertest.WaitPath(t, ctx, "/login")

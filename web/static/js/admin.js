@@ -1,4 +1,133 @@
-// The host's dashboard: guests, menu, settings and live stats build on this page.
+// The host's dashboard: live figures, answers over time and the latest
+// answers (this file); the guest desk (desk.js); the dietary report,
+// event settings, import/export and invitations (desk-tools.js). The bar's
+// admin modules add themselves to #bar-admin-area.
+import { api } from "./api.js";
+import { renderChart } from "./chart.js";
+import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
+import { startTools, reloadDietary } from "./desk-tools.js";
+import { connect } from "./live.js";
 import { startPage } from "./page.js";
 
-startPage("admin");
+const $ = (id) => document.getElementById(id);
+const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies"];
+
+let statsVersion = -1;
+
+// renderStats fills the tiles; an older figure arriving late (events and
+// fetches race) never overwrites a newer one.
+function renderStats(s) {
+  if (typeof s.version === "number") {
+    if (s.version < statsVersion) return;
+    statsVersion = s.version;
+  }
+  for (const f of STAT_FIELDS) {
+    const node = $(`stat-${f}`);
+    if (!node) continue;
+    const value = String(s[f] ?? "–");
+    if (node.textContent !== value) {
+      node.textContent = value;
+      const tile = node.closest(".stat");
+      tile?.classList.remove("flash");
+      void tile?.offsetWidth; // restart the animation
+      tile?.classList.add("flash");
+    }
+  }
+}
+
+async function loadStats({ timeline = false } = {}) {
+  const s = await api("GET", `/api/admin/stats${timeline ? "?timeline=true" : ""}`);
+  renderStats(s);
+  if (timeline) renderChart($("chart"), s.timeline || []);
+  return s;
+}
+
+function when(iso) {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+}
+
+const REASONS = { created: "added", edited: "edited", deleted: "deleted", import: "imported" };
+
+// addFeed shows one rsvp.changed event at the top of the latest answers.
+function addFeed(ev) {
+  const feed = $("feed");
+  if (feed.firstElementChild?.classList.contains("muted")) feed.replaceChildren();
+  const li = document.createElement("li");
+  const time = document.createElement("time");
+  time.dateTime = ev.at;
+  time.textContent = when(ev.at);
+  const text = document.createElement("span");
+  if (ev.reason === "rsvp") {
+    const parts = (ev.guests || []).map((g) => {
+      const what = g.status === "coming" ? (g.numGuests > 1 ? `coming (${g.numGuests})` : "coming") : g.status === "declined" ? "not coming" : "not answered";
+      return `${g.firstName} ${g.lastName}: ${what}`;
+    });
+    text.textContent = `${ev.byName} answered. ${parts.join(", ")}`;
+  } else if (ev.reason === "deleted") {
+    text.textContent = `${ev.byName} deleted a guest`;
+  } else {
+    const n = (ev.guests || []).length;
+    const who = n === 1 ? `${ev.guests[0].firstName} ${ev.guests[0].lastName}` : `${n} guests`;
+    text.textContent = `${ev.byName} ${REASONS[ev.reason] || "changed"} ${who}`;
+  }
+  li.append(time, text);
+  feed.prepend(li);
+  while (feed.children.length > 12) feed.lastElementChild.remove();
+}
+
+// debounce runs fn once things calm down: a 200-row import is one refresh.
+function debounce(fn, ms) {
+  let timer = 0;
+  return () => {
+    clearTimeout(timer);
+    timer = setTimeout(fn, ms);
+  };
+}
+
+const refreshLists = debounce(() => {
+  reloadGuests();
+  reloadGroups();
+  reloadDietary();
+  loadStats({ timeline: true }).catch(() => {});
+}, 300);
+
+const STATUS_TEXT = { open: "live", connecting: "connecting…", reconnecting: "reconnecting…", unauthorized: "signed out", closed: "offline" };
+
+function startLive() {
+  const live = connect();
+  live.onStatus((status) => {
+    const badge = $("live-status");
+    badge.textContent = STATUS_TEXT[status] || status;
+    badge.classList.toggle("ok", status === "open");
+    badge.classList.toggle("warn", status !== "open");
+    badge.dataset.status = status;
+  });
+  live.on("stats.updated", (data) => renderStats(data));
+  live.on("rsvp.changed", (data) => {
+    addFeed(data);
+    refreshLists();
+  });
+  live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
+  live.onResync("admin", () => refreshLists());
+  live.subscribe("admin");
+  return live;
+}
+
+async function main() {
+  // Subscribe first, then fetch: nothing can fall between the two.
+  startLive();
+  startGuests();
+  startTools({
+    onSettings: (s) => {
+      const date = s.eventDate ? new Date(s.eventDate).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short", timeZone: s.timezone || undefined }) : "date not set";
+      $("event-line").textContent = `${s.eventName} · ${date}`;
+    },
+  });
+  try {
+    await loadStats({ timeline: true });
+  } catch (err) {
+    $("chart").textContent = err.message;
+  }
+}
+
+if (startPage("admin")) main();

@@ -1,4 +1,4 @@
 // The bartender app: the live order queue builds on this page.
-import { startPage } from "./page.js";
+import { startLive, startPage } from "./page.js";
 
-startPage("bartender", "admin");
+if (startPage("bartender", "admin")) startLive("bar");
