@@ -438,8 +438,8 @@ func (a *apiClient) announce(ctx context.Context, batch []announcement, asArray 
 	return nil
 }
 
-// raiseOpenFiles lifts the soft limit on open files to need, raising the
-// hard limit too when allowed.
+// raiseOpenFiles lifts the soft limit on open files to need, or as far as
+// the hard limit allows; it fails only when that is not enough.
 func raiseOpenFiles(need uint64) error {
 	var lim syscall.Rlimit
 	if err := syscall.Getrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
@@ -449,11 +449,19 @@ func raiseOpenFiles(need uint64) error {
 		return nil
 	}
 	if lim.Max < need {
-		lim.Max = need
+		// Only a privileged process may raise the hard limit.
+		raised := lim
+		raised.Max, raised.Cur = need, need
+		if syscall.Setrlimit(syscall.RLIMIT_NOFILE, &raised) == nil {
+			return nil
+		}
 	}
-	lim.Cur = need
+	lim.Cur = min(need, lim.Max)
 	if err := syscall.Setrlimit(syscall.RLIMIT_NOFILE, &lim); err != nil {
-		return fmt.Errorf("raise open-files limit to %d (run as root or raise `ulimit -n`): %w", need, err)
+		return fmt.Errorf("raise open-files limit: %w", err)
+	}
+	if lim.Cur < need {
+		return fmt.Errorf("open-files limit is %d, %d needed: raise the hard limit (ulimit -Hn)", lim.Cur, need)
 	}
 	return nil
 }

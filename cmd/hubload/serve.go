@@ -13,6 +13,8 @@ import (
 	"net"
 	"net/http"
 	"os"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"sync"
 	"time"
@@ -33,9 +35,8 @@ func serve(ctx context.Context, args []string, stdout io.Writer) error {
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
-	if err := raiseOpenFiles(65536); err != nil {
-		return err
-	}
+	// As many sockets as the hard limit allows.
+	raiseOpenFiles(1 << 20)
 	ln, err := net.Listen("tcp", *addr)
 	if err != nil {
 		return err
@@ -105,6 +106,18 @@ func newHarness(ctx context.Context, redisURL string, history int) (*harness, fu
 	}))
 	h.mux.HandleFunc("POST /api/admin/announcements", h.authed(h.announce))
 	h.mux.Handle("GET /ws", h.hub)
+	// After a forced GC, what the Go runtime holds: tells live memory per
+	// socket apart from garbage not yet collected.
+	h.mux.HandleFunc("GET /debug/mem", func(w http.ResponseWriter, r *http.Request) {
+		runtime.GC()
+		debug.FreeOSMemory()
+		var m runtime.MemStats
+		runtime.ReadMemStats(&m)
+		writeJSON(w, http.StatusOK, map[string]any{
+			"connections": h.hub.Connections(), "goroutines": runtime.NumGoroutine(),
+			"heapInuse": m.HeapInuse, "stackInuse": m.StackInuse, "sys": m.Sys,
+		})
+	})
 	stop := func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
