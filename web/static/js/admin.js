@@ -6,8 +6,7 @@ import { api } from "./api.js";
 import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
-import { connect } from "./live.js";
-import { startPage } from "./page.js";
+import { startLive, startPage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
 const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies"];
@@ -91,17 +90,11 @@ const refreshLists = debounce(() => {
   loadStats({ timeline: true }).catch(() => {});
 }, 300);
 
-const STATUS_TEXT = { open: "live", connecting: "connecting…", reconnecting: "reconnecting…", unauthorized: "signed out", closed: "offline" };
-
-function startLive() {
-  const live = connect();
-  live.onStatus((status) => {
-    const badge = $("live-status");
-    badge.textContent = STATUS_TEXT[status] || status;
-    badge.classList.toggle("ok", status === "open");
-    badge.classList.toggle("warn", status !== "open");
-    badge.dataset.status = status;
-  });
+function startDeskLive() {
+  // startLive shows the connection in #live-status and sends a refused
+  // sign-in back to /login; the handlers below are added before any event
+  // can arrive (the socket opens later).
+  const live = startLive("admin");
   live.on("stats.updated", (data) => renderStats(data));
   live.on("rsvp.changed", (data) => {
     addFeed(data);
@@ -109,13 +102,12 @@ function startLive() {
   });
   live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
   live.onResync("admin", () => refreshLists());
-  live.subscribe("admin");
   return live;
 }
 
 async function main() {
   // Subscribe first, then fetch: nothing can fall between the two.
-  startLive();
+  startDeskLive();
   startGuests();
   startTools({
     onSettings: (s) => {

@@ -1,8 +1,55 @@
-// The guest app: RSVP, menu and orders build on this page.
+// The guest's phone page: the event and the RSVP (rsvp.js). The drink menu,
+// orders and recommendations add their own modules to the page and fill
+// #menu-area and #reco-area.
+import { api } from "./api.js";
 import { startPage } from "./page.js";
+import { startRSVP } from "./rsvp.js";
 
 const me = startPage("guest", "bartender", "admin");
-if (me) {
+
+// formatWhen shows a time in the event's own time zone, so a guest abroad
+// still reads the party's local time.
+export function formatWhen(iso, timeZone, options = { dateStyle: "full", timeStyle: "short" }) {
+  if (!iso) return "";
+  try {
+    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: timeZone || undefined }).format(new Date(iso));
+  } catch {
+    return new Date(iso).toLocaleString();
+  }
+}
+
+function showRow(id, text) {
+  const row = document.getElementById(`${id}-row`);
+  document.getElementById(id).textContent = text || "";
+  if (row) row.hidden = !text;
+}
+
+function renderEvent(event) {
+  document.getElementById("event-name").textContent = event.eventName || "Our party";
+  document.title = `${event.eventName || "Welcome"} · barhub`;
+  showRow("event-when", formatWhen(event.eventDate, event.timezone));
+  showRow("event-where", event.location);
+  showRow("event-dress", event.dressCode);
+  const info = document.getElementById("event-info");
+  info.textContent = event.info || "";
+  info.hidden = !event.info;
+}
+
+async function main() {
   const first = me.guest?.firstName || "there";
   document.getElementById("greeting").textContent = `Welcome, ${first}!`;
+  let view;
+  try {
+    view = await api("GET", "/api/rsvp");
+  } catch (err) {
+    const box = document.getElementById("rsvp-error");
+    box.textContent = err.message;
+    box.hidden = false;
+    document.getElementById("rsvp-form").hidden = false;
+    return;
+  }
+  renderEvent(view.event);
+  startRSVP(view, { formatWhen, onChange: (v) => renderEvent(v.event) });
 }
+
+if (me) main();

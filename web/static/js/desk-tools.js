@@ -1,0 +1,232 @@
+// The host's tools beside the guest list: the dietary report, the event
+// settings, CSV import and export, and printable invitations.
+import { api, ApiError } from "./api.js";
+
+const $ = (id) => document.getElementById(id);
+
+// authedFetch is fetch with the sign-in, for the routes that do not
+// answer JSON (the CSV export, the invitations page).
+async function authedFetch(path, init = {}) {
+  const token = localStorage.getItem("barhub.token");
+  const res = await fetch(path, { ...init, headers: { ...(init.headers || {}), Authorization: `Bearer ${token}` } });
+  if (!res.ok) {
+    let message = `Something went wrong (HTTP ${res.status}).`;
+    try {
+      message = (await res.json()).error.message;
+    } catch {
+      // not JSON: keep the generic message
+    }
+    throw new ApiError(message, { status: res.status });
+  }
+  return res;
+}
+
+// printInvitations opens the printable cards (all guests, or one) in a new
+// tab. The tab is opened at once, inside the click, so no pop-up blocker
+// stops it; the page is written into it when it arrives. A <base> makes
+// its stylesheet link resolve to this server.
+export async function printInvitations(guestId) {
+  const win = window.open("", "_blank");
+  if (!win) {
+    alert("Allow pop-ups for this page to print invitations.");
+    return;
+  }
+  win.document.title = "Invitations…";
+  try {
+    const q = guestId ? `?guest=${encodeURIComponent(guestId)}` : "";
+    const html = await (await authedFetch(`/api/admin/invitations${q}`)).text();
+    const withBase = html.replace("<head>", `<head><base href="${location.origin}/">`);
+    win.document.open();
+    win.document.write(withBase);
+    win.document.close();
+  } catch (err) {
+    win.close();
+    alert(err.message);
+  }
+}
+
+// ---- Dietary report --------------------------------------------------------------------
+
+export async function reloadDietary() {
+  const box = $("dietary-report");
+  let report;
+  try {
+    report = await api("GET", `/api/admin/reports/dietary?status=${$("dietary-all").checked ? "all" : "coming"}`);
+  } catch (err) {
+    box.textContent = err.message;
+    return;
+  }
+  if (report.tags.length === 0) {
+    const p = document.createElement("p");
+    p.className = "muted";
+    p.textContent = "Nobody has told you about a dietary need yet.";
+    box.replaceChildren(p);
+    return;
+  }
+  const list = document.createElement("div");
+  list.className = "dietary-grid";
+  for (const t of report.tags) {
+    const card = document.createElement("article");
+    card.className = "dietary-tag";
+    const h = document.createElement("h3");
+    h.textContent = t.tag;
+    const count = document.createElement("span");
+    count.className = "badge";
+    count.textContent = t.people === t.guests ? `${t.guests}` : `${t.guests} · ${t.people} people`;
+    h.append(" ", count);
+    const ul = document.createElement("ul");
+    for (const e of t.entries) {
+      const li = document.createElement("li");
+      const who = document.createElement("strong");
+      who.textContent = `${e.firstName} ${e.lastName}`;
+      li.append(who);
+      if (e.status !== "coming") li.append(" (not answered)");
+      if (e.text) {
+        const text = document.createElement("span");
+        text.className = "muted";
+        text.textContent = ` — ${e.text}`;
+        li.append(text);
+      }
+      ul.append(li);
+    }
+    card.append(h, ul);
+    list.append(card);
+  }
+  box.replaceChildren(list);
+}
+
+// ---- Event settings --------------------------------------------------------------------
+
+const SETTINGS = ["eventName", "location", "dressCode", "info", "timezone"];
+
+// localValue turns the server's RFC 3339 time (written in the event's own
+// zone) into what a datetime-local input shows: the wall-clock part.
+function localValue(iso) {
+  return iso ? iso.slice(0, 16) : "";
+}
+
+async function loadSettings(onSettings) {
+  const s = await api("GET", "/api/admin/settings");
+  for (const f of SETTINGS) $(`s-${f}`).value = s[f] || "";
+  $("s-eventDate").value = localValue(s.eventDate);
+  $("s-rsvpDeadline").value = localValue(s.rsvpDeadline);
+  onSettings(s);
+}
+
+function wireSettings(onSettings) {
+  const list = $("timezones");
+  const zones = typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : [];
+  for (const z of zones) list.append(new Option(z));
+  $("settings-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const body = {};
+    for (const f of SETTINGS) body[f] = $(`s-${f}`).value.trim();
+    // Without an offset the server reads these in the event's time zone.
+    body.eventDate = $("s-eventDate").value;
+    body.rsvpDeadline = $("s-rsvpDeadline").value;
+    if (!body.timezone) body.timezone = Intl.DateTimeFormat().resolvedOptions().timeZone || "UTC";
+    $("settings-save").disabled = true;
+    $("settings-status").textContent = "";
+    try {
+      const s = await api("PUT", "/api/admin/settings", body);
+      $("settings-error").hidden = true;
+      $("settings-status").textContent = "✓ Saved";
+      $("s-timezone").value = s.timezone;
+      onSettings(s);
+    } catch (err) {
+      $("settings-error").textContent = err.message;
+      $("settings-error").hidden = false;
+    } finally {
+      $("settings-save").disabled = false;
+    }
+  });
+}
+
+// ---- Import and export ------------------------------------------------------------------
+
+async function exportCSV() {
+  try {
+    const res = await authedFetch("/api/admin/guests.csv");
+    const blob = await res.blob();
+    const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "")?.[1] || "guests.csv";
+    const a = document.createElement("a");
+    a.href = URL.createObjectURL(blob);
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+  } catch (err) {
+    alert(err.message);
+  }
+}
+
+function renderReport(rep) {
+  const box = $("import-report");
+  const summary = document.createElement("p");
+  summary.className = "import-summary";
+  summary.textContent = `${rep.dryRun ? "Check: would create" : "Created"} ${rep.created}, ${rep.dryRun ? "update" : "updated"} ${rep.updated}, refused ${rep.refused}.`;
+  if (rep.ignoredColumns?.length) summary.textContent += ` Ignored columns: ${rep.ignoredColumns.join(", ")}.`;
+  const table = document.createElement("table");
+  table.className = "import-table";
+  const head = table.createTHead().insertRow();
+  for (const h of ["Row", "Guest", "Result", "Why"]) {
+    const th = document.createElement("th");
+    th.textContent = h;
+    head.append(th);
+  }
+  const body = table.createTBody();
+  for (const r of rep.rows) {
+    const tr = body.insertRow();
+    tr.className = r.status;
+    const badge = document.createElement("span");
+    badge.className = `badge ${r.status === "refused" ? "bad" : "ok"}`;
+    badge.textContent = r.status === "updated" && r.changes?.length === 0 ? "unchanged" : r.status;
+    tr.insertCell().textContent = r.row;
+    tr.insertCell().textContent = r.name || "";
+    tr.insertCell().append(badge);
+    tr.insertCell().textContent = r.reason || (r.changes?.length ? `changed ${r.changes.join(", ")}` : "");
+  }
+  box.replaceChildren(summary, table);
+}
+
+function wireImport(afterImport) {
+  $("export-csv").addEventListener("click", exportCSV);
+  $("import-form").addEventListener("submit", async (event) => {
+    event.preventDefault();
+    const dryRun = event.submitter?.value === "check";
+    const file = $("import-file").files[0];
+    const err = $("import-error");
+    err.hidden = true;
+    if (!file) {
+      err.textContent = "Choose a CSV file first.";
+      err.hidden = false;
+      return;
+    }
+    try {
+      const text = await file.text();
+      const res = await authedFetch(`/api/admin/guests/import${dryRun ? "?dryRun=true" : ""}`, {
+        method: "POST",
+        headers: { "Content-Type": "text/csv" },
+        body: text,
+      });
+      const rep = await res.json();
+      renderReport(rep);
+      if (!dryRun) afterImport();
+    } catch (e) {
+      err.textContent = e.message;
+      err.hidden = false;
+    }
+  });
+}
+
+export function startTools({ onSettings = () => {}, afterImport = () => {} } = {}) {
+  $("dietary-all").addEventListener("change", reloadDietary);
+  wireSettings(onSettings);
+  wireImport(afterImport);
+  loadSettings(onSettings).catch((err) => {
+    $("settings-error").textContent = err.message;
+    $("settings-error").hidden = false;
+  });
+  reloadDietary();
+}

@@ -1,0 +1,329 @@
+// The guest desk: the filterable, sortable, paginated guest list and the
+// edit dialog (add, edit, delete, new code, groups, printing one card).
+import { api } from "./api.js";
+import { printInvitations } from "./desk-tools.js";
+
+const $ = (id) => document.getElementById(id);
+
+const state = { q: "", status: "", groupId: "", neverLoggedIn: false, hasDietary: false, sort: "lastName", desc: false, limit: 50, page: 1 };
+let groups = []; // [{id, members, expectedTotal, comingTotal}]
+let editing = null; // the guest in the dialog; null when adding
+let loadSeq = 0;
+
+function query() {
+  const p = new URLSearchParams();
+  if (state.q) p.set("q", state.q);
+  if (state.status) p.set("status", state.status);
+  if (state.groupId) p.set("groupId", state.groupId);
+  if (state.neverLoggedIn) p.set("neverLoggedIn", "true");
+  if (state.hasDietary) p.set("hasDietary", "true");
+  p.set("sort", (state.desc ? "-" : "") + state.sort);
+  p.set("limit", String(state.limit));
+  p.set("page", String(state.page));
+  return p.toString();
+}
+
+export async function reloadGuests() {
+  const seq = ++loadSeq;
+  let page;
+  try {
+    page = await api("GET", `/api/admin/guests?${query()}`);
+  } catch (err) {
+    if (seq === loadSeq) showTableMessage(err.message);
+    return;
+  }
+  if (seq !== loadSeq) return; // a newer request is on its way
+  if (page.guests.length === 0 && state.page > 1 && page.total > 0) {
+    state.page = page.pages;
+    return reloadGuests();
+  }
+  renderRows(page.guests);
+  const first = page.total === 0 ? 0 : page.offset + 1;
+  const last = page.offset + page.guests.length;
+  $("page-info").textContent = page.total === 0 ? "No guests match." : `${first}–${last} of ${page.total}`;
+  $("page-prev").disabled = page.page <= 1;
+  $("page-next").disabled = page.page >= page.pages;
+}
+
+export async function reloadGroups() {
+  try {
+    groups = (await api("GET", "/api/admin/groups")).groups;
+  } catch {
+    return;
+  }
+  const select = $("filter-group");
+  const current = select.value;
+  select.replaceChildren(new Option("Any group", ""));
+  for (const g of groups) select.append(new Option(groupLabel(g), g.id));
+  select.value = groups.some((g) => g.id === current) ? current : "";
+}
+
+function groupLabel(g) {
+  const names = g.members.map((m) => m.firstName);
+  return `${names.join(", ")} ${g.members[0]?.lastName || ""} (${g.expectedTotal})`.trim();
+}
+
+function showTableMessage(text) {
+  const td = document.createElement("td");
+  td.colSpan = 9;
+  td.className = "empty";
+  td.textContent = text;
+  const tr = document.createElement("tr");
+  tr.append(td);
+  $("guest-rows").replaceChildren(tr);
+}
+
+export function ago(iso) {
+  if (!iso) return "";
+  const s = (Date.now() - new Date(iso).getTime()) / 1000;
+  if (s < 60) return "just now";
+  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
+  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
+  return new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+}
+
+const STATUS = { coming: ["Coming", "ok"], declined: ["Declined", "bad"], pending: ["Not answered", "warn"] };
+
+function cell(text, className) {
+  const td = document.createElement("td");
+  if (className) td.className = className;
+  if (text instanceof Node) td.append(text);
+  else td.textContent = text ?? "";
+  return td;
+}
+
+function renderRows(guests) {
+  if (guests.length === 0) return showTableMessage("No guests match these filters.");
+  const rows = guests.map((g) => {
+    const tr = document.createElement("tr");
+    tr.dataset.id = g.id;
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = `${g.firstName} ${g.lastName}`;
+    if (g.role !== "guest") {
+      const role = document.createElement("span");
+      role.className = "badge";
+      role.textContent = g.role === "admin" ? "host" : g.role;
+      name.append(" ", role);
+    }
+    const [label, cls] = STATUS[g.status] || [g.status, ""];
+    const badge = document.createElement("span");
+    badge.className = `badge ${cls}`;
+    badge.textContent = label;
+    const group = groups.find((x) => x.id === g.groupId);
+    const edit = document.createElement("button");
+    edit.type = "button";
+    edit.className = "quiet edit";
+    edit.textContent = "Edit";
+    edit.setAttribute("aria-label", `Edit ${g.firstName} ${g.lastName}`);
+    edit.addEventListener("click", () => openGuest(g.id));
+    const people = g.status === "coming" ? `${g.numGuests} / ${g.expectedGuests}` : `– / ${g.expectedGuests}`;
+    const code = document.createElement("span");
+    code.className = "code";
+    code.textContent = g.code;
+    tr.append(
+      cell(name),
+      cell(badge, "status"),
+      cell(people, "num"),
+      cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || "alone" : g.groupId ? "…" : ""),
+      cell([g.dietary?.text, ...(g.dietary?.tags || []).filter((t) => t !== "other" && !(g.dietary?.text || "").toLowerCase().includes(t))].filter(Boolean).join(" · ")),
+      cell(code),
+      cell(ago(g.rsvpDate)),
+      cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : "never", g.lastLogin ? "" : "muted"),
+      cell(edit),
+    );
+    return tr;
+  });
+  $("guest-rows").replaceChildren(...rows);
+}
+
+function renderSortHeads() {
+  for (const b of document.querySelectorAll("button.sort")) {
+    const active = b.dataset.sort === state.sort;
+    b.closest("th").setAttribute("aria-sort", active ? (state.desc ? "descending" : "ascending") : "none");
+    b.dataset.dir = active ? (state.desc ? "desc" : "asc") : "";
+  }
+}
+
+// ---- The edit dialog -----------------------------------------------------------------
+
+function fillGroupSelect(g) {
+  const select = $("g-group");
+  select.replaceChildren(new Option("Alone (no group)", ""));
+  for (const grp of groups) {
+    const others = grp.members.filter((m) => m.id !== g?.id);
+    if (others.length === 0 && grp.id !== g?.groupId) continue;
+    select.append(new Option(`With ${others.map((m) => `${m.firstName} ${m.lastName}`).join(", ") || "nobody else"}`, grp.id));
+  }
+  const alone = document.createElement("optgroup");
+  alone.label = "Start a group with…";
+  api("GET", "/api/admin/guests?limit=500&sort=lastName")
+    .then((page) => {
+      for (const other of page.guests) {
+        if (other.groupId || other.id === g?.id) continue;
+        alone.append(new Option(`${other.firstName} ${other.lastName}`, `new:${other.id}`));
+      }
+      if (alone.children.length) select.append(alone);
+    })
+    .catch(() => {});
+  select.value = g?.groupId || "";
+}
+
+export async function openGuest(id) {
+  editing = null;
+  let g = { firstName: "", lastName: "", expectedGuests: 1, extraGuests: 0, role: "guest", status: "pending", dietary: { text: "" } };
+  if (id) {
+    try {
+      g = editing = await api("GET", `/api/admin/guests/${encodeURIComponent(id)}`);
+    } catch (err) {
+      alert(err.message);
+      return;
+    }
+  }
+  $("gd-title").textContent = id ? `${g.firstName} ${g.lastName}` : "Add a guest";
+  for (const f of ["firstName", "lastName", "expectedGuests", "extraGuests", "role", "status"]) $(`g-${f}`).value = g[f] ?? "";
+  $("g-dietary").value = g.dietary?.text || "";
+  fillGroupSelect(id ? g : null);
+  $("g-code-row").hidden = !id;
+  $("g-code").textContent = g.code || "";
+  $("g-delete").hidden = !id;
+  showError(null);
+  $("guest-dialog").showModal();
+  $("g-firstName").focus();
+}
+
+function showError(err) {
+  $("g-error").textContent = err ? err.message : "";
+  $("g-error").hidden = !err;
+}
+
+function newGroupID() {
+  const bytes = crypto.getRandomValues(new Uint8Array(6));
+  return `g-${[...bytes].map((b) => b.toString(16).padStart(2, "0")).join("")}`;
+}
+
+async function saveGuest() {
+  const body = {
+    firstName: $("g-firstName").value.trim(),
+    lastName: $("g-lastName").value.trim(),
+    expectedGuests: Number($("g-expectedGuests").value) || 1,
+    role: $("g-role").value,
+    status: $("g-status").value,
+    extraGuests: Number($("g-extraGuests").value) || 0,
+    dietary: { text: $("g-dietary").value.trim() },
+  };
+  // Joining someone who is alone makes a new group of two: each person's
+  // document gets the new group id, one update each.
+  let group = $("g-group").value;
+  let partner = null;
+  if (group.startsWith("new:")) {
+    partner = group.slice(4);
+    group = newGroupID();
+  }
+  body.groupId = group;
+  if (!body.firstName || !body.lastName) throw new Error("A guest needs a first and a last name.");
+  const saved = editing
+    ? await api("PUT", `/api/admin/guests/${encodeURIComponent(editing.id)}`, body)
+    : await api("POST", "/api/admin/guests", body);
+  if (partner) await api("PUT", `/api/admin/guests/${encodeURIComponent(partner)}`, { groupId: group });
+  return saved;
+}
+
+function wireDialog() {
+  const dlg = $("guest-dialog");
+  $("guest-form").addEventListener("submit", async (event) => {
+    if (event.submitter?.value === "cancel") return;
+    event.preventDefault();
+    $("g-save").disabled = true;
+    try {
+      await saveGuest();
+      dlg.close();
+      reloadGroups().then(reloadGuests);
+    } catch (err) {
+      showError(err);
+    } finally {
+      $("g-save").disabled = false;
+    }
+  });
+  $("g-delete").addEventListener("click", async () => {
+    if (!editing || !confirm(`Delete ${editing.firstName} ${editing.lastName}? Their code stops working.`)) return;
+    try {
+      await api("DELETE", `/api/admin/guests/${encodeURIComponent(editing.id)}`);
+      dlg.close();
+      reloadGroups().then(reloadGuests);
+    } catch (err) {
+      showError(err);
+    }
+  });
+  $("g-newcode").addEventListener("click", async () => {
+    if (!editing || !confirm("Make a new code? The old one stops working at once.")) return;
+    try {
+      const res = await api("POST", `/api/admin/guests/${encodeURIComponent(editing.id)}/code`);
+      editing = res.guest;
+      $("g-code").textContent = res.code;
+      reloadGuests();
+    } catch (err) {
+      showError(err);
+    }
+  });
+  $("g-print").addEventListener("click", () => editing && printInvitations(editing.id));
+}
+
+// ---- Filters, sorting, paging ------------------------------------------------------------
+
+export function startGuests() {
+  let typing = 0;
+  $("filter-q").addEventListener("input", () => {
+    clearTimeout(typing);
+    typing = setTimeout(() => {
+      state.q = $("filter-q").value.trim();
+      state.page = 1;
+      reloadGuests();
+    }, 250);
+  });
+  $("guest-filters").addEventListener("submit", (e) => e.preventDefault());
+  const filters = { "filter-status": "status", "filter-group": "groupId" };
+  for (const [id, key] of Object.entries(filters)) {
+    $(id).addEventListener("change", () => {
+      state[key] = $(id).value;
+      state.page = 1;
+      reloadGuests();
+    });
+  }
+  for (const [id, key] of Object.entries({ "filter-never": "neverLoggedIn", "filter-dietary": "hasDietary" })) {
+    $(id).addEventListener("change", () => {
+      state[key] = $(id).checked;
+      state.page = 1;
+      reloadGuests();
+    });
+  }
+  for (const b of document.querySelectorAll("button.sort")) {
+    b.addEventListener("click", () => {
+      if (state.sort === b.dataset.sort) state.desc = !state.desc;
+      else {
+        state.sort = b.dataset.sort;
+        state.desc = b.dataset.sort === "rsvpDate";
+      }
+      renderSortHeads();
+      reloadGuests();
+    });
+  }
+  $("page-size").addEventListener("change", () => {
+    state.limit = Number($("page-size").value);
+    state.page = 1;
+    reloadGuests();
+  });
+  $("page-prev").addEventListener("click", () => {
+    state.page = Math.max(1, state.page - 1);
+    reloadGuests();
+  });
+  $("page-next").addEventListener("click", () => {
+    state.page += 1;
+    reloadGuests();
+  });
+  $("guest-add").addEventListener("click", () => openGuest(null));
+  $("print-all").addEventListener("click", () => printInvitations());
+  wireDialog();
+  renderSortHeads();
+  reloadGroups().then(reloadGuests);
+}
