@@ -9,6 +9,9 @@ import (
 // allergenWords maps the words guests and hosts use to one canonical
 // allergen, so "hazelnut" on a drink and "allergic to nuts" in an RSVP
 // meet. It leans towards caution: a word that may mean an allergen does.
+// It covers at least every word the menu's own allergen check knows
+// (api/menu), so a drink that ordering would warn about is never
+// recommended.
 var allergenWords = map[string]string{
 	"nut": "nuts", "nuts": "nuts", "peanut": "nuts", "peanuts": "nuts", "almond": "nuts", "almonds": "nuts",
 	"hazelnut": "nuts", "hazelnuts": "nuts", "walnut": "nuts", "walnuts": "nuts", "pecan": "nuts", "pecans": "nuts",
@@ -23,7 +26,10 @@ var allergenWords = map[string]string{
 	"sulphite": "sulphites", "sulphites": "sulphites", "sulfite": "sulphites", "sulfites": "sulphites",
 	"celery": "celery", "mustard": "mustard", "lupin": "lupin",
 	"fish": "fish", "anchovy": "fish", "shellfish": "shellfish", "crustacean": "shellfish", "crustaceans": "shellfish",
-	"shrimp": "shellfish", "prawn": "shellfish", "oyster": "shellfish", "clam": "shellfish",
+	"shrimp": "shellfish", "prawn": "shellfish", "prawns": "shellfish", "crab": "shellfish", "lobster": "shellfish",
+	"oyster": "shellfish", "clam": "shellfish", "mussel": "shellfish", "mollusc": "shellfish", "molluscs": "shellfish",
+	"mollusk": "shellfish", "mollusks": "shellfish", "rye": "gluten", "oats": "gluten", "groundnut": "nuts",
+	"lupine": "lupin", "soybean": "soy", "anchovies": "fish", "milk-free": "dairy",
 	"honey": "honey", "gelatin": "gelatin", "gelatine": "gelatin",
 	"coconut": "coconut", "kiwi": "kiwi", "strawberry": "strawberry", "strawberries": "strawberry",
 	"pineapple": "pineapple", "mango": "mango", "banana": "banana", "citrus": "citrus",
@@ -32,8 +38,8 @@ var allergenWords = map[string]string{
 
 // dietWords are diets that rule out whole allergen groups.
 var dietWords = map[string][]string{
-	"vegan":        {"dairy", "egg", "honey", "gelatin"},
-	"vegetarian":   {"gelatin"},
+	"vegan":        {"dairy", "egg", "honey", "gelatin", "fish", "shellfish"},
+	"vegetarian":   {"gelatin", "fish", "shellfish"},
 	"pescatarian":  {"gelatin"},
 	"lactose-free": {"dairy"},
 	"dairy-free":   {"dairy"},

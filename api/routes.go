@@ -96,6 +96,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/admin/orders", s.handleAdminOrders)
 			r.Get("/admin/jobs", s.handleListJobs)
 			r.Post("/admin/jobs/{id}/retry", s.handleRetryJob)
+			r.Post("/admin/drinks/{id}/image-prompt", s.handleRegenerateImagePrompt)
 			r.Post("/admin/announcements", s.handleAnnounce)
 			r.Get("/admin/presence", s.handlePresence)
 		})

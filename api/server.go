@@ -68,6 +68,8 @@ type Deps struct {
 	Bar BarConfig
 	// OnDrinkCreated starts the image-prompt job for a new drink; nil does nothing.
 	OnDrinkCreated func(ctx context.Context, drinkID string)
+	// AI configures recommendations and the job queue view (see recommendations.go).
+	AI AIConfig
 }
 
 // Server holds the dependencies the handlers use.
@@ -90,6 +92,8 @@ type Server struct {
 	// Menu, orders and the bar queue (see bar.go).
 	bar            *barParts
 	onDrinkCreated func(ctx context.Context, drinkID string)
+	// The AI bartender (see recommendations.go).
+	ai AIConfig
 }
 
 // New builds the API and returns its handler.
@@ -130,5 +134,6 @@ func New(d Deps) http.Handler {
 		started:  time.Now(),
 	}
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
+	s.ai = d.AI
 	return s.routes()
 }
