@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/binary"
 	"encoding/json"
 	"io"
 	"net"
@@ -18,17 +19,23 @@ import (
 // Per-socket buffers. Client messages are tiny; most events fit in one
 // write buffer, larger ones are written straight through.
 const (
-	readBufSize  = 512
-	writeBufSize = 1024
+	readBufSize = 512
+	// Only control frames (pong, ping, close; at most 125 bytes of
+	// payload) go through the library's buffer; data frames are written
+	// directly.
+	writeBufSize = 256
+	// maxBatch is the most queued frames written with one writev.
+	maxBatch = 32
 	// maxPendingFactor bounds the live events held for a socket while its
 	// history replay is being queued, in multiples of QueueSize.
 	maxPendingFactor = 4
 )
 
-// outMsg is one message queued to a socket. Event messages are shared by
-// every socket they go to.
+// outMsg is one message queued to a socket, as a complete WebSocket
+// frame. Server frames are not masked, so an event's frame is built once
+// and the same bytes are written to every socket it goes to.
 type outMsg struct {
-	b []byte
+	frame []byte
 	// pub is the event's publish time in unix nanos; 0 for messages that
 	// should not count in the latency histogram.
 	pub int64
@@ -182,7 +189,7 @@ func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
 }
 
 func (c *conn) start() {
-	c.queue <- &outMsg{b: helloFrame}
+	c.queue <- helloOut
 	c.pingTimer = time.AfterFunc(c.hub.cfg.PingInterval, c.ping)
 	go c.writeLoop()
 	go c.readLoop()
@@ -217,8 +224,10 @@ func (c *conn) trySend(m *outMsg) bool {
 }
 
 // sendControl queues a message from the reader goroutine.
-func (c *conn) sendControl(b []byte) bool {
-	if c.trySend(&outMsg{b: b}) {
+func (c *conn) sendControl(b []byte) bool { return c.sendOut(newOut(b, 0)) }
+
+func (c *conn) sendOut(m *outMsg) bool {
+	if c.trySend(m) {
 		return !c.dead.Load()
 	}
 	if c.kill(StatusSlowConsumer, "slow consumer") {
@@ -244,6 +253,10 @@ func (c *conn) sendWait(m *outMsg, timer *time.Timer) bool {
 	}
 }
 
+// writeLoop writes queued frames straight to the connection: several
+// queued frames go out in one writev, and nothing is copied or encoded per
+// socket. Control frames the library writes itself (pong, ping, close) go
+// through the same net.Conn, whose write lock keeps every frame whole.
 func (c *conn) writeLoop() {
 	defer c.teardown()
 	h := c.hub
@@ -253,19 +266,45 @@ func (c *conn) writeLoop() {
 			if c.dead.Load() {
 				continue
 			}
+			var err error
+			n := 1
 			// A deadline per write would cost a timer update per message;
 			// ping() watches writeStart instead.
 			c.writeStart.Store(time.Now().UnixNano())
-			err := c.ws.Write(context.Background(), websocket.MessageText, m.b)
-			c.writeStart.Store(0)
+			if len(c.queue) == 0 {
+				_, err = c.nc.Write(m.frame)
+				c.writeStart.Store(0)
+				h.observe(m)
+			} else {
+				b := batchPool.Get().(*batch)
+				b.msgs = append(b.msgs[:0], m)
+				b.vec = append(b.vec[:0], m.frame)
+			drain:
+				for len(b.msgs) < maxBatch {
+					select {
+					case m := <-c.queue:
+						b.msgs = append(b.msgs, m)
+						b.vec = append(b.vec, m.frame)
+					default:
+						break drain
+					}
+				}
+				bufs := net.Buffers(b.vec)
+				_, err = bufs.WriteTo(c.nc)
+				c.writeStart.Store(0)
+				for _, m := range b.msgs {
+					h.observe(m)
+				}
+				n = len(b.msgs)
+				clear(b.msgs)
+				clear(b.vec)
+				batchPool.Put(b)
+			}
 			if err != nil {
 				c.kill(websocket.StatusAbnormalClosure, "")
 				continue
 			}
-			h.metrics.messagesOut.Inc()
-			if m.pub != 0 {
-				h.metrics.latency.Observe(float64(time.Now().UnixNano()-m.pub) / 1e9)
-			}
+			h.metrics.messagesOut.Add(float64(n))
 		case <-c.done:
 			if c.code == websocket.StatusAbnormalClosure {
 				c.ws.CloseNow()
@@ -278,6 +317,42 @@ func (c *conn) writeLoop() {
 		}
 	}
 }
+
+type batch struct {
+	msgs []*outMsg
+	vec  [][]byte
+}
+
+var batchPool = sync.Pool{New: func() any {
+	return &batch{msgs: make([]*outMsg, 0, maxBatch), vec: make([][]byte, 0, maxBatch)}
+}}
+
+func (h *Hub) observe(m *outMsg) {
+	if m.pub != 0 {
+		h.metrics.latency.Observe(float64(time.Now().UnixNano()-m.pub) / 1e9)
+	}
+}
+
+// newOut frames payload as one unmasked text frame (RFC 6455 5.2).
+func newOut(payload []byte, pub int64) *outMsg {
+	n := len(payload)
+	f := make([]byte, 0, n+10)
+	switch {
+	case n < 126:
+		f = append(f, 0x81, byte(n))
+	case n <= 0xffff:
+		f = append(f, 0x81, 126, byte(n>>8), byte(n))
+	default:
+		f = append(f, 0x81, 127)
+		f = binary.BigEndian.AppendUint64(f, uint64(n))
+	}
+	return &outMsg{frame: append(f, payload...), pub: pub}
+}
+
+var (
+	helloOut = newOut(helloFrame, 0)
+	pongOut  = newOut(pongFrame, 0)
+)
 
 func (c *conn) teardown() {
 	c.pingTimer.Stop()
@@ -333,7 +408,7 @@ func (c *conn) readLoop() {
 		}
 		switch m.Type {
 		case msgPing:
-			c.sendControl(pongFrame)
+			c.sendOut(pongOut)
 		case msgSubscribe:
 			c.subscribe(m.Topic, m.Since)
 		case msgUnsubscribe:
@@ -407,14 +482,14 @@ func (c *conn) subscribe(topic string, since *uint64) {
 
 	timer := time.NewTimer(h.cfg.WriteTimeout)
 	defer timer.Stop()
-	if !c.sendWait(&outMsg{b: mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest})}, timer) {
+	if !c.sendWait(newOut(mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest}), 0), timer) {
 		return
 	}
 	last := hist.Latest
 	if since != nil {
 		if hist.Complete {
 			for _, m := range hist.Messages {
-				if !c.sendWait(&outMsg{b: m.Wire}, timer) {
+				if !c.sendWait(newOut(m.Wire, 0), timer) {
 					return
 				}
 			}
@@ -460,7 +535,7 @@ func (c *conn) subscribe(topic string, since *uint64) {
 
 func resyncOut(topic string, seq uint64) *outMsg {
 	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq})
-	return &outMsg{b: b}
+	return newOut(b, 0)
 }
 
 // upgradeWriter hands the WebSocket library small buffers of its own

@@ -275,10 +275,11 @@ func (h *Hub) Connections() int { return int(h.metrics.connections.Load()) }
 // the shards and returns; writing happens on each socket's goroutine.
 func (h *Hub) dispatch(m Message) {
 	h.metrics.published.Inc()
-	out := &outMsg{b: m.Wire}
+	var pub int64
 	if !m.Time.IsZero() {
-		out.pub = m.Time.UnixNano()
+		pub = m.Time.UnixNano()
 	}
+	out := newOut(m.Wire, pub)
 	d := &delivery{topic: m.Topic, seq: m.Seq, out: out}
 	for _, s := range h.shards {
 		s.inbox <- d
