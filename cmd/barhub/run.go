@@ -35,6 +35,7 @@ Usage:
   barhub [serve] [flags]     run the server (the default; see "barhub serve -h")
   barhub db [flags]          run the embedded database alone, for several instances
   barhub keys rotate         add a new token signing key; old tokens stay valid until they expire
+  barhub worker [flags]      run the AI job worker alone (serve runs one too, unless --no-worker)
   barhub version             print the version
   barhub help                print this help
 
@@ -58,6 +59,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runDB(ctx, rest, getenv, stdout)
 	case "keys":
 		return runKeys(ctx, rest, getenv, stdout)
+	case "worker":
+		return runWorker(ctx, rest, getenv, stdout)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "barhub", version)
 		return nil
@@ -169,6 +172,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
 	go activityRec.Run(ctx)
 	go keepGuestStats(ctx, a.store, logger)
+	bartender, err := startAI(ctx, cfg, a, live, registry, logger)
+	if err != nil {
+		return err
+	}
+	defer bartender.stop()
 
 	handler := api.New(api.Deps{
 		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version},
@@ -184,6 +192,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Web:      web.Handler(),
 		Ready:    ready,
 		Registry: registry,
+
+		// The AI bartender (worker.go).
+		AI:             bartender.api,
+		OnDrinkCreated: bartender.onDrinkCreated,
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

@@ -1,0 +1,250 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/ai"
+	"github.com/barhub/barhub/ai/bedrock"
+	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
+)
+
+// aiParts is the AI bartender as serve runs it: the API's view of it, the
+// hook that queues a new drink's image prompt, and stop, which ends this
+// process's worker once its running jobs are done.
+type aiParts struct {
+	api            api.AIConfig
+	onDrinkCreated func(ctx context.Context, drinkID string)
+	stop           func()
+}
+
+// startAI picks Bedrock or the local implementations and, unless
+// --no-worker, starts a worker in this process.
+func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
+	model, err := newModel(ctx, cfg, logger)
+	if err != nil {
+		return nil, err
+	}
+	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, stop: func() {}}
+	if model != nil {
+		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
+	}
+	var w *ai.Worker
+	if !cfg.NoWorker {
+		w = newWorker(a.store, live, model, reg, logger)
+		wctx, cancel := context.WithCancel(ctx)
+		done := make(chan struct{})
+		go func() {
+			defer close(done)
+			w.Run(wctx)
+		}()
+		p.stop = func() {
+			cancel()
+			<-done
+		}
+		p.api.JobsEnqueued = w.Wake
+	}
+	p.onDrinkCreated = func(ctx context.Context, drinkID string) {
+		if _, err := a.store.EnqueueJob(ctx, store.ImagePromptJob(drinkID)); err != nil {
+			logger.WarnContext(ctx, "queue image prompt", "drink", drinkID, "err", err)
+			return
+		}
+		if w != nil {
+			w.Wake()
+		}
+	}
+	return p, nil
+}
+
+// newModel returns the Bedrock client when a region is configured and the
+// AWS chain has credentials, and nil (answer locally) otherwise.
+func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, error) {
+	if cfg.AWSRegion == "" {
+		logger.Info("AI bartender answers locally; set AWS_REGION and AWS credentials to use Amazon Bedrock")
+		return nil, nil
+	}
+	c, err := bedrock.New(ctx, bedrock.Config{Region: cfg.AWSRegion, Model: cfg.BedrockModel, Endpoint: cfg.BedrockURL})
+	if err != nil {
+		return nil, err
+	}
+	if err := c.CheckCredentials(ctx); err != nil {
+		logger.Warn("AI bartender answers locally: Amazon Bedrock is configured but unusable", "err", err)
+		return nil, nil
+	}
+	logger.Info("AI bartender uses Amazon Bedrock", "model", c.Name(), "region", cfg.AWSRegion)
+	return c, nil
+}
+
+func newWorker(st *store.Store, live *hub.Hub, model ai.Model, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
+	return ai.NewWorker(ai.Deps{
+		Store:      st,
+		Menu:       menuView{st},
+		Guests:     guestView{st},
+		Prompts:    promptSink{st: st, live: live, log: logger},
+		Publisher:  live,
+		Model:      model,
+		Logger:     logger,
+		Registerer: reg,
+	}, ai.Config{})
+}
+
+// runWorker runs the job worker alone, for deployments that keep it out
+// of the web instances. Its live events reach browsers through Redis.
+func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	cfg, err := parseServe("worker", args, getenv, stdout)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger, err := newLogger(cfg, os.Stderr)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close(context.Background())
+
+	var broker hub.Broker
+	if cfg.RedisURL != "" {
+		opts, err := redis.ParseURL(cfg.RedisURL)
+		if err != nil {
+			return fmt.Errorf("REDIS_URL: %w", err)
+		}
+		rdb := redis.NewClient(opts)
+		defer rdb.Close()
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			return fmt.Errorf("connect to redis: %w", err)
+		}
+		broker = hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
+	} else {
+		logger.Warn("no REDIS_URL: results are stored, but their live events reach no browser")
+		broker = hub.NewMemoryBroker(cfg.HubHistory)
+	}
+	// The hub only publishes here; it serves no sockets.
+	live := hub.New(hub.Config{}, broker, nil, logger)
+	model, err := newModel(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	w := newWorker(a.store, live, model, prometheus.NewRegistry(), logger)
+	fmt.Fprintf(stdout, "barhub worker is running (%s)\n", w.Source())
+	return w.Run(ctx)
+}
+
+// menuView is the worker's view of the menu store.
+type menuView struct{ st *store.Store }
+
+func (m menuView) AvailableDrinks(ctx context.Context) ([]ai.Drink, error) {
+	ds, err := m.st.Drinks(ctx, menu.Filter{AvailableOnly: true})
+	if err != nil {
+		return nil, err
+	}
+	out := make([]ai.Drink, 0, len(ds))
+	for _, d := range ds {
+		out = append(out, aiDrink(d))
+	}
+	return out, nil
+}
+
+func (m menuView) Drink(ctx context.Context, id string) (ai.Drink, error) {
+	d, err := m.st.DrinkByID(ctx, id)
+	if err != nil {
+		return ai.Drink{}, err
+	}
+	return aiDrink(d), nil
+}
+
+func aiDrink(d menu.Drink) ai.Drink {
+	ingredients := make([]string, len(d.Ingredients))
+	for i, in := range d.Ingredients {
+		ingredients[i] = in.Name
+	}
+	return ai.Drink{
+		ID:          d.ID,
+		Name:        d.Name,
+		Section:     strings.ReplaceAll(d.Section, "-", " "),
+		Ingredients: ingredients,
+		Tags:        d.Tags,
+		Allergens:   d.Allergens,
+		AlcoholFree: d.AlcoholFree,
+		Available:   d.Available,
+		ABV:         d.ABV,
+	}
+}
+
+// guestView is the worker's view of the guest and order stores.
+type guestView struct{ st *store.Store }
+
+func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
+	gu, err := g.st.GuestByID(ctx, id)
+	if err != nil {
+		return ai.Guest{}, err
+	}
+	// The menu's own reading of the dietary answer goes in too, so a
+	// recommendation never names a drink that ordering would warn about.
+	tags := append(append([]string{}, gu.Dietary.Tags...), menu.GuestAllergens(gu.Dietary.Tags, gu.Dietary.Text)...)
+	return ai.Guest{
+		ID:          gu.ID,
+		Name:        gu.Name(),
+		DietaryText: gu.Dietary.Text,
+		DietaryTags: tags,
+		Likes:       gu.Tastes.Likes,
+		Dislikes:    gu.Tastes.Dislikes,
+		AlcoholFree: gu.Tastes.AlcoholFree,
+	}, nil
+}
+
+// PastOrders lists the drinks of the guest's last 50 orders that were not
+// cancelled.
+func (g guestView) PastOrders(ctx context.Context, guestID string) ([]string, error) {
+	orders, err := g.st.OrdersByGuest(ctx, guestID, 50)
+	if err != nil {
+		return nil, err
+	}
+	var ids []string
+	for _, o := range orders {
+		if o.Status == order.Cancelled {
+			continue
+		}
+		for _, it := range o.Items {
+			ids = append(ids, it.DrinkID)
+		}
+	}
+	return ids, nil
+}
+
+// promptSink stores a drink's image prompt and tells every instance's
+// menu cache that the drink changed.
+type promptSink struct {
+	st   *store.Store
+	live *hub.Hub
+	log  *slog.Logger
+}
+
+func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.ImagePrompt) error {
+	err := p.st.SetDrinkImagePrompt(ctx, drinkID, menu.ImagePrompt{Text: ip.Text, Source: ip.Source, Model: ip.Model, CreatedAt: ip.CreatedAt})
+	if err != nil {
+		return err
+	}
+	if err := p.live.Publish(ctx, hub.TopicMenu, "menu.changed", map[string]any{"reason": "image_prompt", "drinkIds": []string{drinkID}}); err != nil {
+		p.log.WarnContext(ctx, "announce image prompt to menu caches", "drink", drinkID, "err", err)
+	}
+	return nil
+}
