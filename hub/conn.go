@@ -147,7 +147,8 @@ func (s *shard) removeConnLocked(c *conn) {
 }
 
 // conn is one WebSocket. Its reader goroutine handles client messages;
-// its writer goroutine is the only one writing data frames.
+// its writer goroutine, running while the queue has messages, is the only
+// one writing data frames.
 type conn struct {
 	hub   *Hub
 	id    Identity
@@ -165,6 +166,8 @@ type conn struct {
 	pingTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
+	// writing is set while a writer goroutine runs.
+	writing atomic.Bool
 
 	// topics is guarded by shard.mu.
 	topics map[string]*sub
@@ -189,9 +192,9 @@ func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
 }
 
 func (c *conn) start() {
-	c.queue <- helloOut
 	c.pingTimer = time.AfterFunc(c.hub.cfg.PingInterval, c.ping)
-	go c.writeLoop()
+	c.queue <- helloOut
+	c.wake()
 	go c.readLoop()
 }
 
@@ -207,6 +210,10 @@ func (c *conn) kill(code websocket.StatusCode, reason string) bool {
 		c.dead.Store(true)
 		close(c.done)
 	})
+	if first {
+		// The writer closes the socket.
+		c.wake()
+	}
 	return first
 }
 
@@ -217,9 +224,19 @@ func (c *conn) trySend(m *outMsg) bool {
 	}
 	select {
 	case c.queue <- m:
+		c.wake()
 		return true
 	default:
 		return false
+	}
+}
+
+// wake makes sure a writer is draining the queue. The writer exits when
+// the queue is empty, so an idle socket costs no goroutine stack for
+// writing; there is never more than one writer per socket.
+func (c *conn) wake() {
+	if c.writing.CompareAndSwap(false, true) {
+		go c.writeLoop()
 	}
 }
 
@@ -241,6 +258,7 @@ func (c *conn) sendOut(m *outMsg) bool {
 func (c *conn) sendWait(m *outMsg, timer *time.Timer) bool {
 	select {
 	case c.queue <- m:
+		c.wake()
 		timer.Reset(c.hub.cfg.WriteTimeout)
 		return true
 	case <-c.done:
@@ -258,64 +276,86 @@ func (c *conn) sendWait(m *outMsg, timer *time.Timer) bool {
 // socket. Control frames the library writes itself (pong, ping, close) go
 // through the same net.Conn, whose write lock keeps every frame whole.
 func (c *conn) writeLoop() {
-	defer c.teardown()
-	h := c.hub
 	for {
 		select {
 		case m := <-c.queue:
-			if c.dead.Load() {
-				continue
+			if !c.dead.Load() {
+				c.write(m)
 			}
-			var err error
-			n := 1
-			// A deadline per write would cost a timer update per message;
-			// ping() watches writeStart instead.
-			c.writeStart.Store(time.Now().UnixNano())
-			if len(c.queue) == 0 {
-				_, err = c.nc.Write(m.frame)
-				c.writeStart.Store(0)
-				h.observe(m)
-			} else {
-				b := batchPool.Get().(*batch)
-				b.msgs = append(b.msgs[:0], m)
-				b.vec = append(b.vec[:0], m.frame)
-			drain:
-				for len(b.msgs) < maxBatch {
-					select {
-					case m := <-c.queue:
-						b.msgs = append(b.msgs, m)
-						b.vec = append(b.vec, m.frame)
-					default:
-						break drain
-					}
-				}
-				bufs := net.Buffers(b.vec)
-				_, err = bufs.WriteTo(c.nc)
-				c.writeStart.Store(0)
-				for _, m := range b.msgs {
-					h.observe(m)
-				}
-				n = len(b.msgs)
-				clear(b.msgs)
-				clear(b.vec)
-				batchPool.Put(b)
-			}
-			if err != nil {
-				c.kill(websocket.StatusAbnormalClosure, "")
-				continue
-			}
-			h.metrics.messagesOut.Add(float64(n))
+			continue
 		case <-c.done:
-			if c.code == websocket.StatusAbnormalClosure {
-				c.ws.CloseNow()
-				return
-			}
-			// A slow or vanished peer must not hold the close for long.
-			c.nc.SetWriteDeadline(time.Now().Add(time.Second))
-			c.ws.Close(c.code, c.reason)
+			c.finish()
+			return
+		default:
+		}
+		// The queue is empty: stop, unless a message slipped in between
+		// the check and the flag going down.
+		c.writing.Store(false)
+		if len(c.queue) == 0 && !c.dead.Load() {
+			return
+		}
+		if !c.writing.CompareAndSwap(false, true) {
 			return
 		}
 	}
+}
+
+// write sends m and whatever else is queued, up to maxBatch frames.
+func (c *conn) write(m *outMsg) {
+	h := c.hub
+	var err error
+	n := 1
+	// A deadline per write would cost a timer update per message; ping()
+	// watches writeStart instead.
+	c.writeStart.Store(time.Now().UnixNano())
+	if len(c.queue) == 0 {
+		_, err = c.nc.Write(m.frame)
+		c.writeStart.Store(0)
+		h.observe(m)
+	} else {
+		b := batchPool.Get().(*batch)
+		b.msgs = append(b.msgs[:0], m)
+		b.vec = append(b.vec[:0], m.frame)
+	drain:
+		for len(b.msgs) < maxBatch {
+			select {
+			case m := <-c.queue:
+				b.msgs = append(b.msgs, m)
+				b.vec = append(b.vec, m.frame)
+			default:
+				break drain
+			}
+		}
+		bufs := net.Buffers(b.vec)
+		_, err = bufs.WriteTo(c.nc)
+		c.writeStart.Store(0)
+		for _, m := range b.msgs {
+			h.observe(m)
+		}
+		n = len(b.msgs)
+		clear(b.msgs)
+		clear(b.vec)
+		batchPool.Put(b)
+	}
+	if err != nil {
+		c.kill(websocket.StatusAbnormalClosure, "")
+		return
+	}
+	h.metrics.messagesOut.Add(float64(n))
+}
+
+// finish closes the socket and releases it; it runs once, on the writer
+// that saw the connection die, and leaves the writing flag up so no other
+// writer starts.
+func (c *conn) finish() {
+	defer c.teardown()
+	if c.code == websocket.StatusAbnormalClosure {
+		c.ws.CloseNow()
+		return
+	}
+	// A slow or vanished peer must not hold the close for long.
+	c.nc.SetWriteDeadline(time.Now().Add(time.Second))
+	c.ws.Close(c.code, c.reason)
 }
 
 type batch struct {
