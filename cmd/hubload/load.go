@@ -36,6 +36,7 @@ type loadConfig struct {
 	wait        time.Duration
 	settle      time.Duration
 	topicPrefix string
+	cpuProfile  string
 }
 
 func parseLoadFlags(args []string) (loadConfig, error) {
@@ -57,6 +58,7 @@ func parseLoadFlags(args []string) (loadConfig, error) {
 	fs.DurationVar(&c.wait, "wait", 5*time.Second, "how long to wait for stragglers after the last publish")
 	fs.DurationVar(&c.settle, "settle", 2*time.Second, "pause after connecting, before measuring idle memory")
 	fs.StringVar(&c.topicPrefix, "guest-prefix", "load-", "guest id prefix (guests mode)")
+	fs.StringVar(&c.cpuProfile, "cpuprofile", "", "write a CPU profile of the measured phase to `file`")
 	if err := fs.Parse(args); err != nil {
 		return c, err
 	}
@@ -129,6 +131,13 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 	time.Sleep(cfg.settle)
 	res.ServerRSSIdle = rss(cfg.pid)
 
+	if cfg.cpuProfile != "" {
+		stop, err := startCPUProfile(cfg.cpuProfile)
+		if err != nil {
+			return nil, err
+		}
+		defer stop()
+	}
 	cpu0, scpu0, wall0 := selfCPU(), procCPU(cfg.pid), time.Now()
 	switch cfg.mode {
 	case "broadcast":
