@@ -2,7 +2,11 @@ package main
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing"
+
+	"github.com/chromedp/chromedp"
 
 	"github.com/barhub/barhub/web/browsertest"
 )
@@ -84,4 +88,110 @@ func TestBrowserFamilyRSVPShowsLiveOnTheDesk(t *testing.T) {
 		t.Error("the dashboard reloaded; it should have updated in place")
 	}
 	browsertest.Screenshot(t, desk, "desk-after")
+}
+
+// TestBrowserGuestDesk walks the host's desk on a laptop: add a guest in
+// the dialog, start a group, filter and sort the list, save the event,
+// import a CSV file and print the invitations.
+func TestBrowserGuestDesk(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	addFamily(t, admin, "Berg", "", "Leo")
+	addFamily(t, admin, "Ek", "", "Ava")
+
+	desk := browsertest.New(t).Page(t, browsertest.Laptop)
+	browsertest.Navigate(t, desk, s.URL+"/login?code="+s.Code)
+	browsertest.Fill(t, desk, "#lastName", s.LastName)
+	browsertest.Click(t, desk, "#login-submit")
+	browsertest.WaitPath(t, desk, "/admin")
+	browsertest.WaitText(t, desk, "#guest-rows", "Ava Ek")
+
+	// Add a guest with a small child.
+	browsertest.Click(t, desk, "#guest-add")
+	browsertest.WaitVisible(t, desk, "#guest-dialog")
+	browsertest.Fill(t, desk, "#g-firstName", "Nora")
+	browsertest.Fill(t, desk, "#g-lastName", "Ny")
+	browsertest.Eval[bool](t, desk, `(document.getElementById("g-expectedGuests").value = "2") === "2"`)
+	browsertest.Fill(t, desk, "#g-dietary", "vegetarian")
+	browsertest.Screenshot(t, desk, "add-guest")
+	browsertest.Click(t, desk, "#g-save")
+	browsertest.WaitNotVisible(t, desk, "#guest-dialog")
+	browsertest.WaitText(t, desk, "#guest-rows", "Nora Ny")
+	browsertest.WaitText(t, desk, "#stat-expected", "5")
+
+	// Leo and Ava become a couple: Leo's dialog, "start a group with Ava".
+	var page struct {
+		Guests []e2eGuest `json:"guests"`
+	}
+	admin.call("GET", "/api/admin/guests?q=Ava", nil, &page)
+	ava := page.Guests[0]
+	admin.call("GET", "/api/admin/guests?q=Leo", nil, &page)
+	leo := page.Guests[0]
+	browsertest.Click(t, desk, fmt.Sprintf(`tr[data-id=%q] button.edit`, leo.ID))
+	browsertest.WaitVisible(t, desk, "#guest-dialog")
+	browsertest.WaitText(t, desk, "#g-code", leo.Code)
+	browsertest.WaitText(t, desk, "#g-group", "Ava Ek")
+	browsertest.Eval[string](t, desk, fmt.Sprintf(`document.getElementById("g-group").value = "new:%s"`, ava.ID))
+	browsertest.Click(t, desk, "#g-save")
+	browsertest.WaitNotVisible(t, desk, "#guest-dialog")
+	browsertest.WaitText(t, desk, fmt.Sprintf(`tr[data-id=%q]`, leo.ID), "Ava")
+	browsertest.WaitText(t, desk, fmt.Sprintf(`tr[data-id=%q]`, ava.ID), "Leo")
+	var groups struct {
+		Groups []struct {
+			Members []e2eGuest `json:"members"`
+		} `json:"groups"`
+	}
+	admin.call("GET", "/api/admin/groups", nil, &groups)
+	if len(groups.Groups) != 1 || len(groups.Groups[0].Members) != 2 {
+		t.Errorf("groups after joining: %+v", groups)
+	}
+
+	// Filter and sort.
+	browsertest.Fill(t, desk, "#filter-q", "zzz")
+	browsertest.WaitText(t, desk, "#page-info", "No guests match")
+	browsertest.Fill(t, desk, "#filter-q", "")
+	browsertest.Click(t, desk, "#filter-dietary")
+	browsertest.WaitText(t, desk, "#page-info", "1–1 of 1")
+	browsertest.WaitText(t, desk, "#guest-rows", "Nora Ny")
+	browsertest.Click(t, desk, "#filter-dietary")
+	browsertest.WaitText(t, desk, "#page-info", "of 4")
+	browsertest.Click(t, desk, `button.sort[data-sort="lastName"]`) // now descending
+	browsertest.WaitText(t, desk, "#guest-rows tr:first-child", "Nora Ny")
+
+	// The event.
+	browsertest.Fill(t, desk, "#s-eventName", "Autumn dinner")
+	browsertest.Fill(t, desk, "#s-timezone", "Europe/Lisbon")
+	browsertest.Click(t, desk, "#settings-save")
+	browsertest.WaitText(t, desk, "#settings-status", "Saved")
+	browsertest.WaitText(t, desk, "#event-line", "Autumn dinner")
+	browsertest.Fill(t, desk, "#s-timezone", "Mars/Olympus")
+	browsertest.Click(t, desk, "#settings-save")
+	browsertest.WaitText(t, desk, "#settings-error", "not a time zone")
+
+	// Import a file with a good row, a duplicate and a bad one.
+	file := filepath.Join(t.TempDir(), "more-guests.csv")
+	csv := "first name,last name,expected\nOla,Nord,1\nOla,Nord,1\nPer,,1\n"
+	if err := os.WriteFile(file, []byte(csv), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := chromedp.Run(desk, chromedp.SetUploadFiles("#import-file", []string{file})); err != nil {
+		t.Fatal(err)
+	}
+	browsertest.Click(t, desk, "#import-run")
+	browsertest.WaitText(t, desk, "#import-report", "Created 1, updated 0, refused 2")
+	browsertest.WaitText(t, desk, "#import-report", "the same guest as row 2")
+	browsertest.WaitText(t, desk, "#guest-rows", "Ola Nord")
+	browsertest.Screenshot(t, desk, "desk-after-import")
+
+	// Print: the cards are written into the window the button opens.
+	browsertest.Eval[bool](t, desk, `(window.open = () => window) !== null`)
+	browsertest.Click(t, desk, "#print-all")
+	browsertest.WaitText(t, desk, "body", "Your code:")
+	if n := browsertest.Eval[int](t, desk, `document.querySelectorAll("article.card svg").length`); n != 5 {
+		t.Errorf("%d cards with a QR code, want 5", n)
+	}
+	if w := browsertest.Eval[float64](t, desk, `document.querySelector(".qr svg").getBoundingClientRect().width`); w != 150 {
+		t.Errorf("QR code is %.0f px wide: the card stylesheet did not load", w)
+	}
+	browsertest.Screenshot(t, desk, "invitations")
 }
