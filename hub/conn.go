@@ -60,6 +60,7 @@ type sub struct {
 // shard owns a slice of the sockets and their subscriptions.
 type shard struct {
 	hub    *Hub
+	bit    uint64 // this shard's bit in Hub.routes
 	mu     sync.Mutex
 	topics map[string]map[*conn]*sub
 	conns  map[*conn]struct{}
@@ -118,6 +119,9 @@ func (s *shard) addSubLocked(c *conn, topic string, sb *sub) {
 	if subs == nil {
 		subs = make(map[*conn]*sub)
 		s.topics[topic] = subs
+		// Routed before the caller reads the history, so every event
+		// stored after that read reaches this shard.
+		s.hub.route(topic, s.bit, true)
 	}
 	subs[c] = sb
 	if c.topics == nil {
@@ -136,6 +140,7 @@ func (s *shard) removeSubLocked(c *conn, topic string) {
 	delete(subs, c)
 	if len(subs) == 0 {
 		delete(s.topics, topic)
+		s.hub.route(topic, s.bit, false)
 	}
 	s.hub.metrics.subscriptions.Add(-1)
 }

@@ -14,6 +14,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"math/bits"
 	"net/http"
 	"net/url"
 	"path"
@@ -60,7 +61,8 @@ type Config struct {
 	// MaxSubscriptions per socket (default 32).
 	MaxSubscriptions int
 	// Shards splits the subscriber maps so fan-out runs in parallel and
-	// subscribing never contends with a broadcast to all (default 16).
+	// subscribing never contends with a broadcast to all (default 16, at
+	// most 64).
 	Shards int
 }
 
@@ -86,6 +88,7 @@ func (c Config) withDefaults() Config {
 	if c.Shards <= 0 {
 		c.Shards = 16
 	}
+	c.Shards = min(c.Shards, 64)
 	return c
 }
 
@@ -106,6 +109,11 @@ type Hub struct {
 
 	shards []*shard
 	nextID atomic.Uint64
+
+	// routes has, per topic, a bit for each shard with subscribers, so an
+	// event for one guest wakes one shard rather than all of them.
+	routesMu sync.RWMutex
+	routes   map[string]uint64
 
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
@@ -137,10 +145,12 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		shards:    make([]*shard, cfg.Shards),
 		listeners: make(map[string][]func(Event)),
 		listenQ:   make(chan Message, 1024),
+		routes:    make(map[string]uint64),
 	}
 	for i := range h.shards {
 		h.shards[i] = &shard{
 			hub:    h,
+			bit:    1 << i,
 			topics: make(map[string]map[*conn]*sub),
 			conns:  make(map[*conn]struct{}),
 			inbox:  make(chan *delivery, 4096),
@@ -271,6 +281,20 @@ func (h *Hub) Presence() map[string]int {
 // Connections returns the number of open sockets.
 func (h *Hub) Connections() int { return int(h.metrics.connections.Load()) }
 
+func (h *Hub) route(topic string, bit uint64, on bool) {
+	h.routesMu.Lock()
+	defer h.routesMu.Unlock()
+	if on {
+		h.routes[topic] |= bit
+		return
+	}
+	if m := h.routes[topic] &^ bit; m != 0 {
+		h.routes[topic] = m
+	} else {
+		delete(h.routes, topic)
+	}
+}
+
 // dispatch receives every event from the broker. It hands the event to
 // the shards and returns; writing happens on each socket's goroutine.
 func (h *Hub) dispatch(m Message) {
@@ -281,8 +305,13 @@ func (h *Hub) dispatch(m Message) {
 	}
 	out := newOut(m.Wire, pub)
 	d := &delivery{topic: m.Topic, seq: m.Seq, out: out}
-	for _, s := range h.shards {
-		s.inbox <- d
+	h.routesMu.RLock()
+	mask := h.routes[m.Topic]
+	h.routesMu.RUnlock()
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		mask &^= 1 << i
+		h.shards[i].inbox <- d
 	}
 	h.lmu.RLock()
 	_, ok := h.listeners[m.Topic]
