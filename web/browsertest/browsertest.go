@@ -143,11 +143,13 @@ func New(t testing.TB) *Browser {
 type viewportKey struct{}
 
 // Page opens a new tab emulating the viewport and returns its context for the helpers.
-// The tab closes when the test ends; messages the page writes to its console, and its
-// uncaught exceptions, are added to the test log.
+// Each page is a separate browser profile, like another person's device: pages share
+// no cookies or localStorage, so one browser can hold a guest's phone and the bar's
+// tablet signed in side by side. The tab closes when the test ends; messages the page
+// writes to its console, and its uncaught exceptions, are added to the test log.
 func (b *Browser) Page(t testing.TB, vp Viewport) context.Context {
 	t.Helper()
-	ctx, cancel := chromedp.NewContext(b.ctx)
+	ctx, cancel := chromedp.NewContext(b.ctx, chromedp.WithNewBrowserContext())
 	ctx = context.WithValue(ctx, viewportKey{}, vp)
 
 	opts := []chromedp.EmulateViewportOption{chromedp.EmulateScale(vp.Scale)}

@@ -166,6 +166,27 @@ func TestExpiredTokenSignsOut(t *testing.T) {
 	}
 }
 
+func TestPagesDoNotShareStorage(t *testing.T) {
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	b := browsertest.New(t)
+
+	phone := b.Page(t, browsertest.Phone)
+	browsertest.Navigate(t, phone, srv.URL+"/login")
+	signIn(t, phone, "guest", time.Now().Add(time.Hour))
+
+	tablet := b.Page(t, browsertest.Tablet)
+	browsertest.Navigate(t, tablet, srv.URL+"/login")
+	if got := browsertest.Eval[string](t, tablet, `localStorage.getItem("barhub.token") || ""`); got != "" {
+		t.Fatalf("a new page sees another page's token %q", got)
+	}
+	browsertest.Navigate(t, tablet, srv.URL+"/")
+	browsertest.WaitPath(t, tablet, "/login")
+
+	browsertest.Navigate(t, phone, srv.URL+"/")
+	browsertest.WaitText(t, phone, "#whoami", "Ada Lovelace")
+}
+
 func TestSignOut(t *testing.T) {
 	srv := httptest.NewServer(web.Handler())
 	t.Cleanup(srv.Close)
