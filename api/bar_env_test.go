@@ -163,6 +163,34 @@ func (ev *events) named(t testing.TB, name string) []hub.Event {
 	return out
 }
 
+// waitFor waits for an event called name whose data satisfies ok, for
+// events published off the request's path.
+func (ev *events) waitFor(t testing.TB, name string, ok func([]byte) bool) hub.Event {
+	t.Helper()
+	deadline := time.Now().Add(10 * time.Second)
+	for time.Now().Before(deadline) {
+		ev.mu.Lock()
+		for _, e := range ev.all {
+			if e.Event == name && ok(e.Data) {
+				ev.mu.Unlock()
+				return e
+			}
+		}
+		ev.mu.Unlock()
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatalf("no %s on %s within 10s", name, ev.top)
+	return hub.Event{}
+}
+
+func guestNamed(first string, role ...guest.Role) guest.Guest {
+	g := guest.Guest{FirstName: first}
+	if len(role) > 0 {
+		g.Role = role[0]
+	}
+	return g
+}
+
 func eventOrder(t testing.TB, e hub.Event) order.Order {
 	t.Helper()
 	var o order.Order

@@ -1,0 +1,192 @@
+package api
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"io"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"testing"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/hub"
+)
+
+func testRedis(t testing.TB) *redis.Client {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
+	}
+	opts, err := redis.ParseURL(url)
+	if err != nil {
+		t.Fatalf("REDIS_URL: %v", err)
+	}
+	rdb := redis.NewClient(opts)
+	t.Cleanup(func() { rdb.Close() })
+	if err := rdb.Ping(context.Background()).Err(); err != nil {
+		t.Fatalf("redis at %s: %v", url, err)
+	}
+	return rdb
+}
+
+// newCluster starts n API instances the way a scaled deployment runs
+// them: one database, one Redis, and on each instance its own hub on a
+// Redis broker. Every test gets its own Redis key prefix. eventDelay
+// holds up each menu event on every instance before the API hears it, as
+// a loaded Redis or hub would.
+func newCluster(t *testing.T, n int, eventDelay time.Duration, tweak func(*BarConfig)) []*testEnv {
+	t.Helper()
+	ctx := context.Background()
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	st := storetest.New(t)
+	seedMenu(t, st)
+	keys, err := auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	rdb := testRedis(t)
+	var b [6]byte
+	rand.Read(b[:])
+	prefix := "test-cluster-" + hex.EncodeToString(b[:])
+	tickets := auth.NewTickets(st, 30*time.Second)
+	envs := make([]*testEnv, n)
+	for i := range envs {
+		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets}, logger)
+		if err := h.Start(ctx); err != nil {
+			t.Fatal(err)
+		}
+		if eventDelay > 0 {
+			// Listeners run in order of registration: this one goes first.
+			h.OnEvent(hub.TopicMenu, func(hub.Event) { time.Sleep(eventDelay) })
+		}
+		bar := BarConfig{ImageDir: t.TempDir(), Redis: rdb, RedisPrefix: prefix, Events: h}
+		if tweak != nil {
+			tweak(&bar)
+		}
+		d := Deps{
+			Config: Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
+			Publish: h, Live: h, Presence: h.Presence, Bar: bar,
+		}
+		srv := httptest.NewServer(New(d))
+		t.Cleanup(func() {
+			srv.Close()
+			sctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+			defer cancel()
+			h.Shutdown(sctx)
+		})
+		envs[i] = &testEnv{t: t, srv: srv, store: st, keys: keys, hub: h, deps: d, logger: logger, appKey: appKeyOf(t, st)}
+	}
+	return envs
+}
+
+func drinkOn(t *testing.T, e *testEnv, id string) drinkView {
+	t.Helper()
+	status, raw := e.do("GET", "/api/drinks/"+id, "", nil)
+	if status != 200 {
+		t.Fatalf("GET %s on %s: %d %s", id, e.srv.URL, status, raw)
+	}
+	var d drinkView
+	decodeInto(t, raw, &d)
+	return d
+}
+
+// TestCacheInvalidationAcrossInstances writes on one instance and reads
+// on the other straight after the write answers: never the old menu. The
+// menu.changed events are held up, so freshness cannot come from them:
+// it comes from the shared version each read checks.
+func TestCacheInvalidationAcrossInstances(t *testing.T) {
+	c := newCluster(t, 2, 100*time.Millisecond, nil)
+	a, b := c[0], c[1]
+	bartender := a.addGuest(guest.Guest{FirstName: "Bea", Role: guest.RoleBartender})
+	admin := a.addGuest(guest.Guest{FirstName: "Hal", Role: guest.RoleAdmin})
+	bTok, aTok := a.tokenFor(bartender), a.tokenFor(admin)
+	bEvents := listen(t, b.hub, hub.TopicMenu)
+
+	// Both instances have the menu cached.
+	for _, e := range c {
+		if d := drinkOn(t, e, "mojito"); !d.Available {
+			t.Fatal("mojito unavailable at start")
+		}
+	}
+	for i := range 20 {
+		writer, reader := c[i%2], c[(i+1)%2]
+		inStock := i%2 == 1
+		status, raw := writer.do("PUT", "/api/bar/stock/mint", bTok, map[string]bool{"inStock": inStock})
+		if status != 200 {
+			t.Fatalf("round %d: stock on %s: %d %s", i, writer.srv.URL, status, raw)
+		}
+		if d := drinkOn(t, reader, "mojito"); d.Available != inStock {
+			t.Fatalf("round %d: the other instance still says mojito available=%v after mint inStock=%v", i, d.Available, inStock)
+		}
+	}
+	// An edit on B, read on A at once; lists and ETags follow too.
+	resp := a.doResp("GET", "/api/drinks?section=classics", "", nil)
+	resp.Body.Close()
+	oldTag := resp.Header.Get("ETag")
+	edit := validDrink()
+	edit["name"], edit["section"], edit["abv"] = "Negroni Sbagliato", "classics", 12
+	if status, raw := b.do("PUT", "/api/admin/drinks/negroni", aTok, edit); status != 200 {
+		t.Fatalf("edit on B: %d %s", status, raw)
+	}
+	if d := drinkOn(t, a, "negroni"); d.Name != "Negroni Sbagliato" {
+		t.Errorf("A serves %q after the edit on B", d.Name)
+	}
+	resp = a.doResp("GET", "/api/drinks?section=classics", "", nil, "If-None-Match", oldTag)
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("ETag") == oldTag {
+		t.Errorf("A answered %d with the old ETag after the edit on B", resp.StatusCode)
+	}
+	// B heard every change A made, through Redis.
+	if n := len(bEvents.named(t, "menu.changed")); n != 21 {
+		t.Errorf("B's listener saw %d menu.changed, want 21", n)
+	}
+}
+
+// TestClusterRateLimitAndKillSwitch: the budget is shared through Redis,
+// and the kill switch thrown on one instance reaches the other.
+func TestClusterRateLimitAndKillSwitch(t *testing.T) {
+	c := newCluster(t, 2, 0, func(b *BarConfig) { b.RateBrowse = 3 })
+	a, b := c[0], c[1]
+	admin := a.addGuest(guest.Guest{FirstName: "Hal", Role: guest.RoleAdmin})
+	aTok := a.tokenFor(admin)
+	g := a.tokenFor(a.addGuest(guest.Guest{FirstName: "Ada"}))
+
+	// Fixed one-second windows: start at the top of a second so the four
+	// requests share one (they take milliseconds).
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second + 20*time.Millisecond)))
+	var statuses []int
+	for _, e := range []*testEnv{a, b, a, b} {
+		status, _ := e.do("GET", "/api/sections", g, nil)
+		statuses = append(statuses, status)
+	}
+	if statuses[0] != 200 || statuses[1] != 200 || statuses[2] != 200 || statuses[3] != 429 {
+		t.Errorf("four reads across two instances at 3/s: %v, want 200 200 200 429", statuses)
+	}
+
+	if status, raw := a.do("PUT", "/api/admin/app-key", aTok, map[string]bool{"enabled": false}); status != 200 {
+		t.Fatalf("switch off on A: %d %s", status, raw)
+	}
+	if status, _ := a.do("GET", "/api/orders", g, nil); status != 503 {
+		t.Errorf("A right after switching off: %d", status)
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		status, _ := b.do("GET", "/api/orders", g, nil)
+		if status == 503 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("B still serves the switched-off app: %d", status)
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+}

@@ -1,0 +1,93 @@
+package api
+
+import (
+	"bytes"
+	"errors"
+	"net/http"
+	"net/http/httptest"
+	"testing"
+
+	"github.com/barhub/barhub/api/order"
+)
+
+func fuzzRequest(body []byte) *http.Request {
+	r := httptest.NewRequest("POST", "/", bytes.NewReader(body))
+	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 8192)
+	return r
+}
+
+func checkAPIError(t *testing.T, err error) {
+	t.Helper()
+	var ae *apiError
+	if !errors.As(err, &ae) {
+		t.Fatalf("error %T %v is not an apiError", err, err)
+	}
+	if ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
+		t.Fatalf("bad error %+v", ae)
+	}
+}
+
+// FuzzParseOrderRequest feeds arbitrary bodies to the order decoder: a
+// valid order or a 4xx, never a panic; what it accepts is already in its
+// final form (normalizing again changes nothing) and within the limits.
+func FuzzParseOrderRequest(f *testing.F) {
+	for _, seed := range []string{
+		`{"items":[{"drinkId":"negroni","qty":2,"notes":"no ice"}]}`,
+		`{"items":[{"drinkId":"a"},{"drinkId":"a","notes":" "}],"confirmAllergens":true}`,
+		`{"items":[{"drinkId":"a","qty":-1}]}`, `{"items":[{"drinkId":"a","qty":1e9}]}`,
+		`{"items":{}}`, `{"items":null}`, `[]`, `null`, `{`, ``, "\x00", `{"items":[{"drinkId":"\u0000"}]}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := parseOrderRequest(fuzzRequest(body))
+		if err != nil {
+			checkAPIError(t, err)
+			return
+		}
+		again, err := req.Normalize()
+		if err != nil || again.Hash() != req.Hash() {
+			t.Fatalf("accepted %+v, which does not normalize to itself: %+v %v", req, again, err)
+		}
+		total := 0
+		for _, it := range req.Items {
+			if it.DrinkID == "" || it.Qty < 1 || it.Qty > order.MaxQty {
+				t.Fatalf("accepted item %+v", it)
+			}
+			total += it.Qty
+		}
+		if len(req.Items) == 0 || total > order.MaxGlasses {
+			t.Fatalf("accepted %d items, %d glasses", len(req.Items), total)
+		}
+	})
+}
+
+// FuzzParseDrinkInput does the same for the admin's drink editor.
+func FuzzParseDrinkInput(f *testing.F) {
+	for _, seed := range []string{
+		`{"name":"Negroni","section":"Classics","abv":27,"ingredients":[{"name":"Gin","amount":30,"unit":"ml"}],"tags":["bitter"],"allergens":["sulfites"]}`,
+		`{"name":"Nojito","section":"Alcohol-free","alcoholFree":true,"ingredients":[{"name":"Mint","amount":6,"unit":"leaf"}]}`,
+		`{"name":"x","section":"&&","abv":"NaN"}`, `{"abv":1e400}`, `{"ingredients":[{"amount":-0}]}`,
+		`{"imageUrl":"javascript:alert(1)"}`, `[]`, `null`, `{`, ``,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		d, err := parseDrinkInput(fuzzRequest(body))
+		if err != nil {
+			checkAPIError(t, err)
+			return
+		}
+		if d.Name == "" || d.Section == "" || len(d.Ingredients) == 0 || d.ABV < 0 || d.ABV > 100 {
+			t.Fatalf("accepted %+v", d)
+		}
+		if d.AlcoholFree && d.StandardDrinks() != 0 {
+			t.Fatalf("alcohol-free drink with %v standard drinks", d.StandardDrinks())
+		}
+		for _, in := range d.Ingredients {
+			if in.Key == "" || in.Amount < 0 {
+				t.Fatalf("accepted ingredient %+v", in)
+			}
+		}
+	})
+}
