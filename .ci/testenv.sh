@@ -47,21 +47,23 @@ apt_install() {
 	local start=$SECONDS
 	log "installing $* with apt-get"
 	if ! as_root "${apt[@]}" install "$@" >/dev/null; then
-		as_root "${apt[@]}" update >/dev/null
-		as_root "${apt[@]}" install "$@" >/dev/null
+		as_root "${apt[@]}" update >/dev/null || return 1
+		as_root "${apt[@]}" install "$@" >/dev/null || return 1
 	fi
 	log "installed $* in $((SECONDS - start)) s"
 }
 
-need_package() { # need_package PROGRAM PACKAGE...
-	local program=$1
-	shift
+# need_package PROGRAM HINT PACKAGE... makes sure PROGRAM (a name on PATH or a path) is
+# there, installing the packages if it can; HINT is added to the message when it cannot.
+need_package() {
+	local program=$1 hint=$2
+	shift 2
 	command -v "$program" >/dev/null 2>&1 && return 0
 	[ -x "$program" ] && return 0
 	if can_install; then
-		apt_install "$@" || die "could not install $* with apt-get; install it by hand: sudo apt-get install $*"
+		apt_install "$@" || die "could not install $* with apt-get. Install it by hand: sudo apt-get install $*${hint:+ ($hint)}"
 	else
-		die "$program is missing: install it with 'sudo apt-get install $*' (Debian/Ubuntu), then run make test again"
+		die "$program is missing. Install it with: sudo apt-get install $*${hint:+ ($hint)}; then run make test again"
 	fi
 }
 
@@ -90,7 +92,7 @@ redis_ping() { # redis_ping PORT: true once the server answers PONG
 }
 
 start_redis() {
-	need_package redis-server redis-server
+	need_package redis-server "or set REDIS_URL to a Redis the tests may use" redis-server
 	local attempt port i
 	for attempt in 1 2 3 4 5 6 7 8 9 10; do
 		port=$((20000 + RANDOM % 30000))
@@ -123,7 +125,8 @@ find_chrome() {
 		return 0
 	fi
 	# fonts-liberation gives screenshots real text on a machine with no other fonts.
-	need_package /usr/bin/chromium chromium fonts-liberation
+	need_package /usr/bin/chromium "or set BARHUB_CHROME to a Chromium or Chrome binary" \
+		chromium fonts-liberation
 	export BARHUB_CHROME=/usr/bin/chromium
 }
 
