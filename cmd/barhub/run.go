@@ -36,6 +36,7 @@ Usage:
   barhub db [flags]          run the embedded database alone, for several instances
   barhub keys rotate         add a new token signing key; old tokens stay valid until they expire
   barhub worker [flags]      run the AI job worker alone (serve runs one too, unless --no-worker)
+  barhub seed menu [flags]   load the starter menu of cocktails and alcohol-free drinks
   barhub version             print the version
   barhub help                print this help
 
@@ -61,6 +62,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runKeys(ctx, rest, getenv, stdout)
 	case "worker":
 		return runWorker(ctx, rest, getenv, stdout)
+	case "seed":
+		return runSeed(ctx, rest, getenv, stdout)
 	case "version", "-version", "--version":
 		fmt.Fprintln(stdout, "barhub", version)
 		return nil
@@ -147,12 +150,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	ready := map[string]api.Pinger{"database": a.store}
 	var broker hub.Broker
+	var rdb *redis.Client // the hub's backplane, shared rate limits and the menu version
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
 		if err != nil {
 			return fmt.Errorf("REDIS_URL: %w", err)
 		}
-		rdb := redis.NewClient(opts)
+		rdb = redis.NewClient(opts)
 		defer rdb.Close()
 		if err := rdb.Ping(ctx).Err(); err != nil {
 			return fmt.Errorf("connect to redis: %w", err)
@@ -196,6 +200,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// The AI bartender (worker.go).
 		AI:             bartender.api,
 		OnDrinkCreated: bartender.onDrinkCreated,
+		// Menu caches drop on every instance's menu events, the worker's
+		// image prompts included.
+		Bar: barConfig(cfg, rdb, live),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)
