@@ -98,7 +98,7 @@ func newBarParts(d Deps) *barParts {
 	var version menuVersion = &localVersion{}
 	if cfg.Redis != nil {
 		b.limiter = ratelimit.NewRedis(cfg.Redis, cfg.RedisPrefix)
-		version = &redisVersion{rdb: cfg.Redis, key: cfg.RedisPrefix + ":menu:version"}
+		version = &redisVersion{rdb: cfg.Redis, key: menuVersionKey(cfg.RedisPrefix)}
 	} else {
 		b.limiter = ratelimit.NewMemory()
 	}

@@ -312,3 +312,13 @@ func etagOf(b []byte) string {
 	sum := sha256.Sum256(b)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
 }
+
+// menuVersionKey is the Redis key of the shared menu version.
+func menuVersionKey(prefix string) string { return prefix + ":menu:version" }
+
+// BumpMenuVersion records a menu write made outside the API (the seed
+// command), so every instance's next read reloads the menu.
+func BumpMenuVersion(ctx context.Context, rdb *redis.Client, prefix string) error {
+	_, err := (&redisVersion{rdb: rdb, key: menuVersionKey(prefix)}).Bump(ctx)
+	return err
+}

@@ -26,6 +26,8 @@ type config struct {
 	MaxBodyBytes   int64
 	RateBrowse     float64
 	RateOrders     float64
+	MaxOpenOrders  int
+	DrinksPerHour  float64
 	AWSRegion      string
 	BedrockModel   string
 	BedrockURL     string
@@ -96,6 +98,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
+	fs.IntVar(&c.MaxOpenOrders, "max-open-orders", int(e.num("BARHUB_MAX_OPEN_ORDERS", 3)), "orders a guest may have waiting at the bar at once (BARHUB_MAX_OPEN_ORDERS)")
+	fs.Float64Var(&c.DrinksPerHour, "drinks-per-hour", e.num("BARHUB_DRINKS_PER_HOUR", 0), "standard drinks a guest may order per hour; 0 leaves pacing off (BARHUB_DRINKS_PER_HOUR)")
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")
 	fs.StringVar(&c.BedrockModel, "bedrock-model", e.str("BARHUB_BEDROCK_MODEL", "amazon.nova-pro-v1:0"), "Bedrock model `id` (BARHUB_BEDROCK_MODEL)")
 	fs.StringVar(&c.BedrockURL, "bedrock-endpoint", e.str("BARHUB_BEDROCK_ENDPOINT", ""), "Bedrock runtime endpoint `url` override (BARHUB_BEDROCK_ENDPOINT)")

@@ -1,0 +1,132 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/hub"
+)
+
+// barConfig is the menu, ordering and bar part of serve's configuration.
+func barConfig(cfg *config, rdb *redis.Client, live *hub.Hub) api.BarConfig {
+	return api.BarConfig{
+		RateBrowse:    cfg.RateBrowse,
+		RateOrders:    cfg.RateOrders,
+		MaxOpenOrders: cfg.MaxOpenOrders,
+		DrinksPerHour: cfg.DrinksPerHour,
+		ImageDir:      filepath.Join(cfg.DataDir, "images"),
+		Redis:         rdb,
+		RedisPrefix:   cfg.RedisPrefix,
+		Events:        live,
+	}
+}
+
+const seedUsage = `usage: barhub seed menu [--data DIR | --mongodb-uri URI] [--redis-url URL]
+
+Loads the starter menu: classic cocktails and alcohol-free drinks in four
+sections. Seeding again updates their recipes and keeps photos, stock
+marks and any drinks or sections the host added or renamed.`
+
+// runSeed is "barhub seed menu".
+func runSeed(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
+	if len(args) == 0 || args[0] != "menu" {
+		return errors.New(seedUsage)
+	}
+	cfg, err := parseServe("seed menu", args[1:], getenv, stdout)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil
+		}
+		return err
+	}
+	logger, err := newLogger(cfg, os.Stderr)
+	if err != nil {
+		return err
+	}
+	a, err := openApp(ctx, cfg, logger)
+	if err != nil {
+		return err
+	}
+	defer a.store.Close(context.Background())
+
+	sections, drinks, err := menu.StarterMenu()
+	if err != nil {
+		return err
+	}
+	existing, err := a.store.Sections(ctx)
+	if err != nil {
+		return err
+	}
+	have := map[string]bool{}
+	for _, s := range existing {
+		have[s.ID] = true
+	}
+	newSections := 0
+	for _, s := range sections {
+		if have[s.ID] {
+			continue
+		}
+		if err := a.store.SaveSection(ctx, s); err != nil {
+			return err
+		}
+		newSections++
+	}
+	created, updated := 0, 0
+	ids := make([]string, 0, len(drinks))
+	for _, d := range drinks {
+		isNew, err := a.store.SeedDrink(ctx, d)
+		if err != nil {
+			return err
+		}
+		if isNew {
+			created++
+		} else {
+			updated++
+		}
+		ids = append(ids, d.ID)
+	}
+	if cfg.RedisURL != "" {
+		if err := announceMenu(ctx, cfg, ids); err != nil {
+			return err
+		}
+	}
+	fmt.Fprintf(stdout, "starter menu: %d sections (%d new), %d drinks (%d new, %d updated)\n", len(sections), newSections, len(drinks), created, updated)
+	if cfg.RedisURL == "" {
+		fmt.Fprintln(stdout, "a barhub already running on this database shows the new menu after a restart")
+	}
+	return nil
+}
+
+// announceMenu tells running instances the menu changed: it bumps the
+// shared menu version and publishes menu.changed, as an admin's edit does.
+func announceMenu(ctx context.Context, cfg *config, ids []string) error {
+	opts, err := redis.ParseURL(cfg.RedisURL)
+	if err != nil {
+		return fmt.Errorf("REDIS_URL: %w", err)
+	}
+	rdb := redis.NewClient(opts)
+	defer rdb.Close()
+	if err := api.BumpMenuVersion(ctx, rdb, cfg.RedisPrefix); err != nil {
+		return err
+	}
+	data, err := json.Marshal(map[string]any{"reason": "seed", "drinkIds": ids})
+	if err != nil {
+		return err
+	}
+	broker := hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
+	if _, err := broker.Publish(ctx, hub.Event{Topic: hub.TopicMenu, Event: "menu.changed", Time: time.Now(), Data: data}); err != nil {
+		return fmt.Errorf("announce the new menu: %w", err)
+	}
+	return nil
+}
