@@ -212,9 +212,9 @@ func (s *Store) ListGuests(ctx context.Context, q GuestQuery) ([]guest.Guest, in
 	if limit <= 0 || limit > MaxPageSize {
 		limit = 50
 	}
-	total, err := s.coll(collGuests).CountDocuments(ctx, filter)
+	total, err := s.countFor(ctx, q, filter)
 	if err != nil {
-		return nil, 0, fmt.Errorf("count guests: %w", err)
+		return nil, 0, err
 	}
 	opts := options.Find().SetSort(q.sort()).SetSkip(int64(max(0, q.Offset))).SetLimit(int64(limit))
 	cur, err := s.coll(collGuests).Find(ctx, filter, opts)
@@ -226,6 +226,33 @@ func (s *Store) ListGuests(ctx context.Context, q GuestQuery) ([]guest.Guest, in
 		return nil, 0, fmt.Errorf("list guests: %w", err)
 	}
 	return out, total, nil
+}
+
+// countFor counts the guests q selects. With no filter but the status
+// the kept figures already know: one read instead of one more scan of
+// every guest on the embedded database, which halves the time of a page.
+func (s *Store) countFor(ctx context.Context, q GuestQuery, filter bson.D) (int64, error) {
+	if q.Q == "" && q.GroupID == "" && !q.HasDietary && !q.NeverLoggedIn {
+		st, err := s.Stats(ctx)
+		if err != nil {
+			return 0, err
+		}
+		switch q.Status {
+		case "":
+			return int64(st.Invited), nil
+		case guest.StatusComing:
+			return int64(st.Coming), nil
+		case guest.StatusDeclined:
+			return int64(st.Declined), nil
+		case guest.StatusPending:
+			return int64(st.Pending), nil
+		}
+	}
+	n, err := s.coll(collGuests).CountDocuments(ctx, filter)
+	if err != nil {
+		return 0, fmt.Errorf("count guests: %w", err)
+	}
+	return n, nil
 }
 
 // AllGuests returns every guest by last name, for the CSV export and the
