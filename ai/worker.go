@@ -302,7 +302,7 @@ func (w *Worker) deadLettered(ctx context.Context, j store.Job, cause error) {
 	w.publish(ctx, TopicAdmin, EventAlert, map[string]any{
 		"level":     "error",
 		"code":      "job_dead",
-		"message":   fmt.Sprintf("A %s job (%s) failed after %d attempts and was set aside: %s", j.Kind, j.Subject, j.Attempts, j.LastError),
+		"message":   fmt.Sprintf("The %s job for %s failed after %d attempts and was set aside: %s", j.Kind, j.Subject, j.Attempts, j.LastError),
 		"jobId":     j.ID,
 		"kind":      j.Kind,
 		"subject":   j.Subject,
