@@ -50,7 +50,6 @@ function render(v) {
   const alone = group.length <= 1;
   const me = v.guest;
 
-  $("rsvp-title").textContent = alone && v.expectedTotal === 1 ? "Will you come?" : "Will you come?";
   $("rsvp-for").textContent = alone
     ? v.expectedTotal > 1
       ? `This invitation is for you and ${plural(v.expectedTotal - 1, "more person", "more people")}: ${v.expectedTotal} in all.`
