@@ -19,13 +19,21 @@ import (
 //	  └──retry later────┤ (attempts < maxAttempts)
 //	                    └──dead-letter──▶ dead ──requeue (admin)──▶ queued
 //
-// Starting an attempt is the contested step: every worker polls the same
-// candidates. findAndModify is not atomic on embedded FerretDB, so a
-// worker first claims "job/<id>/<attempt>" (an insert with a unique _id,
-// atomic everywhere) and only the winner moves the job to running with a
-// versioned update. A running job whose lease has passed belongs to a
-// worker that died; its next attempt number is still unclaimed, so the
-// next poll takes it over without any cleanup.
+// findAndModify is not atomic on embedded FerretDB (it reads, then writes
+// by _id), so no state change relies on a conditional update. Each one is
+// guarded by a claim instead — an insert with a unique _id, atomic on
+// every backend:
+//
+//   - starting attempt n claims "job/<id>/<n>": of the workers that polled
+//     the same job, one gets it;
+//   - ending attempt n (done, retry later, dead) claims "job/<id>/<n>/end":
+//     it happens once;
+//   - taking over a running job whose lease has passed (its worker died)
+//     ends the lost attempt first, by the same claim, so the worker that
+//     lost its lease can no longer write, and then starts the next one.
+//
+// The winner then writes by _id alone, which is also the only filter the
+// embedded database answers without scanning the collection.
 
 // Job kinds.
 const (
@@ -80,11 +88,9 @@ type Job struct {
 	LastError     string            `bson:"lastError,omitempty" json:"lastError,omitempty"`
 	Usage         TokenUsage        `bson:"usage" json:"usage"`
 	Result        map[string]string `bson:"result,omitempty" json:"result,omitempty"`
-	// Version grows with every state change; updates are conditional on it.
-	Version    int64      `bson:"version" json:"-"`
-	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
-	UpdatedAt  time.Time  `bson:"updatedAt" json:"updatedAt"`
-	FinishedAt *time.Time `bson:"finishedAt,omitempty" json:"finishedAt,omitempty"`
+	CreatedAt     time.Time         `bson:"createdAt" json:"createdAt"`
+	UpdatedAt     time.Time         `bson:"updatedAt" json:"updatedAt"`
+	FinishedAt    *time.Time        `bson:"finishedAt,omitempty" json:"finishedAt,omitempty"`
 }
 
 // Payload keys of the job kinds.
@@ -188,41 +194,31 @@ func (s *Store) DueJobs(ctx context.Context, at time.Time, limit int) ([]Job, er
 	return jobs, nil
 }
 
-// claimAttempt makes the caller the only one to act on attempt n of j.
-func (s *Store) claimAttempt(ctx context.Context, j Job, n int) error {
+// claimStart makes the caller the only one to start attempt n of j.
+func (s *Store) claimStart(ctx context.Context, j Job, n int) error {
 	return s.Claim(ctx, fmt.Sprintf("job/%s/%d", j.ID, n), jobClaimTTL)
 }
 
-// transition applies set (and inc) to j if it is still at j.Version, and
-// returns the job as written. ErrConflict means someone else moved it.
-//
-// The version is checked on a read by _id and the write filters on _id
-// alone. A filter with the version in it would make the check and the
-// write one step on MongoDB, but embedded FerretDB turns any filter other
-// than a bare _id into a scan of the whole collection — and still reads
-// before it writes. Either way is safe because only the owner of an
-// attempt's claim moves a job; the version only stops a worker whose
-// lease ran out from writing over the next owner.
-func (s *Store) transition(ctx context.Context, j Job, set bson.D, inc bson.D) (Job, error) {
-	cur, err := s.JobByID(ctx, j.ID)
-	if err != nil {
-		return Job{}, fmt.Errorf("update job: %w", err)
+// claimEnd makes the caller the only one to end j's current attempt.
+func (s *Store) claimEnd(ctx context.Context, j Job) error {
+	return s.Claim(ctx, fmt.Sprintf("job/%s/%d/end", j.ID, j.Attempts), jobClaimTTL)
+}
+
+// write applies set (and inc) to job id and returns it as written.
+func (s *Store) write(ctx context.Context, id string, set, inc bson.D) (Job, error) {
+	set = append(set, bson.E{Key: "updatedAt", Value: jobNow()})
+	update := bson.D{{Key: "$set", Value: set}}
+	if len(inc) > 0 {
+		update = append(update, bson.E{Key: "$inc", Value: inc})
 	}
-	if cur.Version != j.Version {
-		return Job{}, fmt.Errorf("update job %s: it changed meanwhile: %w", j.ID, ErrConflict)
-	}
-	t := jobNow()
-	set = append(set, bson.E{Key: "updatedAt", Value: t})
-	inc = append(inc, bson.E{Key: "version", Value: int64(1)})
-	update := bson.D{{Key: "$set", Value: set}, {Key: "$inc", Value: inc}}
 	after := options.FindOneAndUpdate().SetReturnDocument(options.After)
 	var out Job
-	err = s.coll(collJobs).FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: j.ID}}, update, after).Decode(&out)
+	err := s.coll(collJobs).FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: id}}, update, after).Decode(&out)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return Job{}, fmt.Errorf("update job %s: %w", j.ID, ErrNotFound)
+		return Job{}, fmt.Errorf("update job %s: %w", id, ErrNotFound)
 	}
 	if err != nil {
-		return Job{}, fmt.Errorf("update job %s: %w", j.ID, err)
+		return Job{}, fmt.Errorf("update job %s: %w", id, err)
 	}
 	return out, nil
 }
@@ -233,20 +229,22 @@ func (s *Store) transition(ctx context.Context, j Job, set bson.D, inc bson.D) (
 // whose lease expired records the lost attempt as its last error.
 func (s *Store) StartJob(ctx context.Context, j Job, worker string, lease time.Duration) (Job, error) {
 	attempt := j.Attempts + 1
-	if err := s.claimAttempt(ctx, j, attempt); err != nil {
-		return Job{}, fmt.Errorf("start job %s attempt %d: %w", j.ID, attempt, err)
-	}
-	until := jobNow().Add(lease)
 	set := bson.D{
 		{Key: "status", Value: JobRunning},
 		{Key: "attempts", Value: attempt},
-		{Key: "leaseUntil", Value: until},
+		{Key: "leaseUntil", Value: jobNow().Add(lease)},
 		{Key: "worker", Value: worker},
 	}
 	if j.Status == JobRunning {
+		if err := s.claimEnd(ctx, j); err != nil {
+			return Job{}, fmt.Errorf("take over job %s: %w", j.ID, err)
+		}
 		set = append(set, bson.E{Key: "lastError", Value: abandonedError(j)})
 	}
-	started, err := s.transition(ctx, j, set, nil)
+	if err := s.claimStart(ctx, j, attempt); err != nil {
+		return Job{}, fmt.Errorf("start job %s attempt %d: %w", j.ID, attempt, err)
+	}
+	started, err := s.write(ctx, j.ID, set, nil)
 	if err != nil {
 		return Job{}, fmt.Errorf("start job: %w", err)
 	}
@@ -259,21 +257,30 @@ func abandonedError(j Job) string {
 
 // AbandonJob dead-letters a running job whose lease expired on its last
 // attempt, instead of starting an attempt it is no longer allowed. It
-// claims the next attempt number, so it cannot race a worker starting one.
+// ends the lost attempt, so it cannot race a worker taking the job over.
 func (s *Store) AbandonJob(ctx context.Context, j Job) (Job, error) {
-	if err := s.claimAttempt(ctx, j, j.Attempts+1); err != nil {
+	if err := s.claimEnd(ctx, j); err != nil {
 		return Job{}, fmt.Errorf("abandon job %s: %w", j.ID, err)
 	}
-	t := jobNow()
-	dead, err := s.transition(ctx, j, bson.D{
+	dead, err := s.write(ctx, j.ID, bson.D{
 		{Key: "status", Value: JobDead},
 		{Key: "lastError", Value: abandonedError(j)},
-		{Key: "finishedAt", Value: t},
+		{Key: "finishedAt", Value: jobNow()},
 	}, nil)
 	if err != nil {
 		return Job{}, fmt.Errorf("abandon job: %w", err)
 	}
 	return dead, nil
+}
+
+// end records how the running attempt j ended. ErrConflict means the
+// attempt was already ended: its lease passed and another worker took the
+// job over.
+func (s *Store) end(ctx context.Context, j Job, set bson.D, usage TokenUsage) (Job, error) {
+	if err := s.claimEnd(ctx, j); err != nil {
+		return Job{}, fmt.Errorf("end attempt %d of job %s: %w", j.Attempts, j.ID, err)
+	}
+	return s.write(ctx, j.ID, set, usageInc(usage))
 }
 
 func usageInc(u TokenUsage) bson.D {
@@ -287,12 +294,11 @@ func usageInc(u TokenUsage) bson.D {
 // FinishJob marks the running attempt j (as StartJob returned it) done.
 // ErrConflict means the lease was lost and another worker owns the job.
 func (s *Store) FinishJob(ctx context.Context, j Job, result map[string]string, usage TokenUsage) (Job, error) {
-	t := jobNow()
-	set := bson.D{{Key: "status", Value: JobDone}, {Key: "finishedAt", Value: t}}
+	set := bson.D{{Key: "status", Value: JobDone}, {Key: "finishedAt", Value: jobNow()}}
 	if result != nil {
 		set = append(set, bson.E{Key: "result", Value: result})
 	}
-	done, err := s.transition(ctx, j, set, usageInc(usage))
+	done, err := s.end(ctx, j, set, usage)
 	if err != nil {
 		return Job{}, fmt.Errorf("finish job: %w", err)
 	}
@@ -301,11 +307,11 @@ func (s *Store) FinishJob(ctx context.Context, j Job, result map[string]string, 
 
 // RetryJobLater puts the failed attempt j back in the queue, due at at.
 func (s *Store) RetryJobLater(ctx context.Context, j Job, lastError string, at time.Time, usage TokenUsage) (Job, error) {
-	queued, err := s.transition(ctx, j, bson.D{
+	queued, err := s.end(ctx, j, bson.D{
 		{Key: "status", Value: JobQueued},
 		{Key: "nextAttemptAt", Value: at.UTC()},
 		{Key: "lastError", Value: lastError},
-	}, usageInc(usage))
+	}, usage)
 	if err != nil {
 		return Job{}, fmt.Errorf("retry job later: %w", err)
 	}
@@ -314,12 +320,11 @@ func (s *Store) RetryJobLater(ctx context.Context, j Job, lastError string, at t
 
 // DeadLetterJob gives up on j, keeping its last error for the admin.
 func (s *Store) DeadLetterJob(ctx context.Context, j Job, lastError string, usage TokenUsage) (Job, error) {
-	t := jobNow()
-	dead, err := s.transition(ctx, j, bson.D{
+	dead, err := s.end(ctx, j, bson.D{
 		{Key: "status", Value: JobDead},
 		{Key: "lastError", Value: lastError},
-		{Key: "finishedAt", Value: t},
-	}, usageInc(usage))
+		{Key: "finishedAt", Value: jobNow()},
+	}, usage)
 	if err != nil {
 		return Job{}, fmt.Errorf("dead-letter job: %w", err)
 	}
@@ -337,10 +342,11 @@ func (s *Store) RequeueJob(ctx context.Context, id string) (Job, error) {
 	if j.Status != JobDead {
 		return Job{}, fmt.Errorf("requeue job %s: it is %s, not dead: %w", id, j.Status, ErrConflict)
 	}
-	if err := s.Claim(ctx, fmt.Sprintf("job/%s/requeue/%d", j.ID, j.Version), jobClaimTTL); err != nil {
+	// A dead job is only ever requeued once per number of attempts made.
+	if err := s.Claim(ctx, fmt.Sprintf("job/%s/%d/requeue", j.ID, j.Attempts), jobClaimTTL); err != nil {
 		return Job{}, fmt.Errorf("requeue job %s: %w", id, err)
 	}
-	queued, err := s.transition(ctx, j, bson.D{
+	queued, err := s.write(ctx, j.ID, bson.D{
 		{Key: "status", Value: JobQueued},
 		{Key: "maxAttempts", Value: j.Attempts + DefaultJobAttempts},
 		{Key: "nextAttemptAt", Value: jobNow()},
