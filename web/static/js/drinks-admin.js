@@ -1,0 +1,335 @@
+// The host's bar panel, in <section id="bar-admin-area"> of the admin page: the guests'
+// app switch (kill switch), live order counts, and the drink editor with photo upload.
+import { api, ApiError, auth } from "./api.js";
+import { connect } from "./live.js";
+import { apiDetailed, h, loadStyles, toast } from "./bar-common.js";
+
+const area = document.getElementById("bar-admin-area");
+const me = auth();
+
+const UNITS = ["ml", "cl", "oz", "dash", "drop", "barspoon", "tsp", "tbsp", "piece", "slice", "wedge", "leaf", "sprig", "pinch", "scoop", "whole"];
+const ALLERGENS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame", "sulphites", "lupin", "molluscs", "honey"];
+const MAX_PHOTO = 5 * 1024 * 1024;
+
+const state = { drinks: [], sections: [], appKey: null, query: "" };
+
+if (area && me?.role === "admin") start();
+
+function start() {
+  loadStyles("/static/css/bar.css");
+  area.classList.add("bar-admin");
+  area.append(
+    h("div", { class: "card", id: "app-switch-card" },
+      h("div", { class: "section-head row" }, h("h2", {}, "Guest ordering"), h("span", { class: "spacer" }),
+        h("span", { id: "app-state", class: "badge" }, "…")),
+      h("p", { class: "muted" }, "Switch the guests' menu and ordering off at any time: the bar's tablet and this page keep working. Replace the key to cut off copies of the app."),
+      h("div", { class: "row" },
+        h("button", { id: "app-toggle", type: "button" }, "…"),
+        h("button", { id: "app-rotate", type: "button", class: "quiet" }, "Replace the key"))),
+    h("div", { class: "card", id: "orders-card" },
+      h("h2", {}, "Orders"),
+      h("div", { class: "grid stats" },
+        ["queued", "preparing", "ready", "served", "cancelled"].map((k) =>
+          h("div", { class: "stat" }, h("span", { class: "value", id: `orders-${k}` }, "0"), h("span", { class: "label" }, k === "preparing" ? "in the making" : k))))),
+    h("div", { class: "card", id: "drinks-card" },
+      h("div", { class: "section-head row" }, h("h2", {}, "Drinks"), h("span", { class: "spacer" }),
+        h("button", { id: "drink-new", type: "button", class: "primary" }, "New drink")),
+      h("label", { class: "visually-hidden", for: "drink-search" }, "Find a drink"),
+      h("input", { id: "drink-search", type: "search", placeholder: "Find a drink", autocomplete: "off" }),
+      h("div", { class: "table-wrap" },
+        h("table", { class: "drink-table" },
+          h("thead", {}, h("tr", {}, h("th", {}, "Photo"), h("th", {}, "Drink"), h("th", {}, "Section"), h("th", {}, "Strength"), h("th", {}, "Status"))),
+          h("tbody", { id: "drink-rows" })))),
+    editorDialog(),
+  );
+  document.getElementById("drink-new").addEventListener("click", () => openEditor(null));
+  document.getElementById("drink-search").addEventListener("input", (e) => {
+    state.query = e.target.value.trim().toLowerCase();
+    renderDrinks();
+  });
+  document.getElementById("app-toggle").addEventListener("click", () => setApp(!state.appKey?.enabled, false));
+  document.getElementById("app-rotate").addEventListener("click", () => {
+    if (window.confirm("Replace the guests' app key? Open guest pages pick up the new one by themselves.")) setApp(state.appKey?.enabled ?? true, true);
+  });
+
+  // Its own connection, kept out of session storage so it never disturbs the
+  // dashboard's replay positions.
+  const live = connect({ storage: null });
+  live.on("orders.summary", (data) => renderCounts(data));
+  live.on("menu.changed", () => loadDrinks());
+  live.on("drink.prompt_ready", () => loadDrinks());
+  live.on("app.status", () => loadAppKey());
+  live.subscribe("admin");
+  live.subscribe("menu");
+
+  loadAppKey();
+  loadDrinks();
+  loadCounts();
+}
+
+// ---- Guest app switch ---------------------------------------------------------------------
+
+async function loadAppKey() {
+  try {
+    state.appKey = await api("GET", "/api/admin/app-key");
+    renderApp();
+  } catch (err) {
+    toast(err.message, "bad");
+  }
+}
+
+function renderApp() {
+  const on = state.appKey?.enabled;
+  const badge = document.getElementById("app-state");
+  badge.textContent = on ? "On" : "Off";
+  badge.className = on ? "badge ok" : "badge bad";
+  const btn = document.getElementById("app-toggle");
+  btn.textContent = on ? "Switch guest ordering off" : "Switch guest ordering on";
+  btn.className = on ? "danger" : "primary";
+}
+
+async function setApp(enabled, rotate) {
+  try {
+    state.appKey = await api("PUT", "/api/admin/app-key", { enabled, rotate });
+    renderApp();
+    toast(rotate ? "New key in place." : enabled ? "Guest ordering is on." : "Guest ordering is off.");
+  } catch (err) {
+    toast(err.message, "bad");
+  }
+}
+
+// ---- Order counts ---------------------------------------------------------------------------
+
+async function loadCounts() {
+  try {
+    const out = await api("GET", "/api/admin/orders?limit=1");
+    renderCounts(out.counts);
+  } catch (err) {
+    console.warn("order counts", err);
+  }
+}
+
+function renderCounts(c) {
+  for (const k of ["queued", "preparing", "ready", "served", "cancelled"]) {
+    document.getElementById(`orders-${k}`).textContent = String(c?.[k] ?? 0);
+  }
+}
+
+// ---- Drinks ------------------------------------------------------------------------------------
+
+// The admin reads the menu like a guest does, so it needs the public app's key.
+async function menuGet(path) {
+  const k = await api("GET", "/api/app-key");
+  return api("GET", path, undefined, { headers: { "X-Api-Key": k.key || "" } });
+}
+
+async function loadDrinks() {
+  try {
+    const [secs, list] = await Promise.all([menuGet("/api/sections"), menuGet("/api/drinks")]);
+    state.sections = secs.sections;
+    state.drinks = list.drinks;
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "app_switched_off") {
+      // The guests' app is off; the editor still works from what it showed last.
+      return;
+    }
+    toast(err.message, "bad");
+  }
+  renderDrinks();
+}
+
+function renderDrinks() {
+  const rows = state.drinks.filter((d) => !state.query || d.name.toLowerCase().includes(state.query) || d.ingredients.some((i) => i.name.toLowerCase().includes(state.query)));
+  const sectionName = (id) => state.sections.find((s) => s.id === id)?.name || id;
+  document.getElementById("drink-rows").replaceChildren(...rows.map((d) =>
+    h("tr", { dataset: { id: d.id } },
+      h("td", {}, d.imageUrl ? h("img", { class: "thumb", src: d.imageUrl, alt: "", width: 56, height: 42, loading: "lazy" }) : h("span", { class: "thumb empty-thumb", "aria-hidden": "true" }, "—")),
+      h("td", {}, h("button", { type: "button", class: "link-button", onclick: () => openEditor(d) }, d.name)),
+      h("td", {}, sectionName(d.section)),
+      h("td", {}, d.alcoholFree ? "Alcohol-free" : `${d.abv}% · ${d.standardDrinks}`),
+      h("td", {}, d.available ? h("span", { class: "badge ok" }, "Available") : h("span", { class: "badge bad" }, d.missingIngredients.length ? `Out of ${d.missingIngredients.join(", ")}` : "Out")))));
+}
+
+// ---- Editor ------------------------------------------------------------------------------------
+
+function editorDialog() {
+  return h("dialog", { id: "drink-dialog", class: "bar-dialog drink-editor", "aria-labelledby": "drink-title" },
+    h("form", { id: "drink-form", method: "dialog", novalidate: true },
+      h("h2", { id: "drink-title" }, "Drink"),
+      field("drink-name", "Name", h("input", { id: "drink-name", maxlength: 80, required: true })),
+      field("drink-section", "Section", h("input", { id: "drink-section", list: "section-list", maxlength: 60, required: true }), "Pick one or type a new section"),
+      h("datalist", { id: "section-list" }),
+      field("drink-description", "Description", h("textarea", { id: "drink-description", maxlength: 500, rows: 2 })),
+      h("fieldset", { class: "field" }, h("legend", {}, "Ingredients"),
+        h("div", { id: "ingredient-rows", class: "ingredient-rows" }),
+        h("button", { type: "button", id: "ingredient-add", class: "quiet" }, "+ Add an ingredient"),
+        h("span", { class: "hint field-error", id: "err-ingredients" })),
+      h("div", { class: "row two" },
+        field("drink-abv", "Alcohol by volume (%)", h("input", { id: "drink-abv", type: "number", min: 0, max: 100, step: 0.1, inputmode: "decimal" })),
+        h("label", { class: "check-row" }, h("input", { id: "drink-af", type: "checkbox" }), " Alcohol-free")),
+      field("drink-tags", "Taste tags", h("input", { id: "drink-tags", placeholder: "sour, fresh, bitter" }), "Separate with commas"),
+      h("fieldset", { class: "field" }, h("legend", {}, "Allergens"),
+        h("div", { class: "allergen-grid" }, ALLERGENS.map((a) =>
+          h("label", { class: "check-row" }, h("input", { type: "checkbox", name: "allergen", value: a }), ` ${a}`))),
+        h("span", { class: "hint field-error", id: "err-allergens" })),
+      h("fieldset", { class: "field photo-field", id: "photo-field" }, h("legend", {}, "Photo"),
+        h("div", { class: "row" },
+          h("img", { id: "photo-preview", class: "photo-preview", alt: "", hidden: true }),
+          h("label", { class: "button", for: "photo-file" }, "Choose a photo…"),
+          h("input", { id: "photo-file", type: "file", accept: "image/jpeg,image/png,image/webp", class: "visually-hidden" })),
+        h("span", { class: "hint", id: "photo-hint" }, "JPEG, PNG or WebP, up to 5 MB. Save the drink first."),
+        h("p", { class: "hint prompt", id: "photo-prompt", hidden: true })),
+      h("p", { id: "drink-error", class: "error", role: "alert", hidden: true }),
+      h("div", { class: "actions" },
+        h("button", { id: "drink-save", class: "primary", type: "submit", value: "save" }, "Save"),
+        h("button", { id: "drink-delete", class: "danger", type: "button" }, "Delete"),
+        h("button", { type: "button", id: "drink-cancel" }, "Close"))));
+}
+
+function field(id, label, input, hint) {
+  return h("div", { class: "field" }, h("label", { for: id }, label), input,
+    hint && h("span", { class: "hint" }, hint), h("span", { class: "hint field-error", id: `err-${id.replace("drink-", "")}` }));
+}
+
+function ingredientRow(ing = { name: "", amount: "", unit: "ml" }) {
+  return h("div", { class: "ingredient-row" },
+    h("input", { class: "ing-name", "aria-label": "Ingredient", placeholder: "Gin", value: ing.name, maxlength: 60 }),
+    h("input", { class: "ing-amount", "aria-label": "Amount", type: "number", min: 0, step: "any", inputmode: "decimal", value: ing.amount }),
+    h("select", { class: "ing-unit", "aria-label": "Unit" }, UNITS.map((u) => h("option", { value: u, selected: u === ing.unit }, u))),
+    h("button", { type: "button", class: "quiet", "aria-label": "Remove", onclick: (e) => e.currentTarget.parentElement.remove() }, "✕"));
+}
+
+let editing = null;
+
+function openEditor(d) {
+  editing = d;
+  const dlg = document.getElementById("drink-dialog");
+  document.getElementById("drink-title").textContent = d ? `Edit ${d.name}` : "New drink";
+  document.getElementById("drink-name").value = d?.name || "";
+  document.getElementById("drink-section").value = d ? state.sections.find((s) => s.id === d.section)?.name || d.section : "";
+  document.getElementById("section-list").replaceChildren(...state.sections.map((s) => h("option", { value: s.name })));
+  document.getElementById("drink-description").value = d?.description || "";
+  document.getElementById("drink-abv").value = d ? String(d.abv) : "";
+  document.getElementById("drink-af").checked = !!d?.alcoholFree;
+  document.getElementById("drink-tags").value = (d?.tags || []).join(", ");
+  for (const box of document.querySelectorAll('input[name="allergen"]')) box.checked = !!d?.allergens.includes(box.value);
+  const rows = document.getElementById("ingredient-rows");
+  rows.replaceChildren(...(d?.ingredients?.length ? d.ingredients.map((i) => ingredientRow(i)) : [ingredientRow(), ingredientRow()]));
+  document.getElementById("ingredient-add").onclick = () => rows.append(ingredientRow());
+  document.getElementById("drink-delete").hidden = !d;
+  document.getElementById("drink-delete").onclick = () => deleteDrink();
+  document.getElementById("drink-cancel").onclick = () => dlg.close();
+  document.getElementById("drink-form").onsubmit = (e) => {
+    e.preventDefault();
+    saveDrink();
+  };
+  showPhoto(d);
+  const file = document.getElementById("photo-file");
+  file.value = "";
+  file.disabled = !d;
+  file.onchange = () => uploadPhoto(file.files[0]);
+  clearErrors();
+  dlg.showModal();
+}
+
+function showPhoto(d) {
+  const img = document.getElementById("photo-preview");
+  img.hidden = !d?.imageUrl;
+  if (d?.imageUrl) img.src = d.imageUrl;
+  const prompt = document.getElementById("photo-prompt");
+  prompt.hidden = !d?.imagePrompt?.text;
+  if (d?.imagePrompt?.text) prompt.textContent = `Suggested photo (${d.imagePrompt.source}): ${d.imagePrompt.text}`;
+  document.getElementById("photo-hint").textContent = d ? "JPEG, PNG or WebP, up to 5 MB." : "JPEG, PNG or WebP, up to 5 MB. Save the drink first.";
+}
+
+function clearErrors() {
+  document.getElementById("drink-error").hidden = true;
+  for (const el of document.querySelectorAll("#drink-form .field-error")) el.textContent = "";
+  for (const el of document.querySelectorAll("#drink-form [aria-invalid]")) el.removeAttribute("aria-invalid");
+}
+
+function formBody() {
+  const num = (v) => (v === "" ? 0 : Number(v));
+  return {
+    name: document.getElementById("drink-name").value,
+    section: document.getElementById("drink-section").value,
+    description: document.getElementById("drink-description").value,
+    ingredients: [...document.querySelectorAll(".ingredient-row")]
+      .map((r) => ({ name: r.querySelector(".ing-name").value.trim(), amount: num(r.querySelector(".ing-amount").value), unit: r.querySelector(".ing-unit").value }))
+      .filter((i) => i.name !== ""),
+    abv: num(document.getElementById("drink-abv").value),
+    alcoholFree: document.getElementById("drink-af").checked,
+    tags: document.getElementById("drink-tags").value.split(",").map((t) => t.trim()).filter(Boolean),
+    allergens: [...document.querySelectorAll('input[name="allergen"]:checked')].map((b) => b.value),
+  };
+}
+
+async function saveDrink() {
+  clearErrors();
+  const btn = document.getElementById("drink-save");
+  btn.disabled = true;
+  try {
+    const d = editing
+      ? await apiDetailed("PUT", `/api/admin/drinks/${encodeURIComponent(editing.id)}`, formBody())
+      : await apiDetailed("POST", "/api/admin/drinks", formBody());
+    toast(editing ? `${d.name} saved.` : `${d.name} is on the menu. Add a photo?`);
+    editing = d;
+    document.getElementById("drink-title").textContent = `Edit ${d.name}`;
+    document.getElementById("drink-delete").hidden = false;
+    document.getElementById("photo-file").disabled = false;
+    showPhoto(d);
+    loadDrinks();
+  } catch (err) {
+    showProblems(err);
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// showProblems puts each of the server's problems next to its field.
+function showProblems(err) {
+  const box = document.getElementById("drink-error");
+  box.textContent = err.message;
+  box.hidden = false;
+  for (const p of err.details?.problems || []) {
+    const key = p.field.startsWith("ingredients") ? "ingredients" : p.field === "alcoholFree" ? "abv" : p.field;
+    const slot = document.getElementById(`err-${key}`);
+    if (slot && !slot.textContent) slot.textContent = p.message;
+    document.getElementById(`drink-${key}`)?.setAttribute("aria-invalid", "true");
+  }
+}
+
+async function deleteDrink() {
+  if (!editing || !window.confirm(`Take ${editing.name} off the menu for good?`)) return;
+  try {
+    await api("DELETE", `/api/admin/drinks/${encodeURIComponent(editing.id)}`);
+    document.getElementById("drink-dialog").close();
+    toast(`${editing.name} deleted.`);
+    loadDrinks();
+  } catch (err) {
+    toast(err.message, "bad");
+  }
+}
+
+// uploadPhoto asks for a signed URL (ten minutes) and sends the file straight to it.
+async function uploadPhoto(file) {
+  if (!file || !editing) return;
+  const hint = document.getElementById("photo-hint");
+  if (file.size > MAX_PHOTO) {
+    hint.textContent = `That photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 5 MB.`;
+    return;
+  }
+  hint.textContent = "Uploading…";
+  try {
+    const u = await api("POST", `/api/admin/drinks/${encodeURIComponent(editing.id)}/image-upload`);
+    const res = await fetch(u.uploadUrl, { method: u.method, body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
+    const out = await res.json().catch(() => ({}));
+    if (!res.ok) throw new Error(out?.error?.message || `Upload failed (HTTP ${res.status})`);
+    editing = { ...editing, imageUrl: out.imageUrl };
+    showPhoto(editing);
+    hint.textContent = "Photo saved.";
+    loadDrinks();
+  } catch (err) {
+    hint.textContent = err.message;
+  }
+}

@@ -1,0 +1,424 @@
+// The guest's drink menu and orders, in <section id="menu-area"> of the home page:
+// sections, search by name or ingredient, drink cards with photos and allergen flags,
+// ordering with notes, and "my orders" with live status, place in the queue and a clear
+// "ready!" moment (sound and vibration where the phone allows).
+import { ApiError, auth } from "./api.js";
+import { startLive } from "./page.js";
+import {
+  appApi, appIsOn, beep, h, itemsText, loadAppKey, loadStyles, minutes, newKey, onAppSwitch,
+  statusWords, toast, unlockAudio,
+} from "./bar-common.js";
+
+const area = document.getElementById("menu-area");
+const me = auth();
+
+const state = {
+  sections: [],
+  drinks: [],
+  warnings: {},
+  orders: [],
+  section: "",
+  query: "",
+  alcoholFree: false,
+  loaded: false,
+};
+
+// Orders whose "ready" moment was shown already, so a resync does not repeat it.
+const celebrated = new Set();
+
+if (area && me?.guest?.id) start();
+
+function start() {
+  loadStyles("/static/css/bar.css");
+  area.classList.add("menu-area");
+  area.append(
+    h("div", { id: "my-orders", class: "card my-orders", hidden: true, "aria-live": "polite" },
+      h("h2", {}, "My orders"),
+      h("ul", { id: "order-list", class: "order-list" })),
+    h("div", { class: "card menu-card" },
+      h("h2", { id: "menu-title" }, "Drinks"),
+      h("p", { id: "menu-paused", class: "notice", hidden: true },
+        "Ordering from phones is paused by the host right now. You can still look around; ask at the bar."),
+      h("div", { class: "menu-tools" },
+        h("label", { class: "visually-hidden", for: "menu-search" }, "Search drinks"),
+        h("input", { id: "menu-search", type: "search", placeholder: "Search: a name or ingredient, like mint", autocomplete: "off", enterkeyhint: "search" }),
+        h("div", { id: "menu-sections", class: "menu-sections", role: "group", "aria-label": "Sections" }),
+        h("label", { class: "check-row" }, h("input", { id: "menu-af", type: "checkbox" }), " Alcohol-free only")),
+      h("p", { id: "menu-error", class: "error", role: "alert", hidden: true }),
+      h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, "Loading the menu…"))),
+    orderDialog(),
+    readyOverlay(),
+  );
+  // The menu sits below the RSVP on a long page: a dock at the bottom keeps the open
+  // order in sight and leads back to it.
+  document.body.append(h("button", { id: "order-dock", class: "order-dock", type: "button", hidden: true,
+    onclick: () => document.getElementById("my-orders").scrollIntoView({ behavior: "smooth", block: "start" }) }));
+  document.getElementById("menu-search").addEventListener("input", (e) => {
+    state.query = e.target.value.trim().toLowerCase();
+    renderDrinks();
+  });
+  document.getElementById("menu-af").addEventListener("change", (e) => {
+    state.alcoholFree = e.target.checked;
+    renderDrinks();
+  });
+  area.addEventListener("click", unlockAudio, { capture: true });
+  onAppSwitch((on) => {
+    document.getElementById("menu-paused").hidden = on;
+    renderDrinks();
+  });
+
+  const live = startLive("menu", "guest:" + me.guest.id);
+  for (const ev of ["order.placed", "order.updated", "order.preparing", "order.served", "order.cancelled"]) {
+    live.on(ev, (data) => upsertOrder(data));
+  }
+  live.on("order.ready", (data) => {
+    upsertOrder(data);
+    celebrate(data);
+  });
+  live.on("menu.changed", () => loadMenu());
+  live.on("app.status", () => loadAppKey().then(() => loadMenu()).catch(() => {}));
+  live.onResync("*", () => {
+    loadMenu();
+    loadOrders();
+  });
+
+  loadAppKey()
+    .catch(() => {})
+    .finally(() => {
+      document.getElementById("menu-paused").hidden = appIsOn();
+      loadMenu();
+      loadOrders();
+    });
+  // Places in the queue move as other people's drinks are made.
+  setInterval(() => {
+    if (state.orders.some((o) => o.status === "queued" || o.status === "preparing")) loadOrders();
+  }, 30000);
+}
+
+function showError(err) {
+  const box = document.getElementById("menu-error");
+  if (!err || (err instanceof ApiError && err.code === "app_switched_off")) {
+    box.hidden = true;
+    return;
+  }
+  box.textContent = err.message;
+  box.hidden = false;
+}
+
+async function loadMenu() {
+  try {
+    const [secs, list] = await Promise.all([appApi("GET", "/api/sections"), appApi("GET", "/api/drinks")]);
+    state.sections = secs.sections;
+    state.drinks = list.drinks;
+    state.warnings = list.allergenWarnings || {};
+    state.loaded = true;
+    showError(null);
+  } catch (err) {
+    showError(err);
+  }
+  renderSections();
+  renderDrinks();
+}
+
+async function loadOrders() {
+  try {
+    const out = await appApi("GET", "/api/orders");
+    state.orders = out.orders;
+    // Ready before the page opened: no fanfare, it is already on screen.
+    for (const o of state.orders) if (o.status === "ready") celebrated.add(o.id);
+    renderOrders();
+  } catch (err) {
+    if (!(err instanceof ApiError && err.code === "app_switched_off")) console.warn("load orders", err);
+  }
+}
+
+// ---- Menu ------------------------------------------------------------------------------
+
+function renderSections() {
+  const box = document.getElementById("menu-sections");
+  const chip = (id, name) =>
+    h("button", {
+      type: "button", class: "chip-button", "aria-pressed": String(state.section === id),
+      onclick: () => {
+        state.section = id;
+        renderSections();
+        renderDrinks();
+      },
+    }, name);
+  box.replaceChildren(chip("", "All"), ...state.sections.filter((s) => s.drinks > 0).map((s) => chip(s.id, s.name)));
+}
+
+function matches(d) {
+  if (state.section && d.section !== state.section) return false;
+  if (state.alcoholFree && !d.alcoholFree) return false;
+  const q = state.query;
+  if (!q) return true;
+  return (
+    d.name.toLowerCase().includes(q) ||
+    d.description.toLowerCase().includes(q) ||
+    d.ingredients.some((i) => i.name.toLowerCase().includes(q)) ||
+    d.tags.some((t) => t.includes(q))
+  );
+}
+
+function renderDrinks() {
+  const list = document.getElementById("menu-list");
+  if (!state.loaded) return;
+  const shown = state.drinks.filter(matches);
+  if (state.drinks.length === 0) {
+    list.replaceChildren(h("p", { class: "empty" }, "The menu is not out yet. Check back soon!"));
+    return;
+  }
+  if (shown.length === 0) {
+    list.replaceChildren(h("p", { class: "empty" }, `No drinks match “${state.query}”. Try an ingredient, like lime or gin.`));
+    return;
+  }
+  list.replaceChildren(...shown.map(drinkCard));
+}
+
+function drinkCard(d) {
+  const warn = state.warnings[d.id];
+  const photo = d.imageUrl
+    ? h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })
+    : h("span", { class: "placeholder", "aria-hidden": "true" }, d.name.slice(0, 1));
+  const strength = d.alcoholFree
+    ? h("span", { class: "badge ok" }, "Alcohol-free")
+    : h("span", { class: "strength" }, `${d.abv}% · ${d.standardDrinks} std drinks`);
+  let action;
+  if (!d.available) {
+    const missing = d.missingIngredients.length ? `Out of ${d.missingIngredients.join(" and ")}` : "Sold out for now";
+    action = h("p", { class: "badge bad unavailable" }, missing);
+  } else {
+    action = h("button", {
+      type: "button", class: "primary order-button", disabled: !appIsOn(),
+      "aria-label": `Order ${d.name}`, onclick: () => openOrder(d),
+    }, "Order");
+  }
+  return h("article", { class: "drink" + (d.available ? "" : " is-out"), dataset: { id: d.id } },
+    h("div", { class: "photo" }, photo),
+    h("div", { class: "drink-body" },
+      h("div", { class: "drink-head" }, h("h3", {}, d.name), strength),
+      d.description && h("p", { class: "desc" }, d.description),
+      h("p", { class: "ingredients" }, d.ingredients.map((i) => i.name).join(" · ")),
+      warn && h("p", { class: "allergen-flag", role: "note" }, `⚠ Contains ${warn.join(" and ")}: you told us to watch out for this`),
+      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, `Allergens: ${d.allergens.join(", ")}`),
+      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((t) => h("span", { class: "badge" }, t))),
+      action));
+}
+
+// ---- Ordering ----------------------------------------------------------------------------
+
+function orderDialog() {
+  return h("dialog", { id: "order-dialog", class: "sheet order-sheet", "aria-labelledby": "order-title" },
+    h("form", { id: "order-form", method: "dialog", novalidate: true },
+      h("h2", { id: "order-title" }, "Order"),
+      h("p", { id: "order-desc", class: "muted" }),
+      h("div", { class: "field" },
+        h("span", { class: "label", id: "qty-label" }, "How many?"),
+        h("div", { class: "stepper", role: "group", "aria-labelledby": "qty-label" },
+          h("button", { type: "button", id: "qty-down", "aria-label": "One fewer" }, "−"),
+          h("output", { id: "qty", "aria-live": "polite" }, "1"),
+          h("button", { type: "button", id: "qty-up", "aria-label": "One more" }, "+"))),
+      h("div", { class: "field" },
+        h("label", { for: "order-notes" }, "Notes for the bartender"),
+        h("textarea", { id: "order-notes", maxlength: 200, rows: 2, placeholder: "For example: no ice, extra lime" })),
+      h("label", { id: "allergen-confirm-row", class: "check-row allergen-confirm", hidden: true },
+        h("input", { id: "allergen-confirm", type: "checkbox" }), h("span", { id: "allergen-confirm-text" })),
+      h("p", { id: "order-error", class: "error", role: "alert", hidden: true }),
+      h("div", { class: "actions" },
+        h("button", { id: "order-submit", class: "primary block", type: "submit", value: "ok" }, "Place order"),
+        h("button", { class: "block", type: "button", id: "order-back" }, "Back"))));
+}
+
+let draft = null; // {drink, key, orderId?, version?}
+
+function setQty(n) {
+  const q = Math.min(5, Math.max(1, n));
+  document.getElementById("qty").textContent = String(q);
+  draft.qty = q;
+  draft.key = newKey(); // another body needs another key
+}
+
+function openOrder(d, existing) {
+  const dlg = document.getElementById("order-dialog");
+  const warn = state.warnings[d.id];
+  draft = { drink: d, key: newKey(), qty: 1, orderId: existing?.id, version: existing?.version };
+  document.getElementById("order-title").textContent = existing ? `Change: ${d.name}` : d.name;
+  document.getElementById("order-desc").textContent = d.description || "";
+  document.getElementById("qty").textContent = "1";
+  document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
+  if (existing) setQty(existing.items[0].qty);
+  const row = document.getElementById("allergen-confirm-row");
+  row.hidden = !warn;
+  document.getElementById("allergen-confirm").checked = false;
+  document.getElementById("allergen-confirm-text").textContent = warn
+    ? `I know it contains ${warn.join(" and ")} and want it anyway`
+    : "";
+  document.getElementById("order-error").hidden = true;
+  document.getElementById("order-submit").textContent = existing ? "Save changes" : "Place order";
+  document.getElementById("qty-down").onclick = () => setQty(draft.qty - 1);
+  document.getElementById("qty-up").onclick = () => setQty(draft.qty + 1);
+  document.getElementById("order-notes").oninput = () => (draft.key = newKey());
+  document.getElementById("allergen-confirm").onchange = () => (draft.key = newKey());
+  document.getElementById("order-back").onclick = () => dlg.close();
+  document.getElementById("order-form").onsubmit = (e) => {
+    e.preventDefault();
+    submitOrder();
+  };
+  dlg.showModal();
+}
+
+async function submitOrder() {
+  const btn = document.getElementById("order-submit");
+  const errBox = document.getElementById("order-error");
+  const row = document.getElementById("allergen-confirm-row");
+  const confirm = document.getElementById("allergen-confirm").checked;
+  if (!row.hidden && !confirm) {
+    errBox.textContent = "Please confirm you want this drink although it contains something you told us about.";
+    errBox.hidden = false;
+    return;
+  }
+  const body = {
+    items: [{ drinkId: draft.drink.id, qty: draft.qty, notes: document.getElementById("order-notes").value }],
+    confirmAllergens: confirm,
+  };
+  btn.disabled = true;
+  errBox.hidden = true;
+  try {
+    let order;
+    if (draft.orderId) {
+      order = await appApi("PATCH", `/api/orders/${draft.orderId}`, { ...body, version: draft.version });
+    } else {
+      // The same key goes with every retry of this order, so a flaky network can never
+      // place it twice.
+      order = await appApi("POST", "/api/orders", body, { headers: { "Idempotency-Key": draft.key } });
+    }
+    upsertOrder(order);
+    document.getElementById("order-dialog").close();
+    toast(order.position ? `Ordered! You are number ${order.position} in the queue.` : "Ordered!", "ok");
+  } catch (err) {
+    if (err instanceof ApiError && err.code === "allergen_confirmation_required") {
+      row.hidden = false;
+      document.getElementById("allergen-confirm-text").textContent = "I know it contains something from my dietary needs and want it anyway";
+    }
+    errBox.textContent = err.status ? err.message : "Could not reach the bar. Tap again to retry: it will not be ordered twice.";
+    errBox.hidden = false;
+  } finally {
+    btn.disabled = false;
+  }
+}
+
+// ---- My orders -----------------------------------------------------------------------------
+
+function upsertOrder(o) {
+  if (!o?.id || o.guestId !== me.guest.id) return;
+  const i = state.orders.findIndex((x) => x.id === o.id);
+  if (i >= 0) {
+    // Events carry no queue place; keep the last known until the next refresh.
+    const prev = state.orders[i];
+    if ((prev.version || 0) > (o.version || 0)) return;
+    state.orders[i] = { ...prev, ...o, position: o.position ?? (o.status === prev.status ? prev.position : undefined) };
+  } else {
+    state.orders.unshift(o);
+  }
+  renderOrders();
+  if (o.status === "queued" || o.status === "preparing") scheduleRefresh();
+}
+
+let refreshTimer = null;
+function scheduleRefresh() {
+  clearTimeout(refreshTimer);
+  refreshTimer = setTimeout(loadOrders, 400);
+}
+
+function orderState(o) {
+  switch (o.status) {
+    case "queued":
+      return o.position ? `Number ${o.position} in the queue · ${minutes(o.estimateSeconds)}` : "In the queue";
+    case "preparing":
+      return o.estimateSeconds !== undefined ? `Being made · ${minutes(o.estimateSeconds)}` : "Being made";
+    case "ready":
+      return "Ready! Pick it up at the bar";
+    case "served":
+      return "Served. Cheers!";
+    case "cancelled": {
+      const last = (o.history || [])[o.history.length - 1];
+      return last?.reason ? `Cancelled: ${last.reason}` : "Cancelled";
+    }
+  }
+  return o.status;
+}
+
+function renderDock(open) {
+  const dock = document.getElementById("order-dock");
+  const pick = open.find((o) => o.status === "ready") || open.find((o) => o.status === "preparing") || open[0];
+  dock.hidden = !pick;
+  document.body.classList.toggle("has-dock", !!pick);
+  if (!pick) return;
+  dock.className = `order-dock status-${pick.status}`;
+  const more = open.length > 1 ? ` (+${open.length - 1} more)` : "";
+  dock.textContent = `${itemsText(pick)}: ${orderState(pick)}${more}`;
+}
+
+function renderOrders() {
+  const box = document.getElementById("my-orders");
+  const list = document.getElementById("order-list");
+  const open = state.orders.filter((o) => !["served", "cancelled"].includes(o.status));
+  const recent = state.orders.filter((o) => ["served", "cancelled"].includes(o.status)).slice(0, 3);
+  const shown = [...open, ...recent];
+  box.hidden = shown.length === 0;
+  renderDock(open);
+  list.replaceChildren(...shown.map((o) =>
+    h("li", { class: `order status-${o.status}`, dataset: { id: o.id, status: o.status } },
+      h("div", { class: "order-items" }, itemsText(o)),
+      (o.items || []).some((it) => it.notes) && h("div", { class: "order-notes muted" }, o.items.map((it) => it.notes).filter(Boolean).join("; ")),
+      h("div", { class: "order-state" },
+        h("span", { class: "pill" }, statusWords[o.status] || o.status), " ",
+        h("span", { class: "order-detail" }, orderState(o))),
+      o.status === "queued" && h("div", { class: "row order-actions" },
+        o.items?.length === 1 && h("button", { type: "button", class: "quiet", onclick: () => editOrder(o) }, "Change"),
+        h("button", { type: "button", class: "quiet", onclick: () => cancelOrder(o) }, "Cancel")))));
+}
+
+function editOrder(o) {
+  const d = state.drinks.find((x) => x.id === o.items[0].drinkId);
+  if (d) openOrder(d, o);
+}
+
+async function cancelOrder(o) {
+  if (!window.confirm(`Cancel ${itemsText(o)}?`)) return;
+  try {
+    upsertOrder(await appApi("POST", `/api/orders/${o.id}/cancel`, {}));
+    toast("Cancelled.");
+  } catch (err) {
+    toast(err.message, "bad");
+    loadOrders();
+  }
+}
+
+// ---- Ready! ----------------------------------------------------------------------------------
+
+function readyOverlay() {
+  return h("div", { id: "ready-overlay", class: "ready-overlay", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "ready-title", hidden: true },
+    h("div", { class: "ready-box" },
+      h("img", { class: "ready-glass", src: "/static/img/icon.svg", alt: "", width: 96, height: 96 }),
+      h("h2", { id: "ready-title" }, "Your drink is ready!"),
+      h("p", { id: "ready-items", class: "ready-items" }),
+      h("p", {}, "Pick it up at the bar."),
+      h("button", { type: "button", class: "primary block", id: "ready-ok", onclick: () => (document.getElementById("ready-overlay").hidden = true) }, "On my way")));
+}
+
+function celebrate(o) {
+  if (!o || o.guestId !== me.guest.id || celebrated.has(o.id)) return;
+  celebrated.add(o.id);
+  document.getElementById("ready-items").textContent = itemsText(o);
+  const overlay = document.getElementById("ready-overlay");
+  overlay.hidden = false;
+  overlay.dataset.orderId = o.id;
+  document.getElementById("ready-ok").focus();
+  beep([[660, 0, 0.15], [880, 0.17, 0.15], [1320, 0.34, 0.4]]);
+  navigator.vibrate?.([200, 100, 200, 100, 400]);
+  const title = document.title;
+  document.title = "🍸 Your drink is ready!";
+  setTimeout(() => (document.title = title), 15000);
+}
