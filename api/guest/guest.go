@@ -48,6 +48,16 @@ type Dietary struct {
 	Tags []string `bson:"tags,omitempty" json:"tags"`
 }
 
+// MarshalJSON writes missing tags as [] rather than null, so clients can
+// iterate without a check.
+func (d Dietary) MarshalJSON() ([]byte, error) {
+	type plain Dietary
+	if d.Tags == nil {
+		d.Tags = []string{}
+	}
+	return json.Marshal(plain(d))
+}
+
 // Empty reports whether nothing was said.
 func (d Dietary) Empty() bool { return strings.TrimSpace(d.Text) == "" && len(d.Tags) == 0 }
 
@@ -56,6 +66,18 @@ type Tastes struct {
 	Likes       []string `bson:"likes,omitempty" json:"likes"`
 	Dislikes    []string `bson:"dislikes,omitempty" json:"dislikes"`
 	AlcoholFree bool     `bson:"alcoholFree,omitempty" json:"alcoholFree"`
+}
+
+// MarshalJSON writes missing lists as [] rather than null.
+func (t Tastes) MarshalJSON() ([]byte, error) {
+	type plain Tastes
+	if t.Likes == nil {
+		t.Likes = []string{}
+	}
+	if t.Dislikes == nil {
+		t.Dislikes = []string{}
+	}
+	return json.Marshal(plain(t))
 }
 
 // Guest is one invited person, with their own login.
