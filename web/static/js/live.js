@@ -25,6 +25,7 @@ const BACKOFF_MAX_MS = 30000;
 // minutes; our own ping gets an answer or the socket is replaced.
 const PING_EVERY_MS = 20000;
 const SILENCE_LIMIT_MS = 45000;
+const STABLE_AFTER_MS = 10000;
 
 // Close codes the server uses.
 const CLOSE_SLOW_CONSUMER = 4000;
@@ -87,6 +88,7 @@ export function connect(options = {}) {
   let pingTimer = null;
   let lastHeard = 0;
   let saveTimer = null;
+  let stableTimer = null;
 
   function setStatus(s) {
     if (s === status) return;
@@ -127,7 +129,10 @@ export function connect(options = {}) {
   function handle(msg) {
     switch (msg.type) {
       case "hello":
-        attempt = 0;
+        // Back off from scratch only once the connection has held for a
+        // while, so a server that accepts and drops at once is not hammered.
+        clearTimeout(stableTimer);
+        stableTimer = setTimeout(() => (attempt = 0), STABLE_AFTER_MS);
         setStatus("open");
         for (const t of topics) sendSubscribe(t);
         break;
@@ -192,6 +197,7 @@ export function connect(options = {}) {
       if (ws !== sock) return;
       ws = null;
       stopPing();
+      clearTimeout(stableTimer);
       if (closed) return;
       // A slow-consumer cut means we fell behind: wait a little longer
       // before asking for the replay.
