@@ -240,7 +240,7 @@ func (c *conn) trySend(m *outMsg) bool {
 // the queue is empty, so an idle socket costs no goroutine stack for
 // writing; there is never more than one writer per socket.
 func (c *conn) wake() {
-	if c.writing.CompareAndSwap(false, true) {
+	if !c.writing.Load() && c.writing.CompareAndSwap(false, true) {
 		go c.writeLoop()
 	}
 }
