@@ -86,6 +86,7 @@ type result struct {
 	PublishErrors      atomic.Int64
 	ToolCPU            float64 // share of one core while publishing
 	ServerCPU          float64
+	Wall               time.Duration // the measured phase
 	ServerRSSBefore    int64
 	ServerRSSIdle      int64
 	ServerRSSEnd       int64
@@ -155,6 +156,7 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 		}
 	}
 	wall := time.Since(wall0)
+	res.Wall = wall
 	res.ToolCPU = (selfCPU() - cpu0).Seconds() / wall.Seconds()
 	if cfg.pid > 0 {
 		res.ServerCPU = (procCPU(cfg.pid) - scpu0).Seconds() / wall.Seconds()
@@ -347,8 +349,15 @@ func report(out io.Writer, cfg loadConfig, r *result) {
 		}
 		fmt.Fprintf(out, "rounds %s\n", strings.Join(parts, " "))
 	}
-	fmt.Fprintf(out, "hubload CPU %.0f%% of a core\n", 100*r.ToolCPU)
+	perDelivery := func(share float64) float64 {
+		if r.Delivered == 0 {
+			return 0
+		}
+		return share * r.Wall.Seconds() / float64(r.Delivered) * 1e6
+	}
+	fmt.Fprintf(out, "measured %.1fs; hubload CPU %.0f%% of a core (%.1f µs per delivery)\n", r.Wall.Seconds(), 100*r.ToolCPU, perDelivery(r.ToolCPU))
 	if cfg.pid > 0 {
+		fmt.Fprintf(out, "server CPU %.1f µs per delivery\n", perDelivery(r.ServerCPU))
 		perSocket := float64(r.ServerRSSIdle-r.ServerRSSBefore) / float64(r.Sockets)
 		fmt.Fprintf(out, "server CPU %.0f%% of a core; RSS %.1f MB before, %.1f MB idle with sockets (%.1f KB per socket), %.1f MB at the end\n",
 			100*r.ServerCPU, mb(r.ServerRSSBefore), mb(r.ServerRSSIdle), perSocket/1024, mb(r.ServerRSSEnd))
