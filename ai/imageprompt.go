@@ -108,7 +108,6 @@ func (w *Worker) imagePrompt(ctx context.Context, j store.Job) (outcome, error) 
 	})
 	return outcome{usage: usage, result: map[string]string{
 		"drinkId":       id,
-		"text":          p.Text,
 		"source":        p.Source,
 		"model":         p.Model,
 		"promptVersion": p.PromptVersion,
