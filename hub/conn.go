@@ -19,7 +19,7 @@ import (
 // Per-socket buffers. Client messages are tiny; most events fit in one
 // write buffer, larger ones are written straight through.
 const (
-	readBufSize = 512
+	readBufSize = 256
 	// Only control frames (pong, ping, close; at most 125 bytes of
 	// payload) go through the library's buffer; data frames are written
 	// directly.

@@ -48,7 +48,8 @@ type Config struct {
 	// pattern such as "*.example.com".
 	AllowedOrigins []string
 	// QueueSize is the number of messages a socket may have waiting to be
-	// written before it is closed as a slow consumer (default 128).
+	// written before it is closed as a slow consumer (default 64: three
+	// seconds of a busy topic at 20 events/s).
 	QueueSize int
 	// WriteTimeout bounds one write to a socket (default 10s).
 	WriteTimeout time.Duration
@@ -68,7 +69,7 @@ type Config struct {
 
 func (c Config) withDefaults() Config {
 	if c.QueueSize <= 0 {
-		c.QueueSize = 128
+		c.QueueSize = 64
 	}
 	if c.WriteTimeout <= 0 {
 		c.WriteTimeout = 10 * time.Second
