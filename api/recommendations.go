@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -83,7 +84,7 @@ func readRecommendationRequest(r *http.Request) (store.RecommendationRequest, er
 	if utf8.RuneCountInString(mood) > maxMoodLen {
 		return store.RecommendationRequest{}, errUnprocessable("invalid_field", fmt.Sprintf("mood is longer than %d characters", maxMoodLen))
 	}
-	if !printable(mood) {
+	if !printableText(mood) {
 		return store.RecommendationRequest{}, errUnprocessable("invalid_field", "mood holds characters that are not text")
 	}
 	return store.RecommendationRequest{Likes: likes, Dislikes: dislikes, Mood: mood, AlcoholFree: body.AlcoholFree}, nil
@@ -100,7 +101,7 @@ func tasteTerms(field string, in []string) ([]string, error) {
 		if utf8.RuneCountInString(t) > maxTasteTermLn {
 			return nil, errUnprocessable("invalid_field", fmt.Sprintf("each of %s must be at most %d characters", field, maxTasteTermLn))
 		}
-		if !printable(t) {
+		if !printableText(t) {
 			return nil, errUnprocessable("invalid_field", field+" holds characters that are not text")
 		}
 		key := strings.ToLower(t)
@@ -116,7 +117,7 @@ func tasteTerms(field string, in []string) ([]string, error) {
 	return out, nil
 }
 
-func printable(s string) bool {
+func printableText(s string) bool {
 	if !utf8.ValidString(s) {
 		return false
 	}
@@ -212,11 +213,11 @@ type jobList struct {
 func (s *Server) handleListJobs(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
 	f := store.JobFilter{Status: q.Get("status"), Kind: q.Get("kind"), Subject: q.Get("subject"), Limit: 50}
-	if f.Status != "" && !contains(jobStatuses, f.Status) {
+	if f.Status != "" && !slices.Contains(jobStatuses, f.Status) {
 		s.fail(w, r, errBadRequest("invalid_query", "status must be one of "+strings.Join(jobStatuses, ", ")))
 		return
 	}
-	if f.Kind != "" && !contains(jobKinds, f.Kind) {
+	if f.Kind != "" && !slices.Contains(jobKinds, f.Kind) {
 		s.fail(w, r, errBadRequest("invalid_query", "kind must be one of "+strings.Join(jobKinds, ", ")))
 		return
 	}
@@ -225,11 +226,11 @@ func (s *Server) handleListJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var err error
-	if f.Limit, err = intParam(q.Get("limit"), "limit", 1, 200, 50); err != nil {
+	if f.Limit, err = jobQueryInt(q.Get("limit"), "limit", 1, 200, 50); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if f.Offset, err = intParam(q.Get("offset"), "offset", 0, 1_000_000, 0); err != nil {
+	if f.Offset, err = jobQueryInt(q.Get("offset"), "offset", 0, 1_000_000, 0); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -290,7 +291,7 @@ func (s *Server) handleRegenerateImagePrompt(w http.ResponseWriter, r *http.Requ
 	writeJSON(w, http.StatusAccepted, j)
 }
 
-func intParam(v, name string, lo, hi, def int) (int, error) {
+func jobQueryInt(v, name string, lo, hi, def int) (int, error) {
 	if v == "" {
 		return def, nil
 	}
@@ -299,13 +300,4 @@ func intParam(v, name string, lo, hi, def int) (int, error) {
 		return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
 	}
 	return n, nil
-}
-
-func contains(list []string, s string) bool {
-	for _, v := range list {
-		if v == s {
-			return true
-		}
-	}
-	return false
 }

@@ -175,7 +175,7 @@ func FuzzRecommendationRequest(f *testing.F) {
 			t.Fatalf("out of bounds accepted: %+v", req)
 		}
 		for _, term := range append(append([]string{}, req.Likes...), req.Dislikes...) {
-			if term == "" || term != strings.TrimSpace(term) || utf8.RuneCountInString(term) > maxTasteTermLn || !printable(term) {
+			if term == "" || term != strings.TrimSpace(term) || utf8.RuneCountInString(term) > maxTasteTermLn || !printableText(term) {
 				t.Fatalf("bad term accepted: %q", term)
 			}
 		}
