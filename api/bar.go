@@ -78,6 +78,13 @@ type barParts struct {
 	summaryRunning atomic.Bool
 	summaryDirty   atomic.Bool
 	lastSweep      atomic.Int64
+
+	// finished caches the served and cancelled totals: counting them reads
+	// the whole archive, so it is refreshed now and then and moved on by
+	// this instance's own finishing moves in between.
+	finishedMu sync.Mutex
+	finished   map[order.Status]int
+	finishedAt time.Time
 }
 
 func newBarParts(d Deps) *barParts {
@@ -266,8 +273,12 @@ func (s *Server) typicalPrep(ctx context.Context) time.Duration {
 	return c.val
 }
 
+// summaryInterval spaces the host's order counts: each is a pass over all
+// orders, and a dashboard needs no more than one a second.
+const summaryInterval = time.Second
+
 // summaryChanged sends the admin dashboard fresh order counts. Bursts of
-// changes are coalesced into one count every 200 ms at most, off the
+// changes are coalesced into one count a second at most, off the
 // request's path.
 func (s *Server) summaryChanged() {
 	b := s.bar
@@ -279,14 +290,14 @@ func (s *Server) summaryChanged() {
 		for {
 			for b.summaryDirty.Swap(false) {
 				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				counts, err := s.store.OrderCounts(ctx)
+				sum, err := s.orderSummary(ctx)
 				if err != nil {
 					s.log.Warn("count orders", "err", err)
 				} else {
-					s.publishEvent(ctx, hub.TopicAdmin, eventOrdersSummary, summaryOf(counts))
+					s.publishEvent(ctx, hub.TopicAdmin, eventOrdersSummary, sum)
 				}
 				cancel()
-				time.Sleep(200 * time.Millisecond)
+				time.Sleep(summaryInterval)
 			}
 			b.summaryRunning.Store(false)
 			// A change that arrived after the last count but before the
@@ -296,6 +307,41 @@ func (s *Server) summaryChanged() {
 			}
 		}
 	}()
+}
+
+// finishedTTL is how stale the served and cancelled totals may get from
+// other instances' moves.
+const finishedTTL = 30 * time.Second
+
+// orderSummary counts the orders by status: the open ones exactly, the
+// finished ones from a cache refreshed every finishedTTL.
+func (s *Server) orderSummary(ctx context.Context) (orderSummary, error) {
+	open, err := s.store.OpenOrderCounts(ctx)
+	if err != nil {
+		return orderSummary{}, err
+	}
+	b := s.bar
+	b.finishedMu.Lock()
+	defer b.finishedMu.Unlock()
+	if b.finished == nil || time.Since(b.finishedAt) > finishedTTL {
+		done, err := s.store.FinishedOrderCounts(ctx)
+		if err != nil {
+			return orderSummary{}, err
+		}
+		b.finished, b.finishedAt = done, time.Now()
+	}
+	open[order.Served], open[order.Cancelled] = b.finished[order.Served], b.finished[order.Cancelled]
+	return summaryOf(open), nil
+}
+
+// finishedOne counts this instance's own finishing move into the cache.
+func (s *Server) finishedOne(st order.Status) {
+	b := s.bar
+	b.finishedMu.Lock()
+	if b.finished != nil {
+		b.finished[st]++
+	}
+	b.finishedMu.Unlock()
 }
 
 type orderSummary struct {
@@ -316,9 +362,10 @@ func summaryOf(c map[order.Status]int) orderSummary {
 	return s
 }
 
-// sweepIdempotency removes expired idempotency records now and then, from
+// maintain removes expired idempotency records and old preparation
+// samples, and repairs what a crash mid-archive leaves, now and then, from
 // the order path itself, so no extra background job is needed.
-func (s *Server) sweepIdempotency() {
+func (s *Server) maintain() {
 	now := time.Now()
 	last := s.bar.lastSweep.Load()
 	if now.Unix()-last < int64((10*time.Minute).Seconds()) || !s.bar.lastSweep.CompareAndSwap(last, now.Unix()) {
@@ -329,6 +376,15 @@ func (s *Server) sweepIdempotency() {
 		defer cancel()
 		if _, err := s.store.SweepIdempotency(ctx, now.UTC()); err != nil {
 			s.log.Warn("sweep idempotency keys", "err", err)
+		}
+		if fixed, err := s.store.ReconcileOrders(ctx); err != nil {
+			s.log.Warn("reconcile orders", "err", err)
+		} else if fixed > 0 {
+			s.log.Warn("removed left-over copies of finished orders", "orders", fixed)
+		}
+		// Estimates use the last twenty samples, from the last two hours.
+		if _, err := s.store.SweepPrepTimes(ctx, now.Add(-2*time.Hour).UTC()); err != nil {
+			s.log.Warn("sweep preparation times", "err", err)
 		}
 	}()
 }

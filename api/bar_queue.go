@@ -2,6 +2,7 @@ package api
 
 import (
 	"bufio"
+	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -36,7 +37,7 @@ func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	counts, err := s.store.OrderCounts(ctx)
+	counts, err := s.orderSummary(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -46,7 +47,7 @@ func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, barQueueResponse{
 		Orders:             orders,
-		Counts:             summaryOf(counts),
+		Counts:             counts,
 		TypicalPrepSeconds: int(s.typicalPrep(ctx).Seconds()),
 		Now:                time.Now().UTC(),
 	})
@@ -153,6 +154,13 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if action == order.MarkReady && next.StartedAt != nil {
+		// The estimate learns from every drink made; a lost sample only
+		// makes it a little less sharp.
+		if err := s.store.RecordPrepTime(context.WithoutCancel(ctx), next.ID, *next.StartedAt, now); err != nil {
+			s.log.WarnContext(ctx, "record preparation time", "err", err)
+		}
 	}
 	event := to.Event()
 	if action == order.Recall {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sort"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -13,18 +14,33 @@ import (
 	"github.com/barhub/barhub/api/order"
 )
 
+// Orders live in two collections. orders holds what the bar still has to
+// deal with (queued, preparing, ready); an order that is served or
+// cancelled moves to orderarchive. Every hot query (placing, the limit,
+// the queue, each move behind the bar) touches only the first, which stays
+// as small as the bar is busy, however long the night: on the embedded
+// database even an _id look-up reads the whole collection (FerretDB v1's
+// SQLite backend filters on an expression its _id index does not cover).
 const (
 	collOrders      = "orders"
+	collArchive     = "orderarchive"
+	collPrepSamples = "prepsamples"
 	collIdempotency = "idempotency"
 )
 
-// orderIndexes serve a guest's orders (guestId, createdAt), the bar's
-// queue and the admin's status filter (status, createdAt), and the
-// preparation-time sample (readyAt).
+// orderIndexes serve, on MongoDB, a guest's orders (guestId, createdAt)
+// and the queue and the admin's status filter (status, createdAt), in both
+// collections.
 func orderIndexes() []mongo.IndexModel {
 	return []mongo.IndexModel{
 		{Keys: bson.D{{Key: "guestId", Value: 1}, {Key: "createdAt", Value: -1}}, Options: options.Index().SetName("guest_created")},
 		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "createdAt", Value: 1}}, Options: options.Index().SetName("status_created")},
+	}
+}
+
+// prepSampleIndexes: the latest samples first, and the sweep by age.
+func prepSampleIndexes() []mongo.IndexModel {
+	return []mongo.IndexModel{
 		{Keys: bson.D{{Key: "readyAt", Value: -1}}, Options: options.Index().SetName("readyAt")},
 	}
 }
@@ -41,7 +57,11 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if o.ID == "" {
 		o.ID = NewID()
 	}
-	if _, err := s.coll(collOrders).InsertOne(ctx, o); err != nil {
+	coll := collOrders
+	if o.Status.Final() {
+		coll = collArchive
+	}
+	if _, err := s.coll(coll).InsertOne(ctx, o); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("create order %s: %w", o.ID, ErrConflict)
 		}
@@ -50,10 +70,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	return nil
 }
 
-// OrderByID loads one order.
-func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
+func (s *Store) findOrder(ctx context.Context, coll, id string) (order.Order, error) {
 	var o order.Order
-	err := s.coll(collOrders).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&o)
+	err := s.coll(coll).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&o)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return o, fmt.Errorf("load order %s: %w", id, ErrNotFound)
 	}
@@ -63,17 +82,51 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 	return o, nil
 }
 
+// OrderByID loads one order, open or finished.
+func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
+	o, err := s.findOrder(ctx, collOrders, id)
+	if errors.Is(err, ErrNotFound) {
+		return s.findOrder(ctx, collArchive, id)
+	}
+	return o, err
+}
+
 // ReplaceOrder stores o over the stored order if that is still at
-// version expected; otherwise ErrConflict. The caller holds the claim on
+// version expected; otherwise ErrConflict. An order that reaches served or
+// cancelled moves to the archive. The caller holds the claim on
 // "order/<id>/v<expected>" (see Claim), which is what makes the change
-// safe on a database whose conditional update is not atomic; the version
+// safe on a database whose conditional writes are not atomic; the version
 // filter is the second line of defence.
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
-	res, err := s.coll(collOrders).ReplaceOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}, o)
-	if err != nil {
-		return fmt.Errorf("update order %s: %w", o.ID, err)
+	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
+	if !o.Status.Final() {
+		res, err := s.coll(collOrders).ReplaceOne(ctx, current, o)
+		if err != nil {
+			return fmt.Errorf("update order %s: %w", o.ID, err)
+		}
+		if res.MatchedCount == 0 {
+			return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+		}
+		return nil
 	}
-	if res.MatchedCount == 0 {
+	// Archive first, then remove from the open orders: a crash in between
+	// leaves the order in both, which readers and ReconcileOrders resolve
+	// to the archived (newer) copy; never in neither.
+	if _, err := s.coll(collArchive).InsertOne(ctx, o); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			// Finished already: whoever archived it moved it on first.
+			return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+		}
+		return fmt.Errorf("archive order %s: %w", o.ID, err)
+	}
+	res, err := s.coll(collOrders).DeleteOne(ctx, current)
+	if err != nil {
+		return fmt.Errorf("archive order %s: %w", o.ID, err)
+	}
+	if res.DeletedCount == 0 {
+		// Someone else moved it on; take our copy back out (its _id was
+		// ours alone: the insert would have failed otherwise).
+		s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
 		return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 	}
 	return nil
@@ -85,8 +138,8 @@ func OrderClaimKey(id string, version int) string {
 	return fmt.Sprintf("order/%s/v%d", id, version)
 }
 
-func (s *Store) findOrders(ctx context.Context, q bson.D, opts *options.FindOptionsBuilder) ([]order.Order, error) {
-	cur, err := s.coll(collOrders).Find(ctx, q, opts)
+func (s *Store) findOrders(ctx context.Context, coll string, q bson.D, opts *options.FindOptionsBuilder) ([]order.Order, error) {
+	cur, err := s.coll(coll).Find(ctx, q, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -97,23 +150,68 @@ func (s *Store) findOrders(ctx context.Context, q bson.D, opts *options.FindOpti
 	return out, nil
 }
 
+// newestFirst sorts orders by creation, newest first (ids break ties).
+func newestFirst(orders []order.Order) {
+	sort.Slice(orders, func(i, j int) bool {
+		if !orders[i].CreatedAt.Equal(orders[j].CreatedAt) {
+			return orders[i].CreatedAt.After(orders[j].CreatedAt)
+		}
+		return orders[i].ID > orders[j].ID
+	})
+}
+
+// both runs q on the open orders and the archive and merges the results
+// newest first, keeping the open copy's place of an order found in both
+// only when it is not older than the archived one.
+func (s *Store) both(ctx context.Context, q bson.D, limit int) ([]order.Order, error) {
+	opts := options.Find().SetSort(bson.D{{Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}})
+	if limit > 0 {
+		opts.SetLimit(int64(limit))
+	}
+	open, err := s.findOrders(ctx, collOrders, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	done, err := s.findOrders(ctx, collArchive, q, opts)
+	if err != nil {
+		return nil, err
+	}
+	archived := make(map[string]int, len(done))
+	for _, o := range done {
+		archived[o.ID] = o.Version
+	}
+	out := done
+	for _, o := range open {
+		if v, ok := archived[o.ID]; ok && v >= o.Version {
+			continue
+		}
+		out = append(out, o)
+	}
+	newestFirst(out)
+	if limit > 0 && len(out) > limit {
+		out = out[:limit]
+	}
+	return out, nil
+}
+
 // OrdersByGuest lists a guest's orders, newest first.
 func (s *Store) OrdersByGuest(ctx context.Context, guestID string, limit int) ([]order.Order, error) {
-	out, err := s.findOrders(ctx, bson.D{{Key: "guestId", Value: guestID}},
-		options.Find().SetSort(bson.D{{Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}).SetLimit(int64(limit)))
+	out, err := s.both(ctx, bson.D{{Key: "guestId", Value: guestID}}, limit)
 	if err != nil {
 		return nil, fmt.Errorf("list orders of %s: %w", guestID, err)
 	}
 	return out, nil
 }
 
-// GuestOrdersSince lists a guest's orders created at or after since, for
-// pacing.
+// GuestOrdersSince lists a guest's orders created at or after since,
+// oldest first, for pacing.
 func (s *Store) GuestOrdersSince(ctx context.Context, guestID string, since time.Time) ([]order.Order, error) {
-	out, err := s.findOrders(ctx, bson.D{{Key: "guestId", Value: guestID}, {Key: "createdAt", Value: bson.D{{Key: "$gte", Value: since}}}},
-		options.Find().SetSort(bson.D{{Key: "createdAt", Value: 1}}))
+	out, err := s.both(ctx, bson.D{{Key: "guestId", Value: guestID}, {Key: "createdAt", Value: bson.D{{Key: "$gte", Value: since}}}}, 0)
 	if err != nil {
 		return nil, fmt.Errorf("list recent orders of %s: %w", guestID, err)
+	}
+	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
+		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
 }
@@ -132,9 +230,7 @@ func (s *Store) CountOpenOrders(ctx context.Context, guestID string) (int, error
 // BarQueue lists the orders the bar still has to deal with: queued,
 // preparing and ready, oldest first.
 func (s *Store) BarQueue(ctx context.Context) ([]order.Order, error) {
-	out, err := s.findOrders(ctx,
-		bson.D{{Key: "status", Value: bson.D{{Key: "$in", Value: bson.A{string(order.Queued), string(order.Preparing), string(order.Ready)}}}}},
-		options.Find().SetSort(bson.D{{Key: "createdAt", Value: 1}, {Key: "_id", Value: 1}}))
+	out, err := s.findOrders(ctx, collOrders, bson.D{}, options.Find().SetSort(bson.D{{Key: "createdAt", Value: 1}, {Key: "_id", Value: 1}}))
 	if err != nil {
 		return nil, fmt.Errorf("load the bar queue: %w", err)
 	}
@@ -165,50 +261,133 @@ func (s *Store) OpenQueue(ctx context.Context) ([]order.Entry, error) {
 	return out, nil
 }
 
+// ReconcileOrders repairs what a crash between archiving an order and
+// removing it from the open orders leaves: the open copy of an order that
+// is also archived (with a newer version) goes. It returns how many.
+func (s *Store) ReconcileOrders(ctx context.Context) (int, error) {
+	open, err := s.findOrders(ctx, collOrders, bson.D{}, options.Find().SetProjection(bson.D{{Key: "version", Value: 1}}))
+	if err != nil {
+		return 0, fmt.Errorf("reconcile orders: %w", err)
+	}
+	fixed := 0
+	for _, o := range open {
+		a, err := s.findOrder(ctx, collArchive, o.ID)
+		if errors.Is(err, ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return fixed, fmt.Errorf("reconcile orders: %w", err)
+		}
+		if a.Version >= o.Version {
+			if _, err := s.coll(collOrders).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}}); err != nil {
+				return fixed, fmt.Errorf("reconcile orders: %w", err)
+			}
+			fixed++
+		}
+	}
+	return fixed, nil
+}
+
+// prepSample is one measured preparation. Samples sit in a ring of
+// prepSlots documents, so the estimate reads a few small documents and the
+// collection never grows, however many drinks the night serves.
+type prepSample struct {
+	Slot      string    `bson:"_id"`
+	OrderID   string    `bson:"orderId"`
+	StartedAt time.Time `bson:"startedAt"`
+	ReadyAt   time.Time `bson:"readyAt"`
+}
+
+// prepSlots is the ring's size. The slot is the second the drink was
+// readied in, modulo the ring: a rush keeps one sample a second, a quiet
+// bar keeps every one, and the newest are always there.
+const prepSlots = 256
+
+// RecordPrepTime keeps how long an order took from start to ready.
+func (s *Store) RecordPrepTime(ctx context.Context, orderID string, startedAt, readyAt time.Time) error {
+	slot := fmt.Sprintf("slot-%d", readyAt.Unix()%prepSlots)
+	_, err := s.coll(collPrepSamples).ReplaceOne(ctx, bson.D{{Key: "_id", Value: slot}},
+		prepSample{Slot: slot, OrderID: orderID, StartedAt: startedAt, ReadyAt: readyAt}, options.Replace().SetUpsert(true))
+	if err != nil {
+		return fmt.Errorf("record preparation time of %s: %w", orderID, err)
+	}
+	return nil
+}
+
 // RecentPrepTimes returns how long the last n orders took from start to
 // ready, newest first.
 func (s *Store) RecentPrepTimes(ctx context.Context, n int) ([]time.Duration, error) {
-	cur, err := s.coll(collOrders).Find(ctx, bson.D{{Key: "readyAt", Value: bson.D{{Key: "$exists", Value: true}}}},
-		options.Find().SetSort(bson.D{{Key: "readyAt", Value: -1}}).SetLimit(int64(n)).
-			SetProjection(bson.D{{Key: "startedAt", Value: 1}, {Key: "readyAt", Value: 1}}))
+	cur, err := s.coll(collPrepSamples).Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "readyAt", Value: -1}}).SetLimit(int64(n)))
 	if err != nil {
 		return nil, fmt.Errorf("load preparation times: %w", err)
 	}
-	var docs []struct {
-		StartedAt *time.Time `bson:"startedAt"`
-		ReadyAt   *time.Time `bson:"readyAt"`
-	}
+	var docs []prepSample
 	if err := cur.All(ctx, &docs); err != nil {
 		return nil, fmt.Errorf("load preparation times: %w", err)
 	}
-	out := make([]time.Duration, 0, len(docs))
-	for _, d := range docs {
-		if d.StartedAt != nil && d.ReadyAt != nil {
-			out = append(out, d.ReadyAt.Sub(*d.StartedAt))
-		}
+	out := make([]time.Duration, len(docs))
+	for i, d := range docs {
+		out[i] = d.ReadyAt.Sub(d.StartedAt)
 	}
 	return out, nil
 }
 
-// OrderCounts counts orders by status, with one accumulator (the embedded
-// database returns zeros for every accumulator after the first).
-func (s *Store) OrderCounts(ctx context.Context) (map[order.Status]int, error) {
-	cur, err := s.coll(collOrders).Aggregate(ctx, mongo.Pipeline{
+// SweepPrepTimes removes samples older than before, so a quiet bar's
+// estimate is not built from the rush hours ago.
+func (s *Store) SweepPrepTimes(ctx context.Context, before time.Time) (int64, error) {
+	res, err := s.coll(collPrepSamples).DeleteMany(ctx, bson.D{{Key: "readyAt", Value: bson.D{{Key: "$lt", Value: before}}}})
+	if err != nil {
+		return 0, fmt.Errorf("sweep preparation times: %w", err)
+	}
+	return res.DeletedCount, nil
+}
+
+func (s *Store) countByStatus(ctx context.Context, coll string, out map[order.Status]int) error {
+	cur, err := s.coll(coll).Aggregate(ctx, mongo.Pipeline{
 		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$status"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
 	})
 	if err != nil {
-		return nil, fmt.Errorf("count orders: %w", err)
+		return fmt.Errorf("count orders: %w", err)
 	}
 	var rows []struct {
 		Status order.Status `bson:"_id"`
 		N      int          `bson:"n"`
 	}
 	if err := cur.All(ctx, &rows); err != nil {
-		return nil, fmt.Errorf("count orders: %w", err)
+		return fmt.Errorf("count orders: %w", err)
 	}
-	out := map[order.Status]int{order.Queued: 0, order.Preparing: 0, order.Ready: 0, order.Served: 0, order.Cancelled: 0}
 	for _, r := range rows {
-		out[r.Status] = r.N
+		out[r.Status] += r.N
+	}
+	return nil
+}
+
+func zeroCounts() map[order.Status]int {
+	return map[order.Status]int{order.Queued: 0, order.Preparing: 0, order.Ready: 0, order.Served: 0, order.Cancelled: 0}
+}
+
+// OpenOrderCounts counts the orders the bar still has, by status (one
+// accumulator: the embedded database returns zeros for every accumulator
+// after the first).
+func (s *Store) OpenOrderCounts(ctx context.Context) (map[order.Status]int, error) {
+	out := zeroCounts()
+	return out, s.countByStatus(ctx, collOrders, out)
+}
+
+// FinishedOrderCounts counts served and cancelled orders.
+func (s *Store) FinishedOrderCounts(ctx context.Context) (map[order.Status]int, error) {
+	out := zeroCounts()
+	return out, s.countByStatus(ctx, collArchive, out)
+}
+
+// OrderCounts counts all orders by status.
+func (s *Store) OrderCounts(ctx context.Context) (map[order.Status]int, error) {
+	out := zeroCounts()
+	if err := s.countByStatus(ctx, collOrders, out); err != nil {
+		return nil, err
+	}
+	if err := s.countByStatus(ctx, collArchive, out); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -230,16 +409,25 @@ func (s *Store) ListOrders(ctx context.Context, f OrderFilter) ([]order.Order, i
 	if f.GuestID != "" {
 		q = append(q, bson.E{Key: "guestId", Value: f.GuestID})
 	}
-	total, err := s.coll(collOrders).CountDocuments(ctx, q)
-	if err != nil {
-		return nil, 0, fmt.Errorf("count orders: %w", err)
+	total := 0
+	for _, coll := range []string{collOrders, collArchive} {
+		if f.Status != "" && f.Status.Final() != (coll == collArchive) {
+			continue
+		}
+		n, err := s.coll(coll).CountDocuments(ctx, q)
+		if err != nil {
+			return nil, 0, fmt.Errorf("count orders: %w", err)
+		}
+		total += int(n)
 	}
-	out, err := s.findOrders(ctx, q, options.Find().SetSort(bson.D{{Key: "createdAt", Value: -1}, {Key: "_id", Value: -1}}).
-		SetSkip(int64(f.Offset)).SetLimit(int64(f.Limit)))
+	page, err := s.both(ctx, q, f.Offset+f.Limit)
 	if err != nil {
 		return nil, 0, fmt.Errorf("list orders: %w", err)
 	}
-	return out, int(total), nil
+	if f.Offset >= len(page) {
+		return []order.Order{}, total, nil
+	}
+	return page[f.Offset:], total, nil
 }
 
 // IdempotencyRecord remembers an order request by its Idempotency-Key.

@@ -48,7 +48,7 @@ func TestOrderQueries(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := s.CreateOrder(ctx, newOrder("o1", "x", order.Queued, at(0))); !errors.Is(err, store.ErrConflict) {
+	if err := s.CreateOrder(ctx, newOrder("o2", "x", order.Queued, at(0))); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("duplicate order id: %v", err)
 	}
 
@@ -84,9 +84,23 @@ func TestOrderQueries(t *testing.T) {
 		t.Errorf("o7 place %+v", p)
 	}
 
+	for _, o := range []*order.Order{orders[0], orders[4]} {
+		if err := s.RecordPrepTime(ctx, o.ID, *o.StartedAt, *o.ReadyAt); err != nil {
+			t.Fatal(err)
+		}
+	}
 	prep, _ := s.RecentPrepTimes(ctx, 20)
 	if len(prep) != 2 || prep[0] != time.Minute || prep[1] != 2*time.Minute {
 		t.Errorf("prep times %v, want [1m 2m] (newest first)", prep)
+	}
+	if n, err := s.SweepPrepTimes(ctx, at(3).Add(time.Second)); err != nil || n != 1 {
+		t.Errorf("swept %d samples, %v; want 1", n, err)
+	}
+	if open, _ := s.OpenOrderCounts(ctx); open[order.Served] != 0 || open[order.Queued] != 2 || open[order.Ready] != 1 {
+		t.Errorf("open counts %v", open)
+	}
+	if done, _ := s.FinishedOrderCounts(ctx); done[order.Served] != 1 || done[order.Cancelled] != 1 || done[order.Queued] != 0 {
+		t.Errorf("finished counts %v", done)
 	}
 	counts, err := s.OrderCounts(ctx)
 	want := map[order.Status]int{order.Queued: 2, order.Preparing: 2, order.Ready: 1, order.Served: 1, order.Cancelled: 1}
@@ -246,5 +260,83 @@ func TestAppKeyAndSigningKey(t *testing.T) {
 	sk2, _ := s.ImageSigningKey(ctx)
 	if string(sk1) != string(sk2) {
 		t.Error("signing key changed between reads")
+	}
+}
+
+func TestFinishedOrdersMoveToTheArchive(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	a := newOrder("a", "ann", order.Queued, at(0))
+	if err := s.CreateOrder(ctx, a); err != nil {
+		t.Fatal(err)
+	}
+	steps := []order.Status{order.Preparing, order.Ready, order.Served}
+	cur := *a
+	for _, st := range steps {
+		next := cur
+		next.Status, next.Version = st, cur.Version+1
+		if err := s.ReplaceOrder(ctx, next, cur.Version); err != nil {
+			t.Fatalf("to %s: %v", st, err)
+		}
+		cur = next
+	}
+	got, err := s.OrderByID(ctx, "a")
+	if err != nil || got.Status != order.Served || got.Version != 4 {
+		t.Fatalf("served order %+v, %v", got, err)
+	}
+	if q, _ := s.BarQueue(ctx); len(q) != 0 {
+		t.Errorf("bar queue still holds %d", len(q))
+	}
+	if mine, _ := s.OrdersByGuest(ctx, "ann", 10); len(mine) != 1 || mine[0].Status != order.Served {
+		t.Errorf("ann's orders %+v", mine)
+	}
+	// A stale move of an archived order is a conflict, and leaves the
+	// archived copy alone.
+	stale := cur
+	stale.Status, stale.Version = order.Cancelled, 3
+	if err := s.ReplaceOrder(ctx, stale, 2); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("stale cancel: %v", err)
+	}
+	if got, _ := s.OrderByID(ctx, "a"); got.Status != order.Served {
+		t.Errorf("after the stale cancel: %s", got.Status)
+	}
+
+	// A crash between archiving and removing leaves an open copy behind:
+	// readers prefer the archive, and the reconciler removes it.
+	b := newOrder("b", "bob", order.Ready, at(1))
+	b.Version = 3
+	s.CreateOrder(ctx, b)
+	served := *b
+	served.Status, served.Version = order.Served, 4
+	s.DB().Collection("orderarchive").InsertOne(ctx, served)
+	if mine, _ := s.OrdersByGuest(ctx, "bob", 10); len(mine) != 1 || mine[0].Status != order.Served {
+		t.Errorf("bob's orders with a left-over copy %+v", mine)
+	}
+	fixed, err := s.ReconcileOrders(ctx)
+	if err != nil || fixed != 1 {
+		t.Fatalf("reconcile fixed %d, %v; want 1", fixed, err)
+	}
+	if q, _ := s.BarQueue(ctx); len(q) != 0 {
+		t.Errorf("bar queue after reconcile holds %d", len(q))
+	}
+	if fixed, _ := s.ReconcileOrders(ctx); fixed != 0 {
+		t.Errorf("second reconcile fixed %d", fixed)
+	}
+}
+
+func TestPrepSamplesStayFew(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	// A thousand drinks, one every second, each taking 60 s + i ms.
+	for i := range 1000 {
+		ready := at(0).Add(time.Duration(i) * time.Second)
+		if err := s.RecordPrepTime(ctx, store.NewID(), ready.Add(-time.Minute-time.Duration(i)*time.Millisecond), ready); err != nil {
+			t.Fatal(err)
+		}
+	}
+	n, _ := s.DB().Collection("prepsamples").CountDocuments(ctx, map[string]any{})
+	got, err := s.RecentPrepTimes(ctx, 20)
+	if err != nil || n != 256 || len(got) != 20 || got[0] != time.Minute+999*time.Millisecond || got[19] != time.Minute+980*time.Millisecond {
+		t.Errorf("%d samples kept (want 256); newest %v … %v (want 1m0.999s … 1m0.98s)", n, got[0], got[len(got)-1])
 	}
 }

@@ -151,7 +151,7 @@ func indexModels() map[string][]mongo.IndexModel {
 		collGuests:  guestIndexes(),
 		collTickets: ticketIndexes(),
 		collClaims:  claimIndexes(),
-		collDrinks:  drinkIndexes(), collOrders: orderIndexes(), collIdempotency: idempotencyIndexes(),
+		collDrinks:  drinkIndexes(), collOrders: orderIndexes(), collArchive: orderIndexes(), collPrepSamples: prepSampleIndexes(), collIdempotency: idempotencyIndexes(),
 
 		// The AI worker's queue and its answers.
 		collJobs:            jobIndexes(),

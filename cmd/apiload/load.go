@@ -1,0 +1,388 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+type result struct {
+	name      string
+	n, errors int
+	elapsed   time.Duration
+	perSecond float64
+	p50, p99  time.Duration
+	max       time.Duration
+	note      string
+}
+
+func (r result) String() string {
+	s := fmt.Sprintf("%-7s %7d ok %5d errors in %5.1fs: %8.0f/s  p50 %7.2f ms  p99 %7.2f ms  max %7.2f ms",
+		r.name, r.n, r.errors, r.elapsed.Seconds(), r.perSecond, ms(r.p50), ms(r.p99), ms(r.max))
+	if r.note != "" {
+		s += "  (" + r.note + ")"
+	}
+	return s
+}
+
+func summarize(name string, lat []time.Duration, errors int, elapsed time.Duration) result {
+	r := result{name: name, n: len(lat), errors: errors, elapsed: elapsed}
+	if len(lat) == 0 {
+		return r
+	}
+	slices.Sort(lat)
+	r.perSecond = float64(len(lat)) / elapsed.Seconds()
+	r.p50 = lat[len(lat)/2]
+	r.p99 = lat[min(len(lat)-1, len(lat)*99/100)]
+	r.max = lat[len(lat)-1]
+	return r
+}
+
+// do sends one request and drains the answer.
+func (s *server) do(ctx context.Context, method, path, token string, body []byte, header ...string) (int, []byte, error) {
+	var rd io.Reader
+	if body != nil {
+		rd = bytes.NewReader(body)
+	}
+	req, err := http.NewRequestWithContext(ctx, method, s.url+path, rd)
+	if err != nil {
+		return 0, nil, err
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("X-Api-Key", s.appKey)
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	resp, err := s.client.Do(req)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer resp.Body.Close()
+	b, err := io.ReadAll(resp.Body)
+	return resp.StatusCode, b, err
+}
+
+// closedLoop runs fn from concurrency workers until the duration is over
+// and summarises the latencies of the calls that succeeded.
+func closedLoop(ctx context.Context, name string, o options, fn func(ctx context.Context, worker, i int) error) result {
+	ctx, cancel := context.WithTimeout(ctx, o.duration)
+	defer cancel()
+	var mu sync.Mutex
+	var all []time.Duration
+	var errs atomic.Int64
+	var firstErr atomic.Value
+	var wg sync.WaitGroup
+	start := time.Now()
+	for w := range o.concurrency {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			lat := make([]time.Duration, 0, 4096)
+			for i := 0; ctx.Err() == nil; i++ {
+				t0 := time.Now()
+				err := fn(ctx, w, i)
+				if ctx.Err() != nil {
+					break // cut off by the deadline: neither a result nor an error
+				}
+				if err != nil {
+					errs.Add(1)
+					firstErr.CompareAndSwap(nil, err.Error())
+					continue
+				}
+				lat = append(lat, time.Since(t0))
+			}
+			mu.Lock()
+			all = append(all, lat...)
+			mu.Unlock()
+		}()
+	}
+	wg.Wait()
+	r := summarize(name, all, int(errs.Load()), time.Since(start))
+	if e, ok := firstErr.Load().(string); ok {
+		r.note = "first error: " + e
+	}
+	return r
+}
+
+// menuLoad: phones reading the whole menu (signed in, as the guest page
+// does), each read a full 200 answer.
+func menuLoad(ctx context.Context, s *server, o options) (result, error) {
+	r := closedLoop(ctx, "menu", o, func(ctx context.Context, w, i int) error {
+		g := s.guests[(w*7919+i)%len(s.guests)]
+		status, body, err := s.do(ctx, "GET", "/api/drinks", g.token, nil)
+		if err != nil {
+			return err
+		}
+		if status != 200 || len(body) < 1000 {
+			return fmt.Errorf("GET /api/drinks: %d %.80s", status, body)
+		}
+		return nil
+	})
+	return r, nil
+}
+
+// orderLoad: guests placing orders, each with its own Idempotency-Key,
+// while bartenders make and serve them, so the queue stays as long as a
+// busy bar's rather than growing without end.
+func orderLoad(ctx context.Context, s *server, o options) (result, error) {
+	var seq atomic.Int64
+	placed := make(chan string, 100000)
+	var bar sync.WaitGroup
+	var barErrs, served atomic.Int64
+	barCtx, stopBar := context.WithCancel(ctx)
+	defer stopBar()
+	for range o.bartenders {
+		bar.Add(1)
+		go func() {
+			defer bar.Done()
+			for {
+				select {
+				case <-barCtx.Done():
+					return
+				case id := <-placed:
+					for _, action := range []string{"start", "ready", "serve"} {
+						status, _, err := s.do(barCtx, "POST", "/api/bar/orders/"+id+"/"+action, s.bartender.token, nil)
+						if err != nil || status != 200 {
+							if barCtx.Err() == nil {
+								barErrs.Add(1)
+							}
+							break
+						}
+					}
+					served.Add(1)
+				}
+			}
+		}()
+	}
+	r := closedLoop(ctx, "orders", o, func(ctx context.Context, w, i int) error {
+		n := seq.Add(1)
+		g := s.guests[int(n)%len(s.guests)]
+		body := fmt.Sprintf(`{"items":[{"drinkId":%q,"qty":1}]}`, s.drinks[int(n)%len(s.drinks)])
+		status, b, err := s.do(ctx, "POST", "/api/orders", g.token, []byte(body), "Idempotency-Key", fmt.Sprintf("load-%d", n))
+		if err != nil {
+			return err
+		}
+		if status != 201 {
+			return fmt.Errorf("POST /api/orders: %d %.120s", status, b)
+		}
+		var o struct{ ID string }
+		if json.Unmarshal(b, &o) == nil {
+			select {
+			case placed <- o.ID:
+			default:
+			}
+		}
+		return nil
+	})
+	stopBar()
+	bar.Wait()
+	r.note = fmt.Sprintf("%d bartenders served %d meanwhile, %d still waiting, %d bar errors", o.bartenders, served.Load(), len(placed), barErrs.Load()) + noteSep(r.note)
+	return r, nil
+}
+
+func noteSep(s string) string {
+	if s == "" {
+		return ""
+	}
+	return "; " + s
+}
+
+// phone is one guest's WebSocket.
+type phone struct {
+	ws *websocket.Conn
+}
+
+func (s *server) connect(ctx context.Context, g person, onReady func(orderID string, published, at time.Time)) (*phone, error) {
+	status, b, err := s.do(ctx, "POST", "/api/ws/ticket", g.token, nil)
+	if err != nil || status != 200 {
+		return nil, fmt.Errorf("ticket: %d %v %s", status, err, b)
+	}
+	var tk struct{ Ticket string }
+	if err := json.Unmarshal(b, &tk); err != nil {
+		return nil, err
+	}
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(s.url, "http")+"/ws?ticket="+tk.Ticket, nil)
+	if err != nil {
+		return nil, err
+	}
+	sub, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": "guest:" + g.id})
+	if err := ws.Write(ctx, websocket.MessageText, sub); err != nil {
+		ws.CloseNow()
+		return nil, err
+	}
+	for {
+		_, msg, err := ws.Read(ctx)
+		if err != nil {
+			ws.CloseNow()
+			return nil, err
+		}
+		if bytes.Contains(msg, []byte(`"type":"subscribed"`)) {
+			break
+		}
+	}
+	go func() {
+		var ev struct {
+			Event string    `json:"event"`
+			Time  time.Time `json:"time"`
+			Data  struct {
+				ID string `json:"id"`
+			} `json:"data"`
+		}
+		for {
+			_, msg, err := ws.Read(context.Background())
+			if err != nil {
+				return
+			}
+			at := time.Now()
+			if !bytes.Contains(msg, []byte(`"order.ready"`)) {
+				continue
+			}
+			if json.Unmarshal(msg, &ev) == nil && ev.Event == "order.ready" {
+				onReady(ev.Data.ID, ev.Time, at)
+			}
+		}
+	}()
+	return &phone{ws: ws}, nil
+}
+
+// readyLoad: every guest's phone connected; orders placed at a steady
+// rate, each started and readied by the bar over HTTP; the latency is from
+// just before the bar's "ready" request to the guest's socket receiving
+// order.ready for that order.
+func readyLoad(ctx context.Context, s *server, o options) (result, error) {
+	var sent sync.Map // order id → time the ready request was sent
+	var mu sync.Mutex
+	var lat, hubLat []time.Duration
+	onReady := func(id string, published, at time.Time) {
+		if v, ok := sent.LoadAndDelete(id); ok {
+			mu.Lock()
+			lat = append(lat, at.Sub(v.(time.Time)))
+			hubLat = append(hubLat, at.Sub(published))
+			mu.Unlock()
+		}
+	}
+	phones := make([]*phone, len(s.guests))
+	connectStart := time.Now()
+	sem := make(chan struct{}, 32)
+	var wg sync.WaitGroup
+	var connErr atomic.Value
+	for i, g := range s.guests {
+		wg.Add(1)
+		sem <- struct{}{}
+		go func() {
+			defer wg.Done()
+			defer func() { <-sem }()
+			p, err := s.connect(ctx, g, onReady)
+			if err != nil {
+				connErr.CompareAndSwap(nil, err.Error())
+				return
+			}
+			phones[i] = p
+		}()
+	}
+	wg.Wait()
+	defer func() {
+		for _, p := range phones {
+			if p != nil {
+				p.ws.Close(websocket.StatusNormalClosure, "")
+			}
+		}
+	}()
+	if e, ok := connErr.Load().(string); ok {
+		return result{}, fmt.Errorf("connect %d phones: %s", len(s.guests), e)
+	}
+	connected := time.Since(connectStart)
+
+	var failed atomic.Int64
+	var firstErr atomic.Value
+	interval := time.Duration(float64(time.Second) / o.rate)
+	tick := time.NewTicker(interval)
+	defer tick.Stop()
+	deadline := time.Now().Add(o.duration)
+	start := time.Now()
+	var pipelines sync.WaitGroup
+	placed := 0
+	for now := range tick.C {
+		if now.After(deadline) || ctx.Err() != nil {
+			break
+		}
+		n := placed
+		placed++
+		pipelines.Add(1)
+		go func() {
+			defer pipelines.Done()
+			if err := s.orderToReady(ctx, n, &sent); err != nil {
+				failed.Add(1)
+				firstErr.CompareAndSwap(nil, err.Error())
+			}
+		}()
+	}
+	pipelines.Wait()
+	// Events still on their way.
+	wait := time.Now().Add(5 * time.Second)
+	for time.Now().Before(wait) {
+		mu.Lock()
+		got := len(lat)
+		mu.Unlock()
+		if got+int(failed.Load()) >= placed {
+			break
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	elapsed := time.Since(start)
+	mu.Lock()
+	defer mu.Unlock()
+	missing := 0
+	sent.Range(func(_, _ any) bool { missing++; return true })
+	r := summarize("ready", lat, int(failed.Load())+missing, elapsed)
+	r.perSecond = float64(placed) / elapsed.Seconds()
+	hub := summarize("hub", hubLat, 0, elapsed)
+	r.note = fmt.Sprintf("%d phones connected in %.1fs; %d orders at %.0f/s asked; latency = bar's ready request → order.ready on the phone; of which publish → phone p50 %.2f ms, p99 %.2f ms",
+		len(phones), connected.Seconds(), placed, o.rate, ms(hub.p50), ms(hub.p99))
+	if missing > 0 {
+		r.note += fmt.Sprintf("; %d events never arrived", missing)
+	}
+	if e, ok := firstErr.Load().(string); ok {
+		r.note += "; first error: " + e
+	}
+	return r, nil
+}
+
+func (s *server) orderToReady(ctx context.Context, n int, sent *sync.Map) error {
+	g := s.guests[n%len(s.guests)]
+	body := fmt.Sprintf(`{"items":[{"drinkId":%q,"qty":1}]}`, s.drinks[n%len(s.drinks)])
+	status, b, err := s.do(ctx, "POST", "/api/orders", g.token, []byte(body), "Idempotency-Key", fmt.Sprintf("ready-%d", n))
+	if err != nil || status != 201 {
+		return fmt.Errorf("place: %d %v %.120s", status, err, b)
+	}
+	var o struct{ ID string }
+	if err := json.Unmarshal(b, &o); err != nil {
+		return err
+	}
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/start", s.bartender.token, nil); err != nil || status != 200 {
+		return fmt.Errorf("start: %d %v %.120s", status, err, b)
+	}
+	sent.Store(o.ID, time.Now())
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/ready", s.bartender.token, nil); err != nil || status != 200 {
+		sent.Delete(o.ID)
+		return fmt.Errorf("ready: %d %v %.120s", status, err, b)
+	}
+	// Handed over, as a bar does, so the open orders stay few.
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/serve", s.bartender.token, nil); err != nil || status != 200 {
+		return fmt.Errorf("serve: %d %v %.120s", status, err, b)
+	}
+	return nil
+}

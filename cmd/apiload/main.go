@@ -1,0 +1,140 @@
+// Command apiload measures barhub's API under load: menu reads per second,
+// order placements per second, and how long an order's "ready" takes to
+// reach the guest's phone while a thousand phones are connected.
+//
+// It starts barhub's API in this process on a real listener, with the
+// embedded database (or MONGODB_URI) and the in-process hub (or Redis with
+// -redis), seeds the starter menu and creates the guests, then drives it
+// over HTTP and WebSockets like phones and a bar tablet would:
+//
+//	go run ./cmd/apiload                       # every scenario, embedded store, in-process hub
+//	go run ./cmd/apiload -redis "$REDIS_URL"   # the same with Redis
+//	go run ./cmd/apiload -scenario ready -guests 1000 -rate 100 -duration 20s
+//
+// Client and server share the machine, as they do in barhub's other
+// benchmarks; the figures are for comparing runs on one machine.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"runtime/pprof"
+	"strings"
+	"time"
+)
+
+type options struct {
+	scenario    string
+	duration    time.Duration
+	concurrency int
+	guests      int
+	bartenders  int
+	rate        float64
+	redisURL    string
+	mongoURI    string
+	limiter     bool
+	logLevel    string
+	cpuProfile  string
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := run(ctx, os.Args[1:], os.Stdout); err != nil {
+		if !errors.Is(err, flag.ErrHelp) {
+			fmt.Fprintln(os.Stderr, "apiload:", err)
+		}
+		os.Exit(1)
+	}
+}
+
+func run(ctx context.Context, args []string, out io.Writer) error {
+	fs := flag.NewFlagSet("apiload", flag.ContinueOnError)
+	var o options
+	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready or all")
+	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long each scenario runs")
+	fs.IntVar(&o.concurrency, "concurrency", 32, "clients sending requests at once (menu, orders)")
+	fs.IntVar(&o.bartenders, "bartenders", 4, "bartenders making and serving the orders placed (orders)")
+	fs.IntVar(&o.guests, "guests", 1000, "guests, each with a phone connected over WebSocket in the ready scenario")
+	fs.Float64Var(&o.rate, "rate", 100, "orders per second in the ready scenario")
+	fs.StringVar(&o.redisURL, "redis", "", "Redis `url` for the hub's backplane, the rate limits and the menu version (empty: in-process)")
+	fs.StringVar(&o.mongoURI, "mongodb-uri", os.Getenv("MONGODB_URI"), "MongoDB `uri` (empty: embedded FerretDB in a temporary directory)")
+	fs.BoolVar(&o.limiter, "rate-limits", true, "keep the rate limiter in the path (set so high it never refuses)")
+	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to `file`")
+	fs.StringVar(&o.logLevel, "log", "", "log the server at this `level` (debug, info, warn, error) to stderr; empty logs nothing")
+	if err := fs.Parse(args); err != nil {
+		return err
+	}
+	scenarios := []string{o.scenario}
+	if o.scenario == "all" {
+		scenarios = []string{"menu", "orders", "ready"}
+	}
+	for _, s := range scenarios {
+		switch s {
+		case "menu", "orders", "ready":
+		default:
+			return fmt.Errorf("unknown scenario %q: use menu, orders, ready or all", s)
+		}
+	}
+
+	backend := "embedded FerretDB (SQLite)"
+	if o.mongoURI != "" {
+		backend = "MongoDB"
+	}
+	hubKind := "in-process hub"
+	if o.redisURL != "" {
+		hubKind = "Redis"
+	}
+	fmt.Fprintf(out, "apiload: %s, %s, %d guests\n", backend, hubKind, o.guests)
+
+	if o.cpuProfile != "" {
+		f, err := os.Create(o.cpuProfile)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		if err := pprof.StartCPUProfile(f); err != nil {
+			return err
+		}
+		defer pprof.StopCPUProfile()
+	}
+	srv, err := startServer(ctx, o)
+	if err != nil {
+		return err
+	}
+	defer srv.close()
+
+	var results []result
+	for _, s := range scenarios {
+		var r result
+		var err error
+		switch s {
+		case "menu":
+			r, err = menuLoad(ctx, srv, o)
+		case "orders":
+			r, err = orderLoad(ctx, srv, o)
+		case "ready":
+			r, err = readyLoad(ctx, srv, o)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: %w", s, err)
+		}
+		results = append(results, r)
+		fmt.Fprintln(out, r.String())
+	}
+	fmt.Fprintln(out)
+	fmt.Fprintln(out, "| scenario | store / pub-sub | requests | errors | per second | p50 ms | p99 ms | max ms |")
+	fmt.Fprintln(out, "|---|---|---|---|---|---|---|---|")
+	for _, r := range results {
+		fmt.Fprintf(out, "| %s | %s / %s | %d | %d | %.0f | %.2f | %.2f | %.2f |\n",
+			r.name, strings.Split(backend, " ")[0], hubKind, r.n, r.errors, r.perSecond, ms(r.p50), ms(r.p99), ms(r.max))
+	}
+	return nil
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }

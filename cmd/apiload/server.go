@@ -1,0 +1,239 @@
+package main
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"log/slog"
+	"net"
+	"net/http"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
+)
+
+// server is barhub's API running in this process, with its people.
+type server struct {
+	url       string
+	appKey    string
+	guests    []person
+	bartender person
+	drinks    []string // available drinks without allergens, so no order needs a confirmation
+	client    *http.Client
+	close     func()
+}
+
+type person struct {
+	id    string
+	token string
+}
+
+type ticketRedeemer struct{ t *auth.Tickets }
+
+func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
+	id, err := r.t.Redeem(ctx, ticket)
+	if err != nil {
+		return hub.Identity{}, err
+	}
+	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+}
+
+func randomName(prefix string) string {
+	var b [6]byte
+	rand.Read(b[:])
+	return prefix + hex.EncodeToString(b[:])
+}
+
+func startServer(ctx context.Context, o options) (*server, error) {
+	dir, err := os.MkdirTemp("", "apiload-")
+	if err != nil {
+		return nil, err
+	}
+	var closers []func()
+	cleanup := func() {
+		for i := len(closers) - 1; i >= 0; i-- {
+			closers[i]()
+		}
+		os.RemoveAll(dir)
+	}
+	fail := func(err error) (*server, error) {
+		cleanup()
+		return nil, err
+	}
+	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
+	if o.logLevel != "" {
+		var level slog.Level
+		if err := level.UnmarshalText([]byte(o.logLevel)); err != nil {
+			return fail(fmt.Errorf("log level: %w", err))
+		}
+		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
+	}
+	st, err := store.Open(ctx, store.Config{URI: o.mongoURI, DataDir: dir, Database: randomName("apiload_")}, logger)
+	if err != nil {
+		return fail(err)
+	}
+	closers = append(closers, func() {
+		if o.mongoURI != "" {
+			st.DB().Drop(context.Background())
+		}
+		st.Close(context.Background())
+	})
+	keys, err := auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: 4 * time.Hour})
+	if err != nil {
+		return fail(err)
+	}
+	tickets := auth.NewTickets(st, time.Minute)
+
+	prefix := randomName("apiload-")
+	var broker hub.Broker = hub.NewMemoryBroker(1000)
+	var rdb *redis.Client
+	if o.redisURL != "" {
+		opts, err := redis.ParseURL(o.redisURL)
+		if err != nil {
+			return fail(fmt.Errorf("redis url: %w", err))
+		}
+		opts.PoolSize = 256
+		rdb = redis.NewClient(opts)
+		closers = append(closers, func() {
+			// Leave nothing behind in a shared Redis.
+			bg := context.Background()
+			iter := rdb.Scan(bg, 0, prefix+":*", 1000).Iterator()
+			for iter.Next(bg) {
+				rdb.Del(bg, iter.Val())
+			}
+			rdb.Close()
+		})
+		if err := rdb.Ping(ctx).Err(); err != nil {
+			return fail(fmt.Errorf("redis: %w", err))
+		}
+		broker = hub.NewRedisBroker(rdb, prefix, 1000)
+	}
+	h := hub.New(hub.Config{}, broker, ticketRedeemer{tickets}, logger)
+	if err := h.Start(ctx); err != nil {
+		return fail(err)
+	}
+	closers = append(closers, func() {
+		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		defer cancel()
+		h.Shutdown(sctx)
+	})
+
+	rate := 0.0
+	if o.limiter {
+		rate = 1e9 // in the path, never refusing
+	}
+	handler := api.New(api.Deps{
+		Config: api.Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
+		Publish: h, Live: h, Presence: h.Presence,
+		Bar: api.BarConfig{
+			RateBrowse: rate, RateOrders: rate, MaxOpenOrders: 1 << 30,
+			ImageDir: filepath.Join(dir, "images"), Redis: rdb, RedisPrefix: prefix, Events: h,
+		},
+	})
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		return fail(err)
+	}
+	hs := &http.Server{Handler: handler, ReadHeaderTimeout: 10 * time.Second}
+	go hs.Serve(ln)
+	closers = append(closers, func() { hs.Close() })
+
+	s := &server{
+		url: "http://" + ln.Addr().String(),
+		client: &http.Client{Transport: &http.Transport{
+			MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute,
+		}},
+	}
+	if err := s.seed(ctx, st, keys, o.guests); err != nil {
+		return fail(err)
+	}
+	k, err := st.AppKey(ctx)
+	if err != nil {
+		return fail(err)
+	}
+	s.appKey = k.Key
+	s.close = cleanup
+	return s, nil
+}
+
+// seed loads the starter menu and creates the guests and a bartender.
+func (s *server) seed(ctx context.Context, st *store.Store, keys *auth.Keys, n int) error {
+	sections, drinks, err := menu.StarterMenu()
+	if err != nil {
+		return err
+	}
+	for _, sec := range sections {
+		if err := st.SaveSection(ctx, sec); err != nil {
+			return err
+		}
+	}
+	for _, d := range drinks {
+		if _, err := st.SeedDrink(ctx, d); err != nil {
+			return err
+		}
+		if len(d.Allergens) == 0 {
+			s.drinks = append(s.drinks, d.ID)
+		}
+	}
+	sign := func(g guest.Guest) (person, error) {
+		tok, _, err := keys.Sign(auth.Identity{GuestID: g.ID, Name: g.Name(), Role: g.Role})
+		return person{id: g.ID, token: tok}, err
+	}
+	b := guest.Guest{FirstName: "Bar", LastName: "Tender", Role: guest.RoleBartender}
+	if err := st.CreateGuest(ctx, &b); err != nil {
+		return err
+	}
+	if s.bartender, err = sign(b); err != nil {
+		return err
+	}
+	s.guests = make([]person, n)
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var firstErr error
+	next := make(chan int)
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				g := guest.Guest{FirstName: fmt.Sprintf("Guest%d", i), LastName: "Load"}
+				err := st.CreateGuest(ctx, &g)
+				var p person
+				if err == nil {
+					p, err = sign(g)
+				}
+				mu.Lock()
+				if err != nil && firstErr == nil {
+					firstErr = err
+				}
+				s.guests[i] = p
+				mu.Unlock()
+			}
+		}()
+	}
+	for i := range n {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if firstErr != nil {
+		return fmt.Errorf("create guests: %w", firstErr)
+	}
+	if len(s.drinks) == 0 {
+		return errors.New("no drinks to order")
+	}
+	return nil
+}
