@@ -43,7 +43,7 @@ func testRedis(t testing.TB) *redis.Client {
 // Redis broker. Every test gets its own Redis key prefix. eventDelay
 // holds up each menu event on every instance before the API hears it, as
 // a loaded Redis or hub would.
-func newCluster(t *testing.T, n int, eventDelay time.Duration, tweak func(*BarConfig)) []*testEnv {
+func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarConfig)) []*testEnv {
 	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
@@ -88,7 +88,7 @@ func newCluster(t *testing.T, n int, eventDelay time.Duration, tweak func(*BarCo
 	return envs
 }
 
-func drinkOn(t *testing.T, e *testEnv, id string) drinkView {
+func drinkOn(t testing.TB, e *testEnv, id string) drinkView {
 	t.Helper()
 	status, raw := e.do("GET", "/api/drinks/"+id, "", nil)
 	if status != 200 {

@@ -63,7 +63,7 @@ type barEnv struct {
 	gTok, bTok, aTok        string
 }
 
-func newBarEnv(t *testing.T, tweak ...func(*Deps)) *barEnv {
+func newBarEnv(t testing.TB, tweak ...func(*Deps)) *barEnv {
 	t.Helper()
 	e := newTestEnv(t, tweak...)
 	seedMenu(t, e.store)
