@@ -8,6 +8,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"runtime/debug"
 	"strconv"
 	"strings"
@@ -26,6 +27,7 @@ type ctxKey int
 const (
 	ctxRequestID ctxKey = iota
 	ctxIdentity
+	ctxClientIP
 )
 
 func requestID(ctx context.Context) string {
@@ -206,12 +208,74 @@ func requireRole(roles ...guest.Role) func(http.Handler) http.Handler {
 	}
 }
 
-// clientIP is the peer address. X-Forwarded-For is not trusted: anyone can
-// send it, and it would let a guesser dodge the sign-in throttle.
+// clientIP is the address of the person making the request: the peer, or,
+// when the peer is a trusted proxy (Config.TrustedProxies), the address
+// that proxy saw (see withClientIP). X-Forwarded-For from anyone else is
+// ignored: anyone can send it, and it would let a guesser dodge the
+// sign-in throttle.
 func clientIP(r *http.Request) string {
+	if ip, ok := r.Context().Value(ctxClientIP).(string); ok {
+		return ip
+	}
+	return peerIP(r)
+}
+
+func peerIP(r *http.Request) string {
 	host, _, err := net.SplitHostPort(r.RemoteAddr)
 	if err != nil {
 		return r.RemoteAddr
 	}
 	return host
+}
+
+// withClientIP resolves the client address once per request. Behind a load
+// balancer every request comes from the balancer, so without this one
+// guesser would lock every guest out of signing in. The X-Forwarded-For
+// chain is read from the right, skipping trusted proxies: the first
+// untrusted address is the client (entries further left are whatever the
+// client chose to send).
+func (s *Server) withClientIP(next http.Handler) http.Handler {
+	if len(s.cfg.TrustedProxies) == 0 {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		ip := forwardedClient(peerIP(r), r.Header.Values("X-Forwarded-For"), s.cfg.TrustedProxies)
+		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxClientIP, ip)))
+	})
+}
+
+func forwardedClient(peer string, xff []string, trusted []netip.Prefix) string {
+	isTrusted := func(addr string) bool {
+		ip, err := netip.ParseAddr(strings.TrimSpace(addr))
+		if err != nil {
+			return false
+		}
+		ip = ip.Unmap()
+		for _, p := range trusted {
+			if p.Contains(ip) {
+				return true
+			}
+		}
+		return false
+	}
+	if !isTrusted(peer) {
+		return peer
+	}
+	var hops []string
+	for _, h := range xff {
+		for _, part := range strings.Split(h, ",") {
+			hops = append(hops, strings.TrimSpace(part))
+		}
+	}
+	client := peer
+	for i := len(hops) - 1; i >= 0; i-- {
+		if _, err := netip.ParseAddr(hops[i]); err != nil {
+			break // garbage: stop at the last address we could trust
+		}
+		client = hops[i]
+		if !isTrusted(hops[i]) {
+			break
+		}
+	}
+	return client
 }

@@ -7,6 +7,7 @@ import (
 	"context"
 	"log/slog"
 	"net/http"
+	"net/netip"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -40,6 +41,9 @@ type Config struct {
 	PublicURL string
 	// Version is reported by /healthz.
 	Version string
+	// TrustedProxies are the load balancers whose X-Forwarded-For is
+	// believed; empty trusts nobody's.
+	TrustedProxies []netip.Prefix
 }
 
 // Deps is everything the server needs, passed in so tests can build one

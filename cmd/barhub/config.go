@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"net/netip"
 	"strconv"
 	"strings"
 	"time"
@@ -19,6 +20,7 @@ type config struct {
 	RedisPrefix    string
 	PublicURL      string
 	AllowedOrigins []string
+	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
 	TicketTTL      time.Duration
 	LoginFailures  int
@@ -82,7 +84,7 @@ func (e *envDefault) num(name string, def float64) float64 {
 func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
 	e := &envDefault{getenv: getenv}
 	c := &config{}
-	var origins string
+	var origins, proxies string
 	fs.StringVar(&c.Addr, "addr", e.str("BARHUB_ADDR", "127.0.0.1:8080"), "listen address `host:port` (BARHUB_ADDR)")
 	fs.StringVar(&c.DataDir, "data", e.str("BARHUB_DATA", "data"), "data `dir` for the embedded database and images (BARHUB_DATA)")
 	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
@@ -90,6 +92,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
+	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
 	fs.DurationVar(&c.TicketTTL, "ticket-ttl", e.dur("BARHUB_TICKET_TTL", 30*time.Second), "WebSocket ticket lifetime (BARHUB_TICKET_TTL)")
@@ -111,6 +114,21 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	return c, func() error {
 		if len(e.errs) > 0 {
 			return e.errs[0]
+		}
+		for _, p := range strings.Split(proxies, ",") {
+			if p = strings.TrimSpace(p); p == "" {
+				continue
+			}
+			if !strings.Contains(p, "/") {
+				if a, err := netip.ParseAddr(p); err == nil {
+					p = netip.PrefixFrom(a, a.BitLen()).String()
+				}
+			}
+			prefix, err := netip.ParsePrefix(p)
+			if err != nil {
+				return fmt.Errorf("BARHUB_TRUSTED_PROXIES: %q is not an address or CIDR like 10.0.0.0/8", p)
+			}
+			c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
 		}
 		for _, o := range strings.Split(origins, ",") {
 			if o = strings.TrimSpace(o); o != "" {

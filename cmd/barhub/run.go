@@ -183,7 +183,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version},
+		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies},
 		Logger:   logger,
 		Store:    a.store,
 		Keys:     a.keys,
