@@ -1,7 +1,7 @@
 // The host's bar panel, in <section id="bar-admin-area"> of the admin page: the guests'
 // app switch (kill switch), live order counts, and the drink editor with photo upload.
 import { api, ApiError, auth } from "./api.js";
-import { connect } from "./live.js";
+import { startLive } from "./page.js";
 import { apiDetailed, h, loadStyles, toast } from "./bar-common.js";
 
 const area = document.getElementById("bar-admin-area");
@@ -52,9 +52,7 @@ function start() {
     if (window.confirm("Replace the guests' app key? Open guest pages pick up the new one by themselves.")) setApp(state.appKey?.enabled ?? true, true);
   });
 
-  // Its own connection, kept out of session storage so it never disturbs the
-  // dashboard's replay positions.
-  const live = connect({ storage: null });
+  const live = startLive();
   live.on("orders.summary", (data) => renderCounts(data));
   live.on("menu.changed", () => loadDrinks());
   live.on("drink.prompt_ready", () => loadDrinks());

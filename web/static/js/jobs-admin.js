@@ -4,7 +4,7 @@
 // of its latest job. It follows the admin topic live: drink.prompt_ready fills
 // a prompt in, an alert about a dead job brings it to the top.
 import { api, ApiError } from "./api.js";
-import { connect } from "./live.js";
+import { startLive } from "./page.js";
 
 const PAGE = 25;
 const KIND_NAMES = { image_prompt: "Image prompt", recommendation: "Recommendation", import: "Import" };
@@ -248,7 +248,7 @@ export function startJobsAdmin(area) {
       loadPrompts();
     }, 300);
   };
-  const live = connect();
+  const live = startLive();
   live.on("drink.prompt_ready", (data) => {
     const tr = promptRows.querySelector(`tr[data-drink-id="${CSS.escape(data.drinkId)}"]`);
     if (tr && data.imagePrompt) {

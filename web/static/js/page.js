@@ -23,22 +23,28 @@ const statusText = {
   closed: "Offline",
 };
 
-// startLive opens the page's live connection, joins topics, and shows its state in
-// #live-status. The page adds its own handlers to the returned connection (see live.js).
+// startLive returns the page's one live connection, opening it on the first call, and
+// joins topics; its state shows in #live-status. Every module of a page shares the one
+// socket (a guest's phone holds one connection, not one per panel), adding its own
+// handlers to it (see live.js).
+let pageLive = null;
+
 export function startLive(...topics) {
-  const live = connect();
-  const badge = document.getElementById("live-status");
-  live.onStatus((status) => {
-    if (badge) {
-      badge.dataset.status = status;
-      badge.querySelector(".text").textContent = statusText[status] || status;
-    }
-    if (status === "unauthorized") {
-      // The token was refused for a ticket: it has expired or been revoked.
-      clearAuth();
-      location.assign("/login?expired=1");
-    }
-  });
-  for (const topic of topics) live.subscribe(topic);
-  return live;
+  if (!pageLive) {
+    pageLive = connect();
+    const badge = document.getElementById("live-status");
+    pageLive.onStatus((status) => {
+      if (badge) {
+        badge.dataset.status = status;
+        badge.querySelector(".text").textContent = statusText[status] || status;
+      }
+      if (status === "unauthorized") {
+        // The token was refused for a ticket: it has expired or been revoked.
+        clearAuth();
+        location.assign("/login?expired=1");
+      }
+    });
+  }
+  for (const topic of topics) pageLive.subscribe(topic);
+  return pageLive;
 }

@@ -4,7 +4,7 @@
 // a slow poll behind it, in case the phone was asleep). The panel always says
 // who picked: the AI bartender (Amazon Bedrock) or the house recommender.
 import { api, auth } from "./api.js";
-import { connect } from "./live.js";
+import { startLive } from "./page.js";
 
 const TASTES = ["sour", "sweet", "bitter", "fresh", "fruity", "sparkling", "strong", "spicy", "creamy", "herbal", "smoky", "floral"];
 const POLL_MS = 3000;
@@ -129,7 +129,7 @@ export function startReco(area, me) {
     if (pending) pending.timer = setTimeout(poll, POLL_MS);
   }
 
-  const live = connect();
+  const live = startLive();
   const topic = `guest:${me.guest.id}`;
   // The answer can beat the POST's own response to the phone: keep what
   // arrives until it is asked for.

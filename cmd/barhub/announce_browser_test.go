@@ -1,0 +1,49 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/barhub/barhub/web/browsertest"
+)
+
+// TestBrowserAnnouncementReachesGuestPhone: the host types an announcement
+// on the laptop and it appears on a guest's phone and the bar's tablet
+// without a reload.
+func TestBrowserAnnouncementReachesGuestPhone(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	mia := addFamily(t, admin, "Holm", "", "Mia")[0]
+	var bo e2eGuest
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Bo", "lastName": "Bar", "role": "bartender"}, &bo); status != 201 {
+		t.Fatalf("create bartender: %d", status)
+	}
+	b := browsertest.New(t)
+	signInPage := func(vp browsertest.Viewport, code, lastName, home string) context.Context {
+		ctx := b.Page(t, vp)
+		browsertest.Navigate(t, ctx, s.URL+"/login?code="+code)
+		browsertest.Fill(t, ctx, "#lastName", lastName)
+		browsertest.Click(t, ctx, "#login-submit")
+		browsertest.WaitPath(t, ctx, home)
+		return ctx
+	}
+	desk := signInPage(browsertest.Laptop, s.Code, s.LastName, "/admin")
+	phone := signInPage(browsertest.Phone, mia.Code, "holm", "/")
+	bar := signInPage(browsertest.Tablet, bo.Code, "bar", "/bar")
+	browsertest.WaitText(t, desk, "#live-status", "Live")
+	browsertest.WaitText(t, bar, "#live-status", "Live")
+	browsertest.WaitText(t, desk, "#announce-online", "connected")
+
+	browsertest.Fill(t, desk, "#announce-text", "Cake in the garden in 5 minutes!")
+	browsertest.Click(t, desk, "#announce-send")
+	browsertest.WaitText(t, desk, "#announce-status", "Sent")
+	browsertest.WaitText(t, phone, "#announcements", "Cake in the garden in 5 minutes!")
+	browsertest.WaitText(t, bar, "#announcements", "Cake in the garden")
+	browsertest.Screenshot(t, phone, "guest-announcement")
+	browsertest.Screenshot(t, bar, "bar-announcement")
+	browsertest.Screenshot(t, desk, "admin-announce")
+
+	// An empty announcement is refused in the page, not sent.
+	browsertest.Click(t, desk, "#announce-send")
+	browsertest.WaitText(t, desk, "#announce-status", "Write the announcement first")
+}

@@ -1,0 +1,58 @@
+// The host's announcements ("cake in the garden in 5 minutes"), shown on the guest and
+// bar pages the moment they arrive on the "guests" topic. A phone that slept gets the
+// ones it missed when it reconnects (live.js replays them in order).
+import { startLive } from "./page.js";
+import { auth } from "./api.js";
+
+const KEEP = 3; // announcements shown at once; older ones fold away
+
+function timeOf(at) {
+  const d = new Date(at);
+  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+}
+
+function box() {
+  let list = document.getElementById("announcements");
+  if (!list) {
+    list = document.createElement("section");
+    list.id = "announcements";
+    list.className = "announcements";
+    list.setAttribute("aria-live", "assertive");
+    list.setAttribute("aria-label", "Announcements from the host");
+    const main = document.getElementById("app");
+    (main || document.body).prepend(list);
+  }
+  return list;
+}
+
+function show(data) {
+  if (!data || typeof data.text !== "string") return;
+  const item = document.createElement("div");
+  item.className = "announcement";
+  item.setAttribute("role", "alert");
+  const text = document.createElement("p");
+  text.className = "announcement-text";
+  text.textContent = data.text;
+  const meta = document.createElement("p");
+  meta.className = "announcement-meta";
+  meta.textContent = [data.from, timeOf(data.at)].filter(Boolean).join(" · ");
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "quiet announcement-close";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "×";
+  close.addEventListener("click", () => item.remove());
+  item.append(text, meta, close);
+  const list = box();
+  list.prepend(item);
+  while (list.children.length > KEEP) list.lastElementChild.remove();
+  if (navigator.vibrate) navigator.vibrate([80, 60, 80]);
+}
+
+if (auth()) {
+  const live = startLive("guests");
+  live.on("announcement", (data, msg) => {
+    // Both "guests" and a guest's own topic carry announcements.
+    if (msg?.topic === "guests" || msg?.topic?.startsWith("guest:")) show(data);
+  });
+}
