@@ -437,7 +437,7 @@ const orderClaimTTL = time.Minute
 // deployment gets it — then replace the order filtered on that version.
 func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order) (order.Order, error) {
 	key := store.OrderClaimKey(o.ID, o.Version)
-	if err := s.store.Claim(ctx, key, orderClaimTTL); err != nil {
+	if err := s.store.RetryBusy(ctx, func() error { return s.store.Claim(ctx, key, orderClaimTTL) }); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
 		}
@@ -447,7 +447,8 @@ func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order)
 	// writer still holding version o.Version is refused by the version
 	// filter. Releasing keeps the claims collection small.
 	defer func() {
-		if err := s.store.Release(context.WithoutCancel(ctx), key); err != nil {
+		rctx := context.WithoutCancel(ctx)
+		if err := s.store.RetryBusy(rctx, func() error { return s.store.Release(rctx, key) }); err != nil {
 			s.log.WarnContext(ctx, "release order claim", "key", key, "err", err)
 		}
 	}()

@@ -44,7 +44,7 @@ func (s *Store) ensureSecret(ctx context.Context, id string, size int) (secretDo
 		return doc, fmt.Errorf("load secret %s: %w", id, err)
 	}
 	doc = secretDoc{ID: id, Value: randomHex(size), Enabled: true, UpdatedAt: time.Now().UTC().Truncate(time.Millisecond), UpdatedBy: "first start"}
-	if _, err := s.coll(collSecrets).InsertOne(ctx, doc); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collSecrets).InsertOne(ctx, doc); return err }); err != nil {
 		if !mongo.IsDuplicateKeyError(err) {
 			return doc, fmt.Errorf("create secret %s: %w", id, err)
 		}
@@ -97,7 +97,10 @@ func (s *Store) SetAppKey(ctx context.Context, enabled, rotate bool, by string) 
 	if rotate {
 		set = append(set, bson.E{Key: "value", Value: randomHex(16)})
 	}
-	if _, err := s.coll(collSecrets).UpdateOne(ctx, bson.D{{Key: "_id", Value: appKeyID}}, bson.D{{Key: "$set", Value: set}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collSecrets).UpdateOne(ctx, bson.D{{Key: "_id", Value: appKeyID}}, bson.D{{Key: "$set", Value: set}})
+		return err
+	}); err != nil {
 		return AppKey{}, fmt.Errorf("update app key: %w", err)
 	}
 	return s.AppKey(ctx)

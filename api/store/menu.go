@@ -46,7 +46,10 @@ func (s *Store) Sections(ctx context.Context) ([]menu.Section, error) {
 
 // SaveSection creates or replaces a section.
 func (s *Store) SaveSection(ctx context.Context, sec menu.Section) error {
-	_, err := s.coll(collSections).ReplaceOne(ctx, bson.D{{Key: "_id", Value: sec.ID}}, sec, options.Replace().SetUpsert(true))
+	err := s.retry(ctx, onBusyOrDuplicate, func() error {
+		_, err := s.coll(collSections).ReplaceOne(ctx, bson.D{{Key: "_id", Value: sec.ID}}, sec, options.Replace().SetUpsert(true))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("save section %s: %w", sec.ID, err)
 	}
@@ -69,7 +72,7 @@ func (s *Store) EnsureSection(ctx context.Context, id, name string) (menu.Sectio
 		return sec, fmt.Errorf("count sections: %w", err)
 	}
 	sec = menu.Section{ID: id, Name: name, Position: int(n) + 1}
-	if _, err := s.coll(collSections).InsertOne(ctx, sec); err != nil && !mongo.IsDuplicateKeyError(err) {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collSections).InsertOne(ctx, sec); return err }); err != nil && !mongo.IsDuplicateKeyError(err) {
 		return sec, fmt.Errorf("create section %s: %w", id, err)
 	}
 	return sec, nil
@@ -163,7 +166,7 @@ func (s *Store) CreateDrink(ctx context.Context, d *menu.Drink) error {
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	d.CreatedAt, d.UpdatedAt = now, now
-	if _, err := s.coll(collDrinks).InsertOne(ctx, d); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collDrinks).InsertOne(ctx, d); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("create drink %s: %w", d.ID, ErrConflict)
 		}
@@ -189,7 +192,11 @@ func (s *Store) ReplaceDrink(ctx context.Context, d *menu.Drink) error {
 		return err
 	}
 	d.UpdatedAt = time.Now().UTC().Truncate(time.Millisecond)
-	res, err := s.coll(collDrinks).ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.ID}}, d)
+	var res *mongo.UpdateResult
+	err = s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collDrinks).ReplaceOne(ctx, bson.D{{Key: "_id", Value: d.ID}}, d)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("replace drink %s: %w", d.ID, err)
 	}
@@ -221,7 +228,11 @@ func (s *Store) DeleteDrink(ctx context.Context, id string) (menu.Drink, error) 
 	if err != nil {
 		return d, err
 	}
-	res, err := s.coll(collDrinks).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+	var res *mongo.DeleteResult
+	err = s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collDrinks).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}})
+		return err
+	})
 	if err != nil {
 		return d, fmt.Errorf("delete drink %s: %w", id, err)
 	}
@@ -237,8 +248,11 @@ func (s *Store) SetDrinkImage(ctx context.Context, id, url string) (string, erro
 	if err != nil {
 		return "", err
 	}
-	_, err = s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "imageUrl", Value: url}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+	err = s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "imageUrl", Value: url}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+		return err
+	})
 	if err != nil {
 		return "", fmt.Errorf("set image of drink %s: %w", id, err)
 	}
@@ -248,8 +262,12 @@ func (s *Store) SetDrinkImage(ctx context.Context, id, url string) (string, erro
 // SetDrinkImagePrompt stores the prompt an image model is to picture the
 // drink with.
 func (s *Store) SetDrinkImagePrompt(ctx context.Context, id string, p menu.ImagePrompt) error {
-	res, err := s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "imagePrompt", Value: p}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+	var res *mongo.UpdateResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "imagePrompt", Value: p}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("set image prompt of drink %s: %w", id, err)
 	}

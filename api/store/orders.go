@@ -61,7 +61,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if o.Status.Final() {
 		coll = collArchive
 	}
-	if _, err := s.coll(coll).InsertOne(ctx, o); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("create order %s: %w", o.ID, ErrConflict)
 		}
@@ -100,7 +100,11 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
 	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
 	if !o.Status.Final() {
-		res, err := s.coll(collOrders).ReplaceOne(ctx, current, o)
+		var res *mongo.UpdateResult
+		err := s.retry(ctx, onBusy, func() (err error) {
+			res, err = s.coll(collOrders).ReplaceOne(ctx, current, o)
+			return err
+		})
 		if err != nil {
 			return fmt.Errorf("update order %s: %w", o.ID, err)
 		}
@@ -112,21 +116,28 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 	// Archive first, then remove from the open orders: a crash in between
 	// leaves the order in both, which readers and ReconcileOrders resolve
 	// to the archived (newer) copy; never in neither.
-	if _, err := s.coll(collArchive).InsertOne(ctx, o); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collArchive).InsertOne(ctx, o); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			// Finished already: whoever archived it moved it on first.
 			return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	res, err := s.coll(collOrders).DeleteOne(ctx, current)
+	var res *mongo.DeleteResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collOrders).DeleteOne(ctx, current)
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
 	if res.DeletedCount == 0 {
 		// Someone else moved it on; take our copy back out (its _id was
 		// ours alone: the insert would have failed otherwise).
-		s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
+		s.retry(ctx, onBusy, func() error {
+			_, err := s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
+			return err
+		})
 		return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 	}
 	return nil
@@ -279,7 +290,10 @@ func (s *Store) ReconcileOrders(ctx context.Context) (int, error) {
 			return fixed, fmt.Errorf("reconcile orders: %w", err)
 		}
 		if a.Version >= o.Version {
-			if _, err := s.coll(collOrders).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}}); err != nil {
+			if err := s.retry(ctx, onBusy, func() error {
+				_, err := s.coll(collOrders).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
+				return err
+			}); err != nil {
 				return fixed, fmt.Errorf("reconcile orders: %w", err)
 			}
 			fixed++
@@ -306,8 +320,11 @@ const prepSlots = 256
 // RecordPrepTime keeps how long an order took from start to ready.
 func (s *Store) RecordPrepTime(ctx context.Context, orderID string, startedAt, readyAt time.Time) error {
 	slot := fmt.Sprintf("slot-%d", readyAt.Unix()%prepSlots)
-	_, err := s.coll(collPrepSamples).ReplaceOne(ctx, bson.D{{Key: "_id", Value: slot}},
-		prepSample{Slot: slot, OrderID: orderID, StartedAt: startedAt, ReadyAt: readyAt}, options.Replace().SetUpsert(true))
+	err := s.retry(ctx, onBusyOrDuplicate, func() error {
+		_, err := s.coll(collPrepSamples).ReplaceOne(ctx, bson.D{{Key: "_id", Value: slot}},
+			prepSample{Slot: slot, OrderID: orderID, StartedAt: startedAt, ReadyAt: readyAt}, options.Replace().SetUpsert(true))
+		return err
+	})
 	if err != nil {
 		return fmt.Errorf("record preparation time of %s: %w", orderID, err)
 	}
@@ -335,7 +352,11 @@ func (s *Store) RecentPrepTimes(ctx context.Context, n int) ([]time.Duration, er
 // SweepPrepTimes removes samples older than before, so a quiet bar's
 // estimate is not built from the rush hours ago.
 func (s *Store) SweepPrepTimes(ctx context.Context, before time.Time) (int64, error) {
-	res, err := s.coll(collPrepSamples).DeleteMany(ctx, bson.D{{Key: "readyAt", Value: bson.D{{Key: "$lt", Value: before}}}})
+	var res *mongo.DeleteResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collPrepSamples).DeleteMany(ctx, bson.D{{Key: "readyAt", Value: bson.D{{Key: "$lt", Value: before}}}})
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("sweep preparation times: %w", err)
 	}
@@ -449,7 +470,7 @@ func IdempotencyID(guestID, key string) string { return guestID + "/" + key }
 
 // ReserveIdempotencyKey inserts rec; ErrConflict when the key is taken.
 func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord) error {
-	if _, err := s.coll(collIdempotency).InsertOne(ctx, rec); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collIdempotency).InsertOne(ctx, rec); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("reserve idempotency key: %w", ErrConflict)
 		}
@@ -475,7 +496,10 @@ func (s *Store) IdempotencyRecordByID(ctx context.Context, id string) (Idempoten
 // an order, so a corrected retry may use it. Only the record with this
 // order id is removed, never a later holder's.
 func (s *Store) ReleaseIdempotencyKey(ctx context.Context, id, orderID string) error {
-	if _, err := s.coll(collIdempotency).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "orderId", Value: orderID}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collIdempotency).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}, {Key: "orderId", Value: orderID}})
+		return err
+	}); err != nil {
 		return fmt.Errorf("release idempotency key: %w", err)
 	}
 	return nil
@@ -483,7 +507,11 @@ func (s *Store) ReleaseIdempotencyKey(ctx context.Context, id, orderID string) e
 
 // SweepIdempotency removes expired records.
 func (s *Store) SweepIdempotency(ctx context.Context, now time.Time) (int64, error) {
-	res, err := s.coll(collIdempotency).DeleteMany(ctx, bson.D{{Key: "expiresAt", Value: bson.D{{Key: "$lte", Value: now}}}})
+	var res *mongo.DeleteResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collIdempotency).DeleteMany(ctx, bson.D{{Key: "expiresAt", Value: bson.D{{Key: "$lte", Value: now}}}})
+		return err
+	})
 	if err != nil {
 		return 0, fmt.Errorf("sweep idempotency keys: %w", err)
 	}

@@ -70,25 +70,31 @@ func (s *Store) applyStock(ctx context.Context, d *menu.Drink) error {
 // same drink (the embedded database applies an update as read-then-write).
 func (s *Store) SetIngredientStock(ctx context.Context, key, name string, inStock bool, by string) ([]string, error) {
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	_, err := s.coll(collStock).UpdateOne(ctx, bson.D{{Key: "_id", Value: key}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "name", Value: name}, {Key: "inStock", Value: inStock}, {Key: "updatedAt", Value: now}, {Key: "updatedBy", Value: by}}}},
-		options.UpdateOne().SetUpsert(true))
+	err := s.retry(ctx, onBusyOrDuplicate, func() error {
+		_, err := s.coll(collStock).UpdateOne(ctx, bson.D{{Key: "_id", Value: key}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "name", Value: name}, {Key: "inStock", Value: inStock}, {Key: "updatedAt", Value: now}, {Key: "updatedBy", Value: by}}}},
+			options.UpdateOne().SetUpsert(true))
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("mark %s: %w", key, err)
 	}
 	needs := bson.D{{Key: "ingredients.key", Value: key}}
+	updateMany := func(filter, update bson.D) error {
+		return s.retry(ctx, onBusy, func() error { _, err := s.coll(collDrinks).UpdateMany(ctx, filter, update); return err })
+	}
 	if inStock {
-		if _, err := s.coll(collDrinks).UpdateMany(ctx, needs,
+		if err := updateMany(needs,
 			bson.D{{Key: "$pull", Value: bson.D{{Key: "missingIngredients", Value: key}}}, {Key: "$set", Value: bson.D{{Key: "updatedAt", Value: now}}}}); err != nil {
 			return nil, fmt.Errorf("mark %s in stock: %w", key, err)
 		}
-		if _, err := s.coll(collDrinks).UpdateMany(ctx,
+		if err := updateMany(
 			bson.D{{Key: "ingredients.key", Value: key}, {Key: "missingIngredients", Value: bson.D{{Key: "$size", Value: 0}}}, {Key: "outOfStock", Value: false}},
 			bson.D{{Key: "$set", Value: bson.D{{Key: "available", Value: true}}}}); err != nil {
 			return nil, fmt.Errorf("mark %s in stock: %w", key, err)
 		}
 	} else {
-		if _, err := s.coll(collDrinks).UpdateMany(ctx, needs,
+		if err := updateMany(needs,
 			bson.D{{Key: "$addToSet", Value: bson.D{{Key: "missingIngredients", Value: key}}}, {Key: "$set", Value: bson.D{{Key: "available", Value: false}, {Key: "updatedAt", Value: now}}}}); err != nil {
 			return nil, fmt.Errorf("mark %s out of stock: %w", key, err)
 		}
@@ -120,8 +126,11 @@ func (s *Store) SetDrinkStock(ctx context.Context, id string, inStock bool) (men
 	d.OutOfStock = !inStock
 	d.RefreshAvailable()
 	d.UpdatedAt = time.Now().UTC().Truncate(time.Millisecond)
-	_, err = s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "outOfStock", Value: d.OutOfStock}, {Key: "available", Value: d.Available}, {Key: "updatedAt", Value: d.UpdatedAt}}}})
+	err = s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "outOfStock", Value: d.OutOfStock}, {Key: "available", Value: d.Available}, {Key: "updatedAt", Value: d.UpdatedAt}}}})
+		return err
+	})
 	if err != nil {
 		return d, fmt.Errorf("mark drink %s: %w", id, err)
 	}

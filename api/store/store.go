@@ -12,6 +12,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
@@ -42,6 +43,7 @@ type Store struct {
 	db       *mongo.Database
 	embedded *Embedded
 	log      *slog.Logger
+	writeMu  sync.Mutex // this process's writes take turns on the embedded database (retry.go)
 }
 
 // Open connects to the configured database, starting embedded FerretDB

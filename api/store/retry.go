@@ -1,0 +1,84 @@
+package store
+
+import (
+	"context"
+	"math/rand/v2"
+	"strings"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/mongo"
+)
+
+// Busy reports whether err is the embedded database refusing a write
+// because another one holds SQLite's write lock. FerretDB v1 returns it as
+// an InternalError ("database is locked (5) (SQLITE_BUSY)") when two write
+// transactions collide, without waiting for the lock: the write was rolled
+// back and can simply be tried again.
+func Busy(err error) bool {
+	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
+}
+
+// retryPolicy says which failures a write may be retried after.
+type retryPolicy int
+
+const (
+	// onBusy retries only a write the database refused for its lock.
+	onBusy retryPolicy = iota
+	// onBusyOrDuplicate also retries an upsert that lost the race to
+	// insert a new _id (the embedded database upserts as find, then
+	// insert): the second try finds the winner's document and updates it.
+	onBusyOrDuplicate
+)
+
+// Retries of a refused write: about a second in all, with jitter so the
+// writers that collided do not collide again.
+const (
+	retryAttempts = 12
+	retryBase     = 2 * time.Millisecond
+	retryCap      = 150 * time.Millisecond
+)
+
+// retry runs a write until it succeeds, fails for another reason, or has
+// been tried retryAttempts times. On the embedded database this process's
+// writes also take turns (writeTurn): SQLite has one writer at a time, and
+// writers that collide are refused or put to sleep by its busy handler,
+// which under load costs far more than waiting in line.
+func (s *Store) retry(ctx context.Context, policy retryPolicy, write func() error) error {
+	var err error
+	for attempt := range retryAttempts {
+		err = s.writeTurn(write)
+		if err == nil {
+			return nil
+		}
+		again := Busy(err) || (policy == onBusyOrDuplicate && mongo.IsDuplicateKeyError(err))
+		if !again {
+			return err
+		}
+		wait := min(retryCap, retryBase<<attempt)
+		wait = wait/2 + rand.N(wait/2+1)
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(wait):
+		}
+	}
+	return err
+}
+
+// RetryBusy runs write (for example a Claim) in this process's turn for
+// the embedded database, and again while the database refuses it for its
+// lock.
+func (s *Store) RetryBusy(ctx context.Context, write func() error) error {
+	return s.retry(ctx, onBusy, write)
+}
+
+// writeTurn runs write alone among this process's writes when the
+// database is embedded.
+func (s *Store) writeTurn(write func() error) error {
+	if s.embedded == nil {
+		return write()
+	}
+	s.writeMu.Lock()
+	defer s.writeMu.Unlock()
+	return write()
+}
