@@ -90,6 +90,10 @@ type Worker struct {
 	wake    chan struct{}
 	slots   chan struct{}
 	running sync.WaitGroup
+	// mu guards ctx: the context of Run while it runs, nil otherwise, so
+	// Submit never adds to running once Run has started waiting on it.
+	mu      sync.Mutex
+	ctx     context.Context
 	metrics workerMetrics
 }
 
@@ -109,6 +113,9 @@ func NewWorker(d Deps, cfg Config) *Worker {
 	}
 	return w
 }
+
+// ID names this worker in the jobs it runs.
+func (w *Worker) ID() string { return w.cfg.ID }
 
 // Source says who answers: "bedrock" with a model, "local" without.
 func (w *Worker) Source() string {
@@ -131,7 +138,15 @@ func (w *Worker) Wake() {
 // each is bounded by the lease, and leaving one half done would only make
 // another worker repeat it.
 func (w *Worker) Run(ctx context.Context) error {
-	defer w.running.Wait()
+	w.mu.Lock()
+	w.ctx = ctx
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.ctx = nil
+		w.mu.Unlock()
+		w.running.Wait()
+	}()
 	w.log.Info("job worker started", "source", w.Source(), "concurrency", w.cfg.Concurrency)
 	idle := time.NewTimer(0)
 	defer idle.Stop()
@@ -145,14 +160,14 @@ func (w *Worker) Run(ctx context.Context) error {
 				w.log.Info("swept finished jobs", "n", n)
 			}
 		}
-		started, err := w.poll(ctx)
+		started, more, err := w.poll(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
 		if err != nil {
 			w.log.Warn("read the job queue", "err", err)
 		}
-		if started > 0 {
+		if started > 0 && more {
 			continue
 		}
 		idle.Reset(w.cfg.PollInterval)
@@ -165,31 +180,67 @@ func (w *Worker) Run(ctx context.Context) error {
 	}
 }
 
-// poll reads a batch of due jobs and starts as many as it can get, and
-// returns how many it started. When every slot is busy it waits for one,
-// but acts only on candidates read within candidateTTL: older ones go
-// back for a fresh read. (Acting on a stale one is safe, the claims see
-// to that, but wasteful.)
-func (w *Worker) poll(ctx context.Context) (int, error) {
-	jobs, err := w.d.Store.DueJobs(ctx, time.Now().UTC(), 2*w.cfg.Concurrency)
-	if err != nil {
-		return 0, err
+// Submit starts a job this process has just queued, at once if a slot is
+// free, instead of waiting for the next read of the queue. Otherwise the
+// job waits its turn like any other. Either way another instance may get
+// it first; the claims decide.
+func (w *Worker) Submit(j store.Job) {
+	w.mu.Lock()
+	ctx := w.ctx
+	if ctx == nil {
+		w.mu.Unlock()
+		return
 	}
+	select {
+	case w.slots <- struct{}{}:
+	default:
+		w.mu.Unlock()
+		w.Wake()
+		return
+	}
+	w.running.Add(1)
+	w.mu.Unlock()
+	go func() {
+		defer w.running.Done()
+		defer func() { <-w.slots }()
+		run, err := w.start(ctx, j)
+		if err != nil || run.ID == "" {
+			if err != nil && !errors.Is(err, store.ErrConflict) {
+				w.log.Warn("start job", "job", j.ID, "err", err)
+			}
+			return
+		}
+		w.process(ctx, run)
+	}()
+}
+
+// poll reads a batch of due jobs and starts as many as it can get. It
+// returns how many it started, and whether there may be more due now (the
+// batch was full). When every slot is busy it waits for one, but acts only
+// on candidates read within candidateTTL: older ones go back for a fresh
+// read. (Acting on a stale one is safe, the claims see to that, but
+// wasteful.)
+func (w *Worker) poll(ctx context.Context) (started int, more bool, err error) {
+	limit := 2 * w.cfg.Concurrency
+	jobs, err := w.d.Store.DueJobs(ctx, time.Now().UTC(), limit)
+	if err != nil {
+		return 0, false, err
+	}
+	more = len(jobs) == limit
 	readAt := time.Now()
 	// Workers polling together see the same oldest jobs; shuffling
 	// spreads them over different ones instead of all racing for the
 	// first.
 	mrand.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
-	started := 0
-	for _, j := range jobs {
+	for i, j := range jobs {
 		select {
 		case w.slots <- struct{}{}:
 		case <-ctx.Done():
-			return started, nil
+			return started, more, nil
 		}
 		if time.Since(readAt) > candidateTTL {
 			<-w.slots
-			return started, nil
+			return started, more || i < len(jobs), nil
 		}
 		run, err := w.start(ctx, j)
 		if err != nil || run.ID == "" {
@@ -207,7 +258,7 @@ func (w *Worker) poll(ctx context.Context) (int, error) {
 			w.process(ctx, run)
 		}()
 	}
-	return started, nil
+	return started, more, nil
 }
 
 // start takes j's next attempt; a zero job and no error means the job was

@@ -630,3 +630,35 @@ func TestUnknownKindIsDeadAtOnce(t *testing.T) {
 		t.Errorf("last error %q", dead.LastError)
 	}
 }
+
+func TestSubmitStartsAJobWithoutWaitingForAPoll(t *testing.T) {
+	r := newRig(t, false)
+	cfg := fastConfig
+	cfg.PollInterval = time.Hour
+	w := ai.NewWorker(ai.Deps{Store: r.st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Logger: r.log}, cfg)
+
+	// Before Run, Submit leaves the job to the queue.
+	early := r.enqueue(t, store.ImagePromptJob("negroni"))
+	w.Submit(early)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		w.Run(ctx)
+	}()
+	defer func() {
+		cancel()
+		<-done
+	}()
+	// Run's first read of the queue finds the early job; after it the
+	// worker sleeps for the hour-long poll interval.
+	waitJob(t, r.st, early.ID, store.JobDone)
+
+	j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
+	w.Submit(j)
+	done2 := waitJob(t, r.st, j.ID, store.JobDone)
+	if done2.Worker != w.ID() || len(r.sink.get("mai-tai")) != 1 {
+		t.Fatalf("submitted job %+v", done2)
+	}
+}

@@ -27,9 +27,9 @@ type AIConfig struct {
 	// is the Bedrock model id. Both are shown to the host.
 	Source string
 	Model  string
-	// JobsEnqueued wakes this instance's worker after a job is queued;
-	// nil leaves the job to the workers' polling.
-	JobsEnqueued func()
+	// JobQueued hands a job just queued to this instance's worker, so it
+	// starts without waiting for the next poll; nil leaves it to polling.
+	JobQueued func(store.Job)
 	// RecommendationLimit is how many recommendations a guest may ask for
 	// per RecommendationWindow (5 per 10 minutes when zero).
 	RecommendationLimit  int
@@ -160,14 +160,15 @@ func (s *Server) handleRequestRecommendation(w http.ResponseWriter, r *http.Requ
 		s.fail(w, r, err)
 		return
 	}
-	if _, err := s.store.EnqueueJob(ctx, store.RecommendationJob(rec.ID, who.GuestID)); err != nil {
+	job, err := s.store.EnqueueJob(ctx, store.RecommendationJob(rec.ID, who.GuestID))
+	if err != nil {
 		// Without a job nobody would ever answer; say so on the request.
 		s.store.CompleteRecommendation(ctx, rec.ID, store.RecommendationFailed, store.RecommendationResult{Error: "the request could not be queued; please ask again"})
 		s.fail(w, r, err)
 		return
 	}
-	if cfg.JobsEnqueued != nil {
-		cfg.JobsEnqueued()
+	if cfg.JobQueued != nil {
+		cfg.JobQueued(job)
 	}
 	w.Header().Set("Location", "/api/recommendations/"+rec.ID)
 	writeJSON(w, http.StatusAccepted, map[string]string{"id": rec.ID, "status": rec.Status})
@@ -262,8 +263,8 @@ func (s *Server) handleRetryJob(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if wake := s.aiConfig().JobsEnqueued; wake != nil {
-		wake()
+	if queued := s.aiConfig().JobQueued; queued != nil {
+		queued(j)
 	}
 	writeJSON(w, http.StatusOK, j)
 }
@@ -285,8 +286,8 @@ func (s *Server) handleRegenerateImagePrompt(w http.ResponseWriter, r *http.Requ
 		s.fail(w, r, err)
 		return
 	}
-	if wake := s.aiConfig().JobsEnqueued; wake != nil {
-		wake()
+	if queued := s.aiConfig().JobQueued; queued != nil {
+		queued(j)
 	}
 	writeJSON(w, http.StatusAccepted, j)
 }

@@ -20,7 +20,7 @@ import (
 
 func TestRecommendationRequestAndAnswer(t *testing.T) {
 	var woken atomic.Int32
-	e := newTestEnv(t, func(d *Deps) { d.AI.JobsEnqueued = func() { woken.Add(1) } })
+	e := newTestEnv(t, func(d *Deps) { d.AI.JobQueued = func(store.Job) { woken.Add(1) } })
 	anna := e.addGuest(guest.Guest{FirstName: "Anna"})
 	bo := e.addGuest(guest.Guest{FirstName: "Bo"})
 
@@ -188,7 +188,7 @@ func FuzzRecommendationRequest(f *testing.F) {
 func TestAdminJobs(t *testing.T) {
 	var woken atomic.Int32
 	e := newTestEnv(t, func(d *Deps) {
-		d.AI = AIConfig{Source: "bedrock", Model: "amazon.nova-pro-v1:0", JobsEnqueued: func() { woken.Add(1) }}
+		d.AI = AIConfig{Source: "bedrock", Model: "amazon.nova-pro-v1:0", JobQueued: func(store.Job) { woken.Add(1) }}
 	})
 	admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
 	ctx := context.Background()

@@ -55,15 +55,16 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg promet
 			cancel()
 			<-done
 		}
-		p.api.JobsEnqueued = w.Wake
+		p.api.JobQueued = w.Submit
 	}
 	p.onDrinkCreated = func(ctx context.Context, drinkID string) {
-		if _, err := a.store.EnqueueJob(ctx, store.ImagePromptJob(drinkID)); err != nil {
+		j, err := a.store.EnqueueJob(ctx, store.ImagePromptJob(drinkID))
+		if err != nil {
 			logger.WarnContext(ctx, "queue image prompt", "drink", drinkID, "err", err)
 			return
 		}
 		if w != nil {
-			w.Wake()
+			w.Submit(j)
 		}
 	}
 	return p, nil
