@@ -72,8 +72,9 @@ type barParts struct {
 	// limit holds against a double tap with two different keys.
 	guestLocks sync.Map // guest id → *sync.Mutex
 
-	diet dietCache
-	prep prepCache
+	diet   dietCache
+	prep   prepCache
+	tokens tokenCache
 
 	summaryRunning atomic.Bool
 	summaryDirty   atomic.Bool
@@ -156,16 +157,59 @@ func (s *Server) menuChanged(ctx context.Context, reason string, drinkIDs []stri
 
 // optionalIdentity reads a bearer token on a public route: a valid one
 // personalises the answer, a missing or bad one is simply anonymous.
+// Verified tokens are remembered for a minute: a phone reads the menu
+// often, and checking an RSA signature costs more than the read itself.
+// What they unlock here is only the allergen flags and the rate-limit
+// bucket, so a token that expires within that minute does no harm.
 func (s *Server) optionalIdentity(r *http.Request) (auth.Identity, bool) {
 	tok, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 	if !ok || tok == "" {
 		return auth.Identity{}, false
 	}
+	if id, ok := s.bar.tokens.get(tok); ok {
+		return id, true
+	}
 	id, err := s.keys.Verify(r.Context(), tok)
 	if err != nil {
 		return auth.Identity{}, false
 	}
+	s.bar.tokens.put(tok, id)
 	return id, true
+}
+
+// tokenCache remembers recently verified tokens for public reads.
+type tokenCache struct {
+	mu sync.Mutex
+	m  map[string]tokenEntry
+}
+
+type tokenEntry struct {
+	id auth.Identity
+	at time.Time
+}
+
+const (
+	tokenCacheTTL = time.Minute
+	tokenCacheMax = 20000
+)
+
+func (c *tokenCache) get(tok string) (auth.Identity, bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	e, ok := c.m[tok]
+	if !ok || time.Since(e.at) > tokenCacheTTL {
+		return auth.Identity{}, false
+	}
+	return e.id, true
+}
+
+func (c *tokenCache) put(tok string, id auth.Identity) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil || len(c.m) >= tokenCacheMax {
+		c.m = make(map[string]tokenEntry)
+	}
+	c.m[tok] = tokenEntry{id: id, at: time.Now()}
 }
 
 // allow applies the rate limit of class to client, answering 429 with

@@ -1,7 +1,6 @@
 package api
 
 import (
-	"bytes"
 	"encoding/json"
 	"net/http"
 	"strconv"
@@ -70,16 +69,11 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 		}
 		etag = strings.TrimSuffix(l.etag, `"`) + "-" + strings.Trim(etagOf(warn), `"`)[:12] + `"`
 	}
-	var body bytes.Buffer
-	body.Grow(len(l.array) + len(warn) + 64)
-	body.WriteString(`{"count":`)
-	body.WriteString(strconv.Itoa(len(l.ids)))
-	body.WriteString(`,"drinks":`)
-	body.Write(l.array)
-	body.WriteString(`,"allergenWarnings":`)
-	body.Write(warn)
-	body.WriteString("}\n")
-	writeCached(w, r, body.Bytes(), etag)
+	head := `{"count":` + strconv.Itoa(len(l.ids)) + `,"drinks":`
+	mid := []byte(`,"allergenWarnings":`)
+	tail := []byte("}\n")
+	// The cached array goes out as it is, never copied into a new body.
+	writeCachedParts(w, r, etag, []byte(head), l.array, mid, warn, tail)
 }
 
 func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
@@ -113,6 +107,11 @@ func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
 // it already. Phones revalidate every time (no-cache), which costs a tiny
 // 304 and never shows an old menu.
 func writeCached(w http.ResponseWriter, r *http.Request, body []byte, etag string) {
+	writeCachedParts(w, r, etag, body)
+}
+
+// writeCachedParts is writeCached for a body sent in pieces.
+func writeCachedParts(w http.ResponseWriter, r *http.Request, etag string, parts ...[]byte) {
 	h := w.Header()
 	h.Set("ETag", etag)
 	h.Set("Cache-Control", "private, no-cache")
@@ -121,11 +120,18 @@ func writeCached(w http.ResponseWriter, r *http.Request, body []byte, etag strin
 		w.WriteHeader(http.StatusNotModified)
 		return
 	}
+	n := 0
+	for _, p := range parts {
+		n += len(p)
+	}
 	h.Set("Content-Type", "application/json; charset=utf-8")
-	h.Set("Content-Length", strconv.Itoa(len(body)))
+	h.Set("Content-Length", strconv.Itoa(n))
 	w.WriteHeader(http.StatusOK)
-	if r.Method != http.MethodHead {
-		w.Write(body)
+	if r.Method == http.MethodHead {
+		return
+	}
+	for _, p := range parts {
+		w.Write(p)
 	}
 }
 
