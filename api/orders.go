@@ -427,9 +427,12 @@ type editRequest struct {
 	Version int `json:"version"`
 }
 
-// orderClaimTTL outlives any transition's write by far. The claim is
-// released once the write is done (the version filter then refuses a late
-// writer), so it only lingers, for this long, after a crash mid-write.
+// orderClaimTTL outlives any transition's write by far, and is short so
+// that a claim left by a writer that crashed mid-move holds that order
+// back for a minute at most. Claims are not released after the write: the
+// sweeper removes them, and once the order has moved on its old version's
+// claim is never asked for again (a late writer is refused by the claim,
+// or by the version filter).
 const orderClaimTTL = time.Minute
 
 // moveOrder is the compare-and-set every change of an order goes
@@ -443,20 +446,16 @@ func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order)
 		}
 		return order.Order{}, err
 	}
-	// Once the write is done (or has failed) the claim has served: a late
-	// writer still holding version o.Version is refused by the version
-	// filter. Releasing keeps the claims collection small.
-	defer func() {
-		rctx := context.WithoutCancel(ctx)
-		if err := s.store.RetryBusy(rctx, func() error { return s.store.Release(rctx, key) }); err != nil {
-			s.log.WarnContext(ctx, "release order claim", "key", key, "err", err)
-		}
-	}()
 	next.Version = o.Version + 1
 	next.UpdatedAt = time.Now().UTC().Truncate(time.Millisecond)
 	if err := s.store.ReplaceOrder(ctx, next, o.Version); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
+		}
+		// The move did not happen: free the version for the next try.
+		rctx := context.WithoutCancel(ctx)
+		if rerr := s.store.RetryBusy(rctx, func() error { return s.store.Release(rctx, key) }); rerr != nil {
+			s.log.WarnContext(ctx, "release order claim", "key", key, "err", rerr)
 		}
 		return order.Order{}, err
 	}
