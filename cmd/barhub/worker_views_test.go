@@ -1,0 +1,77 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"slices"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/store/storetest"
+)
+
+// The worker's views read the real stores: the guest's RSVP answer with the
+// menu's own reading of it, past orders without the cancelled ones, the
+// available menu only.
+func TestWorkerViewsOfTheStores(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	g := guest.Guest{FirstName: "Mia", LastName: "Holm",
+		Dietary: guest.Dietary{Text: "Allergic to hazelnuts", Tags: []string{"vegan"}},
+		Tastes:  guest.Tastes{Likes: []string{"sour"}, Dislikes: []string{"sweet"}, AlcoholFree: true}}
+	if err := st.CreateGuest(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	for _, o := range []order.Order{
+		{GuestID: g.ID, Status: order.Served, Items: []order.Item{{DrinkID: "hugo", Qty: 2}, {DrinkID: "negroni", Qty: 1}}},
+		{GuestID: g.ID, Status: order.Cancelled, Items: []order.Item{{DrinkID: "mai-tai", Qty: 1}}},
+		{GuestID: "someone-else", Status: order.Served, Items: []order.Item{{DrinkID: "spritz", Qty: 1}}},
+	} {
+		o.ID = store.NewID()
+		if err := st.CreateOrder(ctx, &o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, d := range []menu.Drink{
+		{ID: "hugo", Name: "Hugo", Section: "summer-specials", Ingredients: []menu.Ingredient{{Name: "Prosecco"}}, Tags: []string{"fresh"}, Available: true},
+		{ID: "gone", Name: "Gone", Section: "classics", OutOfStock: true},
+	} {
+		if err := st.CreateDrink(ctx, &d); err != nil {
+			t.Fatal(err)
+		}
+	}
+
+	gv := guestView{st}
+	ag, err := gv.Guest(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if ag.Name != "Mia Holm" || !ag.AlcoholFree || !slices.Equal(ag.Likes, []string{"sour"}) || !slices.Contains(ag.DietaryTags, "vegan") ||
+		!slices.Contains(ag.DietaryTags, "nuts") || !slices.Contains(ag.DietaryTags, "milk") || ag.DietaryText != "Allergic to hazelnuts" {
+		t.Errorf("guest view %+v", ag)
+	}
+	past, err := gv.PastOrders(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(past)
+	if !slices.Equal(past, []string{"hugo", "negroni"}) {
+		t.Errorf("past orders %v, want hugo and negroni", past)
+	}
+
+	mv := menuView{st}
+	avail, err := mv.AvailableDrinks(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(avail) != 1 || avail[0].ID != "hugo" || avail[0].Section != "summer specials" || !slices.Equal(avail[0].Ingredients, []string{"Prosecco"}) {
+		t.Errorf("available drinks %+v", avail)
+	}
+	// The worker finishes the job of a deleted drink on this error.
+	if _, err := mv.Drink(ctx, "nope"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("missing drink: %v, want store.ErrNotFound", err)
+	}
+}
