@@ -78,7 +78,7 @@ type Job struct {
 	// Subject names what the job is about ("drink:<id>",
 	// "recommendation:<id>"), so the admin views can find a drink's jobs.
 	Subject       string            `bson:"subject,omitempty" json:"subject,omitempty"`
-	Payload       map[string]string `bson:"payload,omitempty" json:"payload"`
+	Payload       map[string]string `bson:"payload" json:"payload"`
 	Status        string            `bson:"status" json:"status"`
 	Attempts      int               `bson:"attempts" json:"attempts"`
 	MaxAttempts   int               `bson:"maxAttempts" json:"maxAttempts"`
@@ -142,6 +142,9 @@ func (s *Store) EnqueueJob(ctx context.Context, nj NewJob) (Job, error) {
 	}
 	if nj.MaxAttempts <= 0 {
 		nj.MaxAttempts = DefaultJobAttempts
+	}
+	if nj.Payload == nil {
+		nj.Payload = map[string]string{}
 	}
 	t := jobNow()
 	j := Job{
