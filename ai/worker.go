@@ -301,11 +301,15 @@ func (w *Worker) handle(ctx context.Context, j store.Job) (outcome, error) {
 
 // process runs one started attempt and records how it went.
 func (w *Worker) process(ctx context.Context, j store.Job) {
-	// Shutting down does not cut an attempt short; the lease does.
+	// Shutting down does not cut an attempt short; the lease does, with a
+	// tenth of it left to record the outcome before another worker may
+	// take the job over.
+	runCtx, cancelRun := context.WithTimeout(context.WithoutCancel(ctx), w.cfg.Lease-w.cfg.Lease/10)
+	defer cancelRun()
 	hctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), w.cfg.Lease)
 	defer cancel()
 	start := time.Now()
-	out, err := w.handle(hctx, j)
+	out, err := w.handle(runCtx, j)
 	w.metrics.duration.WithLabelValues(j.Kind).Observe(time.Since(start).Seconds())
 	w.metrics.tokens.WithLabelValues(j.Kind, "input").Add(float64(out.usage.InputTokens))
 	w.metrics.tokens.WithLabelValues(j.Kind, "output").Add(float64(out.usage.OutputTokens))

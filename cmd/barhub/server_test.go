@@ -47,8 +47,8 @@ func startServer(t testing.TB, dataDir string, env map[string]string, args ...st
 				return v
 			}
 			return "error"
-		case "REDIS_URL", "MONGODB_URI", "BARHUB_DATABASE":
-			return "" // only what the test asks for
+		case "REDIS_URL", "MONGODB_URI", "BARHUB_DATABASE", "AWS_REGION", "BARHUB_BEDROCK_ENDPOINT":
+			return "" // only what the test asks for (no real AWS from a developer's shell)
 		}
 		return os.Getenv(k)
 	}
