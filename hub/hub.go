@@ -402,7 +402,8 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	h.conns.Add(1)
 	c.start()
 	// Returning lets net/http release the request and its buffers; the
-	// connection lives on in its own two goroutines.
+	// connection lives on in its reader goroutine and, while there is
+	// something to write, its writer.
 }
 
 func (h *Hub) originAllowed(r *http.Request) bool {
