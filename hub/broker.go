@@ -49,8 +49,10 @@ type Broker interface {
 	// ignored. It does not wait for delivery to sockets.
 	Publish(ctx context.Context, ev Event) (uint64, error)
 	// Listen calls fn for every event published from now on, on any
-	// instance, in seq order per topic. fn must not block for long. Listen
-	// returns once delivery is set up; stop ends it.
+	// instance, in seq order per topic. fn must not block for long. When
+	// delivery was interrupted and events may have been missed, fn gets a
+	// Message with an empty Topic. Listen returns once delivery is set up;
+	// stop ends it.
 	Listen(ctx context.Context, fn func(Message)) (stop func(), err error)
 	// History returns the stored events of topic after since, and the
 	// topic's latest seq, as one consistent snapshot.

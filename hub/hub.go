@@ -116,6 +116,11 @@ type Hub struct {
 	routesMu sync.RWMutex
 	routes   map[string]uint64
 
+	// lastSeen is the latest seq dispatched per topic, to catch up after
+	// an interrupted delivery.
+	seenMu   sync.Mutex
+	lastSeen map[string]uint64
+
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
 	started  bool
@@ -147,6 +152,7 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		listeners: make(map[string][]func(Event)),
 		listenQ:   make(chan Message, 1024),
 		routes:    make(map[string]uint64),
+		lastSeen:  make(map[string]uint64),
 	}
 	for i := range h.shards {
 		h.shards[i] = &shard{
@@ -297,9 +303,21 @@ func (h *Hub) route(topic string, bit uint64, on bool) {
 }
 
 // dispatch receives every event from the broker. It hands the event to
-// the shards and returns; writing happens on each socket's goroutine.
+// the shards and returns; writing happens on each socket's goroutine. A
+// Message without a topic means the broker's delivery was interrupted.
 func (h *Hub) dispatch(m Message) {
+	if m.Topic == "" {
+		h.catchUp()
+		return
+	}
 	h.metrics.published.Inc()
+	h.seenMu.Lock()
+	prev := h.lastSeen[m.Topic]
+	if m.Seq > prev {
+		h.lastSeen[m.Topic] = m.Seq
+	}
+	h.seenMu.Unlock()
+
 	var pub int64
 	if !m.Time.IsZero() {
 		pub = m.Time.UnixNano()
@@ -314,11 +332,65 @@ func (h *Hub) dispatch(m Message) {
 		mask &^= 1 << i
 		h.shards[i].inbox <- d
 	}
+	if m.Seq <= prev {
+		// Already seen: a catch-up overlapping live delivery.
+		return
+	}
 	h.lmu.RLock()
 	_, ok := h.listeners[m.Topic]
 	h.lmu.RUnlock()
 	if ok {
 		h.listenQ <- m
+	}
+}
+
+// catchUp re-reads, from the broker's history, what may have been missed
+// while delivery was interrupted (a lost Redis pub/sub connection), for
+// every topic with sockets or listeners here. Sockets and listeners skip
+// what they already have by seq; where the history no longer reaches back
+// a socket gets a resync.
+func (h *Hub) catchUp() {
+	h.metrics.catchUps.Inc()
+	since := make(map[string]uint64)
+	h.seenMu.Lock()
+	for topic, seq := range h.lastSeen {
+		since[topic] = seq
+	}
+	h.seenMu.Unlock()
+	topics := make(map[string]bool)
+	h.lmu.RLock()
+	for topic := range h.listeners {
+		topics[topic] = true
+	}
+	h.lmu.RUnlock()
+	for _, s := range h.shards {
+		s.mu.Lock()
+		for topic, subs := range s.topics {
+			topics[topic] = true
+			for _, sb := range subs {
+				if seq, ok := since[topic]; sb.live && (!ok || sb.lastSeq < seq) {
+					since[topic] = sb.lastSeq
+				}
+			}
+		}
+		s.mu.Unlock()
+	}
+	for topic := range topics {
+		from, ok := since[topic]
+		if !ok {
+			// Nothing seen and no live socket: nothing to compare with.
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
+		hist, err := h.broker.History(ctx, topic, from)
+		cancel()
+		if err != nil {
+			h.log.Warn("catch up after interrupted delivery", "topic", topic, "err", err)
+			continue
+		}
+		for _, m := range hist.Messages {
+			h.dispatch(m)
+		}
 	}
 }
 

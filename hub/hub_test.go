@@ -75,7 +75,10 @@ func redisBrokers(t *testing.T, history int) [2]Broker {
 	prefix := "barhub-test-hub:" + randomID()
 	var out [2]Broker
 	for i := range out {
-		rdb := redis.NewClient(opt)
+		o := *opt
+		// Named, so a test can find and cut this instance's connections.
+		o.ClientName = fmt.Sprintf("%s-%d", strings.ReplaceAll(prefix, ":", "-"), i)
+		rdb := redis.NewClient(&o)
 		if err := rdb.Ping(context.Background()).Err(); err != nil {
 			t.Fatalf("connect to Redis at %s: %v (is redis-server running?)", url, err)
 		}
@@ -610,4 +613,69 @@ func counterValue(t testing.TB, c prometheus.Counter) float64 {
 		t.Fatal(err)
 	}
 	return m.GetCounter().GetValue()
+}
+
+// TestRedisReconnectCatchesUp cuts one instance's pub/sub connection and
+// publishes while it is down: the event must still reach that instance's
+// socket and listeners, once.
+func TestRedisReconnectCatchesUp(t *testing.T) {
+	e := newEnv(t, redisBrokers, 100, Config{})
+	c := e.dial(1, guest1)
+	c.subscribe(GuestTopic("g1"), nil)
+	heard := make(chan uint64, 8)
+	e.hubs[1].OnEvent(GuestTopic("g1"), func(ev Event) { heard <- ev.Seq })
+	e.publish(0, GuestTopic("g1"), "order.preparing", nil)
+	c.expectEvent(GuestTopic("g1"), 1)
+	if seq := <-heard; seq != 1 {
+		t.Fatalf("listener heard %d, want 1", seq)
+	}
+
+	rdb := e.hubs[1].broker.(*RedisBroker).rdb
+	killPubSub(t, rdb)
+	// go-redis reconnects after a pause of the listen loop; this lands in it.
+	e.publish(0, GuestTopic("g1"), "order.ready", nil)
+	if m := c.expectEvent(GuestTopic("g1"), 2); m.Event != "order.ready" {
+		t.Fatalf("got %+v", m)
+	}
+	if seq := <-heard; seq != 2 {
+		t.Fatalf("listener heard %d, want 2", seq)
+	}
+	e.publish(0, GuestTopic("g1"), "order.served", nil)
+	c.expectEvent(GuestTopic("g1"), 3)
+	c.expectNothingMore()
+	if seq := <-heard; seq != 3 {
+		t.Fatalf("listener heard %d, want 3", seq)
+	}
+	if n := counterValue(t, e.hubs[1].metrics.catchUps); n < 1 {
+		t.Fatalf("catch-ups = %v, want at least 1", n)
+	}
+}
+
+// killPubSub closes, on the Redis server, the pub/sub connection of the
+// client rdb.
+func killPubSub(t *testing.T, rdb *redis.Client) {
+	t.Helper()
+	ctx := context.Background()
+	list, err := rdb.Do(ctx, "CLIENT", "LIST", "TYPE", "pubsub").Text()
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := rdb.Options().ClientName
+	killed := 0
+	for _, line := range strings.Split(list, "\n") {
+		if !strings.Contains(line, " name="+name+" ") {
+			continue
+		}
+		for _, f := range strings.Fields(line) {
+			if id, ok := strings.CutPrefix(f, "id="); ok {
+				if err := rdb.Do(ctx, "CLIENT", "KILL", "ID", id).Err(); err != nil {
+					t.Fatal(err)
+				}
+				killed++
+			}
+		}
+	}
+	if killed != 1 {
+		t.Fatalf("killed %d pub/sub connections named %s, want 1", killed, name)
+	}
 }

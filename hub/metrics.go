@@ -15,6 +15,7 @@ type metrics struct {
 	published   prometheus.Counter
 	slowDrops   prometheus.Counter
 	resyncs     prometheus.Counter
+	catchUps    prometheus.Counter
 	latency     prometheus.Histogram
 
 	collectors []prometheus.Collector
@@ -42,6 +43,10 @@ func newMetrics() *metrics {
 			Name: "barhub_hub_resyncs_total",
 			Help: "Resync messages sent because the history no longer reached back or a gap was seen.",
 		}),
+		catchUps: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "barhub_hub_catch_ups_total",
+			Help: "Times delivery from the broker was interrupted and missed events were re-read from its history.",
+		}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "barhub_hub_publish_to_write_seconds",
 			Help:    "Time from an event's publish to its write on a socket.",
@@ -56,6 +61,6 @@ func newMetrics() *metrics {
 		Name: "barhub_hub_subscriptions",
 		Help: "Topic subscriptions over all open connections.",
 	}, func() float64 { return float64(m.subscriptions.Load()) })
-	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.latency}
+	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.catchUps, m.latency}
 	return m
 }

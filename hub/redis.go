@@ -76,8 +76,8 @@ func (b *RedisBroker) Publish(ctx context.Context, ev Event) (uint64, error) {
 }
 
 // Listen implements Broker. A lost pub/sub connection is re-established by
-// go-redis; events published meanwhile show up as a seq gap, which the hub
-// answers with a resync.
+// go-redis; fn then gets a Message without a topic, and the hub re-reads
+// what it missed from the history.
 func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), error) {
 	ps := b.rdb.Subscribe(ctx)
 	if err := ps.Subscribe(ctx, b.channel()); err != nil {
@@ -109,12 +109,18 @@ func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), err
 				}
 				continue
 			}
-			m, ok := msg.(*redis.Message)
-			if !ok {
-				continue
-			}
-			if ev, ok := parsePubSubPayload(m.Payload); ok {
-				fn(ev)
+			switch m := msg.(type) {
+			case *redis.Subscription:
+				// A confirmation after the first one means go-redis
+				// reconnected: whatever was published meanwhile is lost
+				// to pub/sub and must be read from the history.
+				if m.Kind == "subscribe" {
+					fn(Message{})
+				}
+			case *redis.Message:
+				if ev, ok := parsePubSubPayload(m.Payload); ok {
+					fn(ev)
+				}
 			}
 		}
 	}()
