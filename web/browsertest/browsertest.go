@@ -85,7 +85,14 @@ func New(t testing.TB) *Browser {
 
 	// Everything the browser writes stays in the test's folder: the profile, temporary
 	// files, and what it would otherwise put in $HOME (.config, .cache, dconf).
-	dir := t.TempDir()
+	// A short folder of its own rather than t.TempDir(), whose path grows with the
+	// test's name: Chromium puts a Unix socket in it, and socket paths are limited to
+	// 107 bytes.
+	dir, err := os.MkdirTemp("", "bht")
+	if err != nil {
+		t.Fatalf("create browser directory: %v", err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
 	profile := filepath.Join(dir, "profile")
 	tmp := filepath.Join(dir, "tmp")
 	home := filepath.Join(dir, "home")
@@ -124,7 +131,7 @@ func New(t testing.TB) *Browser {
 	b := &Browser{ctx: ctx}
 	t.Cleanup(func() {
 		cancel()
-		cancelAlloc() // waits for the process to exit, before t.TempDir is removed
+		cancelAlloc() // waits for the process to exit, before its folder is removed
 		if t.Failed() {
 			if out := output.Relevant(); out != "" {
 				t.Logf("browser output:\n%s", out)
