@@ -6,10 +6,13 @@ import (
 	"testing"
 )
 
+// The limits are set far below anything a test can reach by accident (one
+// request per 100 s), so the outcome does not depend on how fast a loaded
+// machine runs the requests.
 func TestBrowseRateLimit(t *testing.T) {
-	e := newBarEnv(t, func(d *Deps) { d.Bar.RateBrowse = 1 })
-	// At one a second, a client gets one read and then a 429, while
-	// another client is untouched.
+	e := newBarEnv(t, func(d *Deps) { d.Bar.RateBrowse = 0.01 })
+	// A client gets its one read and then a 429, while another client is
+	// untouched.
 	if status, _ := e.do("GET", "/api/sections", "", nil); status != 200 {
 		t.Fatalf("first read: %d", status)
 	}
@@ -17,8 +20,8 @@ func TestBrowseRateLimit(t *testing.T) {
 	if status != http.StatusTooManyRequests || errorCode(t, raw) != "rate_limited" {
 		t.Fatalf("second read: %d %s", status, raw)
 	}
-	if n, err := strconv.Atoi(hdr.Get("Retry-After")); err != nil || n != 1 {
-		t.Errorf("Retry-After %q, want 1", hdr.Get("Retry-After"))
+	if n, err := strconv.Atoi(hdr.Get("Retry-After")); err != nil || n < 1 || n > 100 {
+		t.Errorf("Retry-After %q, want 1..100 seconds", hdr.Get("Retry-After"))
 	}
 	// A signed-in guest is counted by who they are, not by address.
 	if status, _ := e.do("GET", "/api/drinks", e.gTok, nil); status != 200 {
@@ -30,14 +33,13 @@ func TestBrowseRateLimit(t *testing.T) {
 }
 
 func TestOrderRateLimit(t *testing.T) {
-	e := newBarEnv(t, func(d *Deps) { d.Bar.RateOrders = 2; d.Bar.MaxOpenOrders = 10 })
-	e.order(e.gTok, 201, one("negroni"))
+	e := newBarEnv(t, func(d *Deps) { d.Bar.RateOrders = 0.01; d.Bar.MaxOpenOrders = 10 })
 	if status, _ := e.do("GET", "/api/orders", e.gTok, nil); status != 200 {
 		t.Fatalf("list: %d", status)
 	}
 	status, hdr, raw := e.doHeaders("POST", "/api/orders", e.gTok, map[string]any{"items": []any{one("mojito")}}, "Idempotency-Key", newKey())
 	if status != 429 || errorCode(t, raw) != "rate_limited" || hdr.Get("Retry-After") == "" {
-		t.Errorf("third order request in a second: %d %s", status, raw)
+		t.Errorf("second order request: %d %s", status, raw)
 	}
 	// The bar's own budget is separate from the guest's.
 	if status, _ := e.do("GET", "/api/bar/queue", e.bTok, nil); status != 200 {

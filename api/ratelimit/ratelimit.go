@@ -119,17 +119,27 @@ func (l *Redis) Allow(ctx context.Context, key string, rate float64) (Decision, 
 	if rate <= 0 {
 		return Decision{Allowed: true}, nil
 	}
+	// Rates of one a second or more count per one-second window; slower
+	// rates (one per ten seconds, say) allow one request per 1/rate window.
 	limit := int64(math.Max(1, math.Floor(rate)))
+	span := time.Second
+	if rate < 1 {
+		span = time.Duration(float64(time.Second) / rate)
+	}
 	now := l.now()
-	window := now.Unix()
-	k := l.prefix + ":rl:" + key + ":" + strconv.FormatInt(window, 10)
-	n, err := incrWindow.Run(ctx, l.rdb, []string{k}, 2000).Int64()
+	window := now.UnixNano() / int64(span)
+	k := l.prefix + ":rl:" + key + ":"
+	if span != time.Second {
+		k += strconv.FormatInt(int64(span/time.Millisecond), 10) + "ms:"
+	}
+	k += strconv.FormatInt(window, 10)
+	n, err := incrWindow.Run(ctx, l.rdb, []string{k}, int64(2*span/time.Millisecond)).Int64()
 	if err != nil {
 		return Decision{Allowed: true}, fmt.Errorf("rate limit %s: %w", key, err)
 	}
 	if n <= limit {
 		return Decision{Allowed: true}, nil
 	}
-	next := time.Unix(window+1, 0)
+	next := time.Unix(0, (window+1)*int64(span))
 	return Decision{Allowed: false, RetryAfter: next.Sub(now)}, nil
 }

@@ -127,6 +127,26 @@ func TestRedisSharedWindow(t *testing.T) {
 	}
 }
 
+// Rates below one a second allow one request per 1/rate window.
+func TestRedisSlowRate(t *testing.T) {
+	ctx := context.Background()
+	l := NewRedis(testRedis(t), prefix())
+	clock := time.Unix(1_780_000_000, 0)
+	l.now = func() time.Time { return clock }
+	if d, err := l.Allow(ctx, "ip:1", 0.1); err != nil || !d.Allowed {
+		t.Fatalf("first: %+v %v", d, err)
+	}
+	clock = clock.Add(4 * time.Second)
+	d, err := l.Allow(ctx, "ip:1", 0.1)
+	if err != nil || d.Allowed || d.RetryAfter != 6*time.Second {
+		t.Fatalf("second within 10 s: %+v %v, want refused for 6s", d, err)
+	}
+	clock = clock.Add(6 * time.Second)
+	if d, _ := l.Allow(ctx, "ip:1", 0.1); !d.Allowed {
+		t.Fatal("next 10 s window refused")
+	}
+}
+
 func TestRedisDownFailsOpen(t *testing.T) {
 	rdb := redis.NewClient(&redis.Options{Addr: "127.0.0.1:1", MaxRetries: -1, DialTimeout: 100 * time.Millisecond})
 	defer rdb.Close()
