@@ -123,6 +123,24 @@ func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error
 	return &app{cfg: cfg, log: logger, store: st, keys: keys}, nil
 }
 
+// openCommand parses a command's serve-style flags and opens the store and
+// keys, the start shared by every command that works on the database. It
+// returns nil and no error when the user only asked for help.
+func openCommand(ctx context.Context, name string, args []string, getenv func(string) string, stdout io.Writer) (*app, error) {
+	cfg, err := parseServe(name, args, getenv, stdout)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return nil, nil
+		}
+		return nil, err
+	}
+	logger, err := newLogger(cfg, os.Stderr)
+	if err != nil {
+		return nil, err
+	}
+	return openApp(ctx, cfg, logger)
+}
+
 func serve(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
 	cfg, err := parseServe("serve", args, getenv, stdout)
 	if err != nil {
@@ -345,16 +363,8 @@ func runKeys(ctx context.Context, args []string, getenv func(string) string, std
 	if len(args) == 0 || args[0] != "rotate" {
 		return errors.New(`usage: barhub keys rotate [--data DIR | --mongodb-uri URI]`)
 	}
-	cfg, err := parseServe("keys rotate", args[1:], getenv, stdout)
-	if err != nil {
-		return err
-	}
-	logger, err := newLogger(cfg, os.Stderr)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(ctx, cfg, logger)
-	if err != nil {
+	a, err := openCommand(ctx, "keys rotate", args[1:], getenv, stdout)
+	if err != nil || a == nil {
 		return err
 	}
 	defer a.store.Close(context.Background())
@@ -362,6 +372,6 @@ func runKeys(ctx context.Context, args []string, getenv func(string) string, std
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(stdout, "new signing key %s; tokens signed by older keys stay valid until they expire (%s)\n", kid, cfg.TokenTTL)
+	fmt.Fprintf(stdout, "new signing key %s; tokens signed by older keys stay valid until they expire (%s)\n", kid, a.cfg.TokenTTL)
 	return nil
 }

@@ -4,10 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"time"
 
@@ -43,21 +41,11 @@ func runSeed(ctx context.Context, args []string, getenv func(string) string, std
 	if len(args) == 0 || args[0] != "menu" {
 		return errors.New(seedUsage)
 	}
-	cfg, err := parseServe("seed menu", args[1:], getenv, stdout)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	a, err := openCommand(ctx, "seed menu", args[1:], getenv, stdout)
+	if err != nil || a == nil {
 		return err
 	}
-	logger, err := newLogger(cfg, os.Stderr)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
+	cfg := a.cfg
 	defer a.store.Close(context.Background())
 
 	sections, drinks, err := menu.StarterMenu()

@@ -2,12 +2,9 @@ package main
 
 import (
 	"context"
-	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"log/slog"
-	"os"
 	"strings"
 
 	"github.com/prometheus/client_golang/prometheus"
@@ -105,21 +102,11 @@ func newWorker(st *store.Store, live *hub.Hub, model ai.Model, reg prometheus.Re
 // runWorker runs the job worker alone, for deployments that keep it out
 // of the web instances. Its live events reach browsers through Redis.
 func runWorker(ctx context.Context, args []string, getenv func(string) string, stdout io.Writer) error {
-	cfg, err := parseServe("worker", args, getenv, stdout)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return nil
-		}
+	a, err := openCommand(ctx, "worker", args, getenv, stdout)
+	if err != nil || a == nil {
 		return err
 	}
-	logger, err := newLogger(cfg, os.Stderr)
-	if err != nil {
-		return err
-	}
-	a, err := openApp(ctx, cfg, logger)
-	if err != nil {
-		return err
-	}
+	cfg, logger := a.cfg, a.log
 	defer a.store.Close(context.Background())
 
 	var broker hub.Broker
