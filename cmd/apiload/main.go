@@ -34,6 +34,7 @@ type options struct {
 	concurrency int
 	guests      int
 	bartenders  int
+	inflight    int
 	rate        float64
 	redisURL    string
 	mongoURI    string
@@ -60,6 +61,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long each scenario runs")
 	fs.IntVar(&o.concurrency, "concurrency", 32, "clients sending requests at once (menu, orders)")
 	fs.IntVar(&o.bartenders, "bartenders", 4, "bartenders making and serving the orders placed (orders)")
+	fs.IntVar(&o.inflight, "inflight", 64, "most orders in flight at once in the ready scenario; beyond it orders are skipped and counted")
 	fs.IntVar(&o.guests, "guests", 1000, "guests, each with a phone connected over WebSocket in the ready scenario")
 	fs.Float64Var(&o.rate, "rate", 100, "orders per second in the ready scenario")
 	fs.StringVar(&o.redisURL, "redis", "", "Redis `url` for the hub's backplane, the rate limits and the menu version (empty: in-process)")
