@@ -312,6 +312,8 @@ async function submitOrder() {
 
 function upsertOrder(o) {
   if (!o?.id || o.guestId !== me.guest.id) return;
+  // Recalled to the bar: when it is ready again, say so again.
+  if (o.status === "preparing") celebrated.delete(o.id);
   const i = state.orders.findIndex((x) => x.id === o.id);
   if (i >= 0) {
     // Events carry no queue place; keep the last known until the next refresh.
