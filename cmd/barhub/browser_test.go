@@ -12,7 +12,7 @@ func TestBrowserAdminSignsIn(t *testing.T) {
 	s := startServer(t, "", nil)
 	for _, vp := range []browsertest.Viewport{browsertest.Laptop, browsertest.Phone} {
 		t.Run(vp.Name, func(t *testing.T) {
-			// A browser each: tabs of one browser share the stored sign-in.
+			// A browser each, as a host would sign in on two devices.
 			ctx := browsertest.New(t).Page(t, vp)
 			browsertest.Navigate(t, ctx, s.URL+"/admin")
 			// Signed out: the admin page sends the host to sign in.
