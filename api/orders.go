@@ -142,12 +142,7 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 				s.failOrder(w, r, err)
 				return
 			}
-			views, err := s.withPlaces(ctx, []order.Order{o})
-			if err != nil {
-				s.fail(w, r, err)
-				return
-			}
-			writeJSON(w, http.StatusCreated, views[0])
+			s.writeOrderView(w, r, http.StatusCreated, o)
 			return
 		}
 		if !errors.Is(err, store.ErrConflict) {
@@ -168,13 +163,8 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 		}
 		o, err := s.store.OrderByID(ctx, held.OrderID)
 		if err == nil {
-			views, err := s.withPlaces(ctx, []order.Order{o})
-			if err != nil {
-				s.fail(w, r, err)
-				return
-			}
 			w.Header().Set("Idempotent-Replayed", "true")
-			writeJSON(w, http.StatusOK, views[0])
+			s.writeOrderView(w, r, http.StatusOK, o)
 			return
 		}
 		if !errors.Is(err, store.ErrNotFound) {
@@ -412,12 +402,7 @@ func (s *Server) handleGetOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	views, err := s.withPlaces(ctx, []order.Order{o})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, views[0])
+	s.writeOrderView(w, r, http.StatusOK, o)
 }
 
 // editRequest is the PATCH body: new items, and optionally the version
@@ -522,12 +507,7 @@ func (s *Server) handleEditOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.orderEvent(ctx, next, "order.updated")
-	views, err := s.withPlaces(ctx, []order.Order{next})
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	writeJSON(w, http.StatusOK, views[0])
+	s.writeOrderView(w, r, http.StatusOK, next)
 }
 
 type reasonRequest struct {
@@ -617,4 +597,14 @@ func truncateRunes(s string, n int) string {
 		r = r[:n]
 	}
 	return string(r)
+}
+
+// writeOrderView answers with one order and its place in the queue.
+func (s *Server) writeOrderView(w http.ResponseWriter, r *http.Request, status int, o order.Order) {
+	views, err := s.withPlaces(r.Context(), []order.Order{o})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, status, views[0])
 }
