@@ -31,7 +31,9 @@ func ticketIndexes() []mongo.IndexModel {
 
 // SaveTicket stores a new ticket.
 func (s *Store) SaveTicket(ctx context.Context, t Ticket) error {
-	if _, err := s.coll(collTickets).InsertOne(ctx, t); err != nil {
+	// Every page load asks for a ticket: on the embedded database a write
+	// that collides with another is retried rather than failing the page.
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collTickets).InsertOne(ctx, t); return err }); err != nil {
 		return fmt.Errorf("save ticket: %w", err)
 	}
 	return nil
@@ -55,7 +57,7 @@ func (s *Store) RedeemTicket(ctx context.Context, hash string, now time.Time) (T
 	}
 	// The claim outlives the ticket, so it can never be taken over while
 	// the ticket is still valid.
-	if err := s.Claim(ctx, "ticket/"+hash, t.ExpiresAt.Sub(now)+time.Hour); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { return s.Claim(ctx, "ticket/"+hash, t.ExpiresAt.Sub(now)+time.Hour) }); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return Ticket{}, fmt.Errorf("redeem ticket: already used: %w", ErrNotFound)
 		}
