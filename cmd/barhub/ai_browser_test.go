@@ -36,10 +36,7 @@ func TestBrowserAIBartender(t *testing.T) {
 	}
 
 	phone := browsertest.New(t).Page(t, browsertest.Phone)
-	browsertest.Navigate(t, phone, s.URL+"/login?code="+g.Code)
-	browsertest.Fill(t, phone, "#lastName", "holm")
-	browsertest.Click(t, phone, "#login-submit")
-	browsertest.WaitPath(t, phone, "/")
+	browsertest.SignIn(t, phone, s.URL, g.Code, "holm", "/")
 	browsertest.WaitText(t, phone, "#reco-area", "What should I drink?")
 	browsertest.Click(t, phone, `#reco-form input[name="reco-like"][value="fresh"] + span`)
 	browsertest.Fill(t, phone, "#reco-mood", "celebrating")
@@ -53,10 +50,7 @@ func TestBrowserAIBartender(t *testing.T) {
 	browsertest.Screenshot(t, phone, "reco-picks")
 
 	desk := browsertest.New(t).Page(t, browsertest.Laptop)
-	browsertest.Navigate(t, desk, s.URL+"/login?code="+s.Code)
-	browsertest.Fill(t, desk, "#lastName", s.LastName)
-	browsertest.Click(t, desk, "#login-submit")
-	browsertest.WaitPath(t, desk, "/admin")
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
 	browsertest.WaitText(t, desk, "#ai-source", "Amazon Bedrock · amazon.nova-pro-v1:0")
 	browsertest.WaitText(t, desk, "#prompt-rows", "A Hugo in a tall wine glass")
 	browsertest.WaitText(t, desk, "#job-rows", "dead letter")

@@ -21,10 +21,7 @@ func TestBrowserAnnouncementReachesGuestPhone(t *testing.T) {
 	b := browsertest.New(t)
 	signInPage := func(vp browsertest.Viewport, code, lastName, home string) context.Context {
 		ctx := b.Page(t, vp)
-		browsertest.Navigate(t, ctx, s.URL+"/login?code="+code)
-		browsertest.Fill(t, ctx, "#lastName", lastName)
-		browsertest.Click(t, ctx, "#login-submit")
-		browsertest.WaitPath(t, ctx, home)
+		browsertest.SignIn(t, ctx, s.URL, code, lastName, home)
 		return ctx
 	}
 	desk := signInPage(browsertest.Laptop, s.Code, s.LastName, "/admin")

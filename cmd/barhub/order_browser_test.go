@@ -27,19 +27,13 @@ func TestBrowserOrderToReady(t *testing.T) {
 	b := browsertest.New(t)
 
 	tablet := b.Page(t, browsertest.Tablet)
-	browsertest.Navigate(t, tablet, p.s.URL+"/login?code="+p.bartenderCode)
-	browsertest.Fill(t, tablet, "#lastName", p.barLast)
-	browsertest.Click(t, tablet, "#login-submit")
-	browsertest.WaitPath(t, tablet, "/bar")
+	browsertest.SignIn(t, tablet, p.s.URL, p.bartenderCode, p.barLast, "/bar")
 	browsertest.WaitText(t, tablet, "#live-status", "Live")
 	browsertest.WaitText(t, tablet, "#tickets-queued", "No orders waiting")
 	browsertest.Eval[bool](t, tablet, `window.sameDocument = true`)
 
 	phone := b.Page(t, browsertest.Phone)
-	browsertest.Navigate(t, phone, p.s.URL+"/login?code="+p.guestCode)
-	browsertest.Fill(t, phone, "#lastName", p.guestLast)
-	browsertest.Click(t, phone, "#login-submit")
-	browsertest.WaitPath(t, phone, "/")
+	browsertest.SignIn(t, phone, p.s.URL, p.guestCode, p.guestLast, "/")
 	browsertest.WaitText(t, phone, "#menu-list", "Negroni")
 	browsertest.WaitText(t, phone, "#menu-sections", "Alcohol-free")
 	if width := browsertest.Eval[int](t, phone, `document.documentElement.scrollWidth`); int64(width) > browsertest.Phone.Width {
@@ -119,10 +113,7 @@ func TestBrowserOrderToReady(t *testing.T) {
 func TestBrowserDrinkEditor(t *testing.T) {
 	p := startBarParty(t, nil)
 	laptop := browsertest.New(t).Page(t, browsertest.Laptop)
-	browsertest.Navigate(t, laptop, p.s.URL+"/login?code="+p.s.Code)
-	browsertest.Fill(t, laptop, "#lastName", p.s.LastName)
-	browsertest.Click(t, laptop, "#login-submit")
-	browsertest.WaitPath(t, laptop, "/admin")
+	browsertest.SignIn(t, laptop, p.s.URL, p.s.Code, p.s.LastName, "/admin")
 	browsertest.WaitText(t, laptop, "#drink-rows", "Negroni")
 	browsertest.WaitText(t, laptop, "#app-state", "On")
 

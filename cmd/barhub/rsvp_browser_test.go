@@ -27,10 +27,7 @@ func TestBrowserFamilyRSVPShowsLiveOnTheDesk(t *testing.T) {
 
 	// The host's laptop: its own browser, so its sign-in is its own.
 	desk := browsertest.New(t).Page(t, browsertest.Laptop)
-	browsertest.Navigate(t, desk, s.URL+"/login?code="+s.Code)
-	browsertest.Fill(t, desk, "#lastName", s.LastName)
-	browsertest.Click(t, desk, "#login-submit")
-	browsertest.WaitPath(t, desk, "/admin")
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
 	browsertest.WaitText(t, desk, "#live-status", "Live")
 	browsertest.WaitText(t, desk, "#stat-invited", "4")
 	browsertest.WaitText(t, desk, "#stat-pending", "4")
@@ -40,10 +37,7 @@ func TestBrowserFamilyRSVPShowsLiveOnTheDesk(t *testing.T) {
 
 	// The guest's phone.
 	phone := browsertest.New(t).Page(t, browsertest.Phone)
-	browsertest.Navigate(t, phone, s.URL+"/login?code="+fam[0].Code)
-	browsertest.Fill(t, phone, "#lastName", "lund")
-	browsertest.Click(t, phone, "#login-submit")
-	browsertest.WaitPath(t, phone, "/")
+	browsertest.SignIn(t, phone, s.URL, fam[0].Code, "lund", "/")
 	browsertest.WaitText(t, phone, "#event-name", "Midsummer at the Lunds")
 	browsertest.WaitText(t, phone, "#event-dress", "Flowers in your hair")
 	browsertest.WaitText(t, phone, "#deadline", "Please answer by")
@@ -100,10 +94,7 @@ func TestBrowserGuestDesk(t *testing.T) {
 	addFamily(t, admin, "Ek", "", "Ava")
 
 	desk := browsertest.New(t).Page(t, browsertest.Laptop)
-	browsertest.Navigate(t, desk, s.URL+"/login?code="+s.Code)
-	browsertest.Fill(t, desk, "#lastName", s.LastName)
-	browsertest.Click(t, desk, "#login-submit")
-	browsertest.WaitPath(t, desk, "/admin")
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
 	browsertest.WaitText(t, desk, "#guest-rows", "Ava Ek")
 
 	// Add a guest with a small child.

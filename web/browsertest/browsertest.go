@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -448,4 +449,14 @@ func (b *syncBuffer) Relevant() string {
 		out.WriteString(line)
 	}
 	return out.String()
+}
+
+// SignIn signs in on barhub's sign-in page the way an invitation link does
+// (/login?code=…, then the last name) and waits for the role's home page.
+func SignIn(t testing.TB, ctx context.Context, baseURL, code, lastName, home string) {
+	t.Helper()
+	Navigate(t, ctx, baseURL+"/login?code="+url.QueryEscape(code))
+	Fill(t, ctx, "#lastName", lastName)
+	Click(t, ctx, "#login-submit")
+	WaitPath(t, ctx, home)
 }
