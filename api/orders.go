@@ -425,7 +425,7 @@ const orderClaimTTL = time.Minute
 // deployment gets it — then replace the order filtered on that version.
 func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order) (order.Order, error) {
 	key := store.OrderClaimKey(o.ID, o.Version)
-	if err := s.store.RetryBusy(ctx, func() error { return s.store.Claim(ctx, key, orderClaimTTL) }); err != nil {
+	if err := s.store.Claim(ctx, key, orderClaimTTL); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
 		}
@@ -439,7 +439,7 @@ func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order)
 		}
 		// The move did not happen: free the version for the next try.
 		rctx := context.WithoutCancel(ctx)
-		if rerr := s.store.RetryBusy(rctx, func() error { return s.store.Release(rctx, key) }); rerr != nil {
+		if rerr := s.store.Release(rctx, key); rerr != nil {
 			s.log.WarnContext(ctx, "release order claim", "key", key, "err", rerr)
 		}
 		return order.Order{}, err

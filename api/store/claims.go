@@ -20,7 +20,10 @@ import (
 // backend. So a writer that must be the only one to do something (redeem a
 // ticket, move order X from version 3 to 4, run attempt 2 of job Y) first
 // inserts a claim whose _id names that step; the loser gets ErrConflict.
-// On MongoDB this costs one extra small insert.
+// On MongoDB this costs one extra small insert. Claim and Release retry
+// their own writes when the embedded database refuses them for its lock
+// (retry.go), so callers never wrap them in retry: that would nest the
+// process's write turn.
 type claimDoc struct {
 	Key       string    `bson:"_id"`
 	ExpiresAt time.Time `bson:"expiresAt"`
@@ -42,7 +45,7 @@ func claimIndexes() []mongo.IndexModel {
 func (s *Store) Claim(ctx context.Context, key string, ttl time.Duration) error {
 	now := time.Now().UTC()
 	doc := claimDoc{Key: key, ExpiresAt: now.Add(ttl)}
-	_, err := s.coll(collClaims).InsertOne(ctx, doc)
+	err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collClaims).InsertOne(ctx, doc); return err })
 	if err == nil {
 		return nil
 	}
@@ -61,14 +64,17 @@ func (s *Store) Claim(ctx context.Context, key string, ttl time.Duration) error 
 	if now.Before(old.ExpiresAt) {
 		return fmt.Errorf("claim %s: %w", key, ErrConflict)
 	}
-	if _, err := s.coll(collClaims).DeleteOne(ctx, bson.D{{Key: "_id", Value: key}, {Key: "expiresAt", Value: old.ExpiresAt}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collClaims).DeleteOne(ctx, bson.D{{Key: "_id", Value: key}, {Key: "expiresAt", Value: old.ExpiresAt}})
+		return err
+	}); err != nil {
 		return fmt.Errorf("claim %s: take over: %w", key, err)
 	}
 	return s.retryClaim(ctx, doc)
 }
 
 func (s *Store) retryClaim(ctx context.Context, doc claimDoc) error {
-	_, err := s.coll(collClaims).InsertOne(ctx, doc)
+	err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collClaims).InsertOne(ctx, doc); return err })
 	if mongo.IsDuplicateKeyError(err) {
 		return fmt.Errorf("claim %s: %w", doc.Key, ErrConflict)
 	}
@@ -80,7 +86,10 @@ func (s *Store) retryClaim(ctx context.Context, doc claimDoc) error {
 
 // Release gives a claim up early, for a step that failed and may be tried again.
 func (s *Store) Release(ctx context.Context, key string) error {
-	if _, err := s.coll(collClaims).DeleteOne(ctx, bson.D{{Key: "_id", Value: key}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collClaims).DeleteOne(ctx, bson.D{{Key: "_id", Value: key}})
+		return err
+	}); err != nil {
 		return fmt.Errorf("release %s: %w", key, err)
 	}
 	return nil

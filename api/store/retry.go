@@ -65,13 +65,6 @@ func (s *Store) retry(ctx context.Context, policy retryPolicy, write func() erro
 	return err
 }
 
-// RetryBusy runs write (for example a Claim) in this process's turn for
-// the embedded database, and again while the database refuses it for its
-// lock.
-func (s *Store) RetryBusy(ctx context.Context, write func() error) error {
-	return s.retry(ctx, onBusy, write)
-}
-
 // writeTurn runs write alone among this process's writes when the
 // database is embedded.
 func (s *Store) writeTurn(write func() error) error {

@@ -57,7 +57,7 @@ func (s *Store) RedeemTicket(ctx context.Context, hash string, now time.Time) (T
 	}
 	// The claim outlives the ticket, so it can never be taken over while
 	// the ticket is still valid.
-	if err := s.retry(ctx, onBusy, func() error { return s.Claim(ctx, "ticket/"+hash, t.ExpiresAt.Sub(now)+time.Hour) }); err != nil {
+	if err := s.Claim(ctx, "ticket/"+hash, t.ExpiresAt.Sub(now)+time.Hour); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return Ticket{}, fmt.Errorf("redeem ticket: already used: %w", ErrNotFound)
 		}
