@@ -55,37 +55,11 @@ func (s *Store) reserveCode(ctx context.Context, guestID string) (string, error)
 // NewID makes a document id.
 func NewID() string { return bson.NewObjectID().Hex() }
 
-// CreateGuest stores a new guest with a freshly reserved code and fills in
-// ID, Code, CreatedAt and defaults.
+// CreateGuest stores a new guest with a freshly reserved code (see
+// InsertGuest, which also keeps the host's figures up to date).
 func (s *Store) CreateGuest(ctx context.Context, g *guest.Guest) error {
-	if g.ID == "" {
-		g.ID = NewID()
-	}
-	if g.Role == "" {
-		g.Role = guest.RoleGuest
-	}
-	if g.Status == "" {
-		g.Status = guest.StatusPending
-	}
-	if g.ExpectedGuests < 1 {
-		g.ExpectedGuests = 1
-	}
-	g.LastNameKey = guest.NameKey(g.LastName)
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	g.CreatedAt, g.UpdatedAt = now, now
-	code, err := s.reserveCode(ctx, g.ID)
-	if err != nil {
-		return fmt.Errorf("create guest: %w", err)
-	}
-	g.Code = code
-	if _, err := s.coll(collGuests).InsertOne(ctx, g); err != nil {
-		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
-		if mongo.IsDuplicateKeyError(err) {
-			return fmt.Errorf("create guest %s: %w", g.ID, ErrConflict)
-		}
-		return fmt.Errorf("create guest: %w", err)
-	}
-	return nil
+	g.Code = ""
+	return s.InsertGuest(ctx, g)
 }
 
 // GuestByID loads one guest.

@@ -13,7 +13,7 @@ import (
 const statsRecountEvery = 10 * time.Minute
 
 // keepGuestStats recounts the host's figures at start, which picks up
-// guests created by anything that bypassed the summary (the first admin),
+// guests written by anything that bypassed the summary (another tool, a crash),
 // and then every statsRecountEvery to repair any drift.
 func keepGuestStats(ctx context.Context, st *store.Store, logger *slog.Logger) {
 	t := time.NewTicker(statsRecountEvery)
