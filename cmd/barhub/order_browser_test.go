@@ -68,6 +68,19 @@ func TestBrowserOrderToReady(t *testing.T) {
 	browsertest.WaitText(t, tablet, "#tickets-queued", "Mojito")
 	browsertest.WaitText(t, tablet, "#tickets-queued", "extra lime please")
 	browsertest.WaitText(t, tablet, "#tickets-queued", "Ada Lovelace")
+
+	// A new order arriving leaves the ticket the bartender is about to tap
+	// in place: the same element, not a fresh copy.
+	mojito := fmt.Sprintf(`document.querySelector(%q)`, ticket)
+	browsertest.Eval[bool](t, tablet, mojito+`.keptAcrossRefresh = true`)
+	second := map[string]any{"items": []map[string]any{{"drinkId": "negroni", "qty": 1}}}
+	if status := p.guest.call("POST", "/api/orders", second, nil, "Idempotency-Key", "second-order"); status != 201 {
+		t.Fatalf("second order: status %d", status)
+	}
+	browsertest.WaitText(t, tablet, "#tickets-queued", "Negroni")
+	if !browsertest.Eval[bool](t, tablet, mojito+`.keptAcrossRefresh === true`) {
+		t.Error("a new order replaced the ticket of an order that had not changed")
+	}
 	for _, sel := range []string{ticket + " .act-start", ticket + " .act-cancel", "#stock-toggle"} {
 		if h := browsertest.Eval[float64](t, tablet, fmt.Sprintf(`document.querySelector(%q).getBoundingClientRect().height`, sel)); h < 48 {
 			t.Errorf("%s is %.0f px tall, want at least 48 for a finger", sel, h)

@@ -118,6 +118,18 @@ func TestBrowserGuestDesk(t *testing.T) {
 	ava := page.Guests[0]
 	admin.call("GET", "/api/admin/guests?q=Leo", nil, &page)
 	leo := page.Guests[0]
+
+	// A live refresh replaces only the rows that changed: Leo's row, which the
+	// host is about to click, stays the same element while Ava's changes.
+	leoRow := fmt.Sprintf(`document.querySelector('tr[data-id=%q]')`, leo.ID)
+	browsertest.Eval[bool](t, desk, leoRow+`.keptAcrossRefresh = true`)
+	if status := admin.call("PUT", "/api/admin/guests/"+ava.ID, map[string]any{"expectedGuests": 2}, nil); status != 200 {
+		t.Fatalf("edit Ava: status %d", status)
+	}
+	browsertest.WaitText(t, desk, fmt.Sprintf(`tr[data-id=%q]`, ava.ID), "– / 2")
+	if !browsertest.Eval[bool](t, desk, leoRow+`.keptAcrossRefresh === true`) {
+		t.Error("a live refresh replaced a row that had not changed")
+	}
 	browsertest.Click(t, desk, fmt.Sprintf(`tr[data-id=%q] button.edit`, leo.ID))
 	browsertest.WaitVisible(t, desk, "#guest-dialog")
 	browsertest.WaitText(t, desk, "#g-code", leo.Code)

@@ -5,6 +5,7 @@
 import { api, ApiError } from "./api.js";
 import { startLive, startPage } from "./page.js";
 import { beep, clock, h, itemsText, toast, unlockAudio } from "./bar-common.js";
+import { patchChildren } from "./patch.js";
 
 const me = startPage("bartender", "admin");
 
@@ -106,7 +107,10 @@ function render() {
   for (const o of sorted) cols[o.status]?.push(o);
   for (const [status, list] of Object.entries(cols)) {
     const box = document.getElementById(`tickets-${status}`);
-    box.replaceChildren(...(list.length ? list.map(ticket) : [h("p", { class: "empty" }, status === "queued" ? "No orders waiting." : "Nothing here.")]));
+    // A ticket is the same while its order's version is: its age is kept current by
+    // tick(), so a new order arriving never swaps the ticket a bartender is tapping.
+    patchChildren(box, list.length ? list.map(ticket) : [h("p", { class: "empty" }, status === "queued" ? "No orders waiting." : "Nothing here.")],
+      (a, b) => a.dataset.version === b.dataset.version && a.dataset.status === b.dataset.status);
     document.getElementById(`count-${status}`).textContent = String(list.length);
   }
   document.getElementById("typical").textContent = `Typical drink: ${clock(state.typicalPrep * 1000)}`;

@@ -2,6 +2,7 @@
 // edit dialog (add, edit, delete, new code, groups, printing one card).
 import { api } from "./api.js";
 import { printInvitations } from "./desk-tools.js";
+import { patchChildren } from "./patch.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -134,7 +135,7 @@ function renderRows(guests) {
     );
     return tr;
   });
-  $("guest-rows").replaceChildren(...rows);
+  patchChildren($("guest-rows"), rows);
 }
 
 function renderSortHeads() {
