@@ -124,12 +124,20 @@ func (g Guest) Heads() int {
 }
 
 // MarshalJSON writes the guest with NumGuests derived from the stored
-// fields, so every API answer agrees with the stats.
+// fields, so every API answer agrees with the stats, and groupId null for
+// a guest who is alone, as the API promises.
 func (g Guest) MarshalJSON() ([]byte, error) {
 	type plain Guest // no methods: no recursion
 	p := plain(g)
 	p.NumGuests = g.Heads()
-	return json.Marshal(p)
+	var group *string
+	if g.GroupID != "" {
+		group = &g.GroupID
+	}
+	return json.Marshal(struct {
+		plain
+		GroupID *string `json:"groupId"`
+	}{p, group})
 }
 
 // Name is how the guest is addressed.
