@@ -158,5 +158,8 @@ func indexModels() map[string][]mongo.IndexModel {
 		// The AI worker's queue and its answers.
 		collJobs:            jobIndexes(),
 		collRecommendations: recommendationIndexes(),
+
+		// What the host and the bar changed (audit.go).
+		collAudit: auditIndexes(),
 	}
 }
