@@ -41,7 +41,10 @@ type codeDoc struct {
 func (s *Store) reserveCode(ctx context.Context, guestID string) (string, error) {
 	for range 10 {
 		code := guest.NewCode()
-		_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: code, GuestID: guestID, At: time.Now().UTC()})
+		err := s.retry(ctx, onBusy, func() error {
+			_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: code, GuestID: guestID, At: time.Now().UTC()})
+			return err
+		})
 		if err == nil {
 			return code, nil
 		}
@@ -107,8 +110,12 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	res, err := s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-		bson.D{{Key: "$set", Value: bson.D{{Key: "code", Value: code}, {Key: "updatedAt", Value: time.Now().UTC()}}}})
+	var res *mongo.UpdateResult
+	err = s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "code", Value: code}, {Key: "updatedAt", Value: time.Now().UTC()}}}})
+		return err
+	})
 	if err != nil {
 		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
 		return "", fmt.Errorf("regenerate code for %s: %w", id, err)
@@ -117,7 +124,10 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
 		return "", fmt.Errorf("regenerate code for %s: %w", id, ErrNotFound)
 	}
-	if _, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
+		return err
+	}); err != nil {
 		s.log.WarnContext(ctx, "delete old code", "guest", id, "err", err)
 	}
 	return code, nil
@@ -129,10 +139,13 @@ func (s *Store) DeleteGuest(ctx context.Context, id string) error {
 	if err != nil {
 		return err
 	}
-	if _, err := s.coll(collGuests).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuests).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); return err }); err != nil {
 		return fmt.Errorf("delete guest %s: %w", id, err)
 	}
-	if _, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}}); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
+		return err
+	}); err != nil {
 		return fmt.Errorf("delete code of guest %s: %w", id, err)
 	}
 	return nil

@@ -48,6 +48,8 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	}
 	var first []guest.Guest
 	if len(loginIDs) > 0 {
+		// First sign-ins move "never logged in"; visits alone count nothing.
+		defer s.guestWrites.begin()()
 		// Who had never signed in before this batch. Two instances
 		// flushing the first sign-in of one guest at the same moment
 		// would both count it; the periodic recount evens that out.
@@ -64,7 +66,10 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	if len(models) == 0 {
 		return 0, nil
 	}
-	if _, err := s.coll(collGuests).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false)); err != nil {
+	if err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collGuests).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
+		return err
+	}); err != nil {
 		return 0, fmt.Errorf("record activity of %d guests: %w", len(models), err)
 	}
 	if len(first) > 0 {

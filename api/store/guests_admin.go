@@ -19,6 +19,7 @@ import (
 // code it brings (an import keeps codes already printed) or a fresh one,
 // and with the summary counts moved. A taken id or code is ErrConflict.
 func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
+	defer s.guestWrites.begin()()
 	if g.ID == "" {
 		g.ID = NewID()
 	}
@@ -43,7 +44,10 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 		}
 		g.Code = code
 	} else {
-		_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: g.Code, GuestID: g.ID, At: now})
+		err := s.retry(ctx, onBusy, func() error {
+			_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: g.Code, GuestID: g.ID, At: now})
+			return err
+		})
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("code %s is already in use: %w", g.Code, ErrConflict)
 		}
@@ -51,7 +55,7 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 			return fmt.Errorf("reserve code: %w", err)
 		}
 	}
-	if _, err := s.coll(collGuests).InsertOne(ctx, g); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuests).InsertOne(ctx, g); return err }); err != nil {
 		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("guest id %s is already in use: %w", g.ID, ErrConflict)
@@ -68,6 +72,7 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 // whose id is by, and returns the guest as stored. It writes only the
 // fields a patch can change, so sign-in times written meanwhile survive.
 func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by string) (guest.Guest, error) {
+	defer s.guestWrites.begin()()
 	before, err := s.GuestByID(ctx, id)
 	if err != nil {
 		return before, err
@@ -100,7 +105,11 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	if len(unset) > 0 {
 		update = append(update, bson.E{Key: "$unset", Value: unset})
 	}
-	res, err := s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, update)
+	var res *mongo.UpdateResult
+	err = s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, update)
+		return err
+	})
 	if err != nil {
 		return before, fmt.Errorf("update guest %s: %w", id, err)
 	}
@@ -116,6 +125,7 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 // RemoveGuest deletes a guest and their code, moving the summary counts,
 // and returns the guest as it was.
 func (s *Store) RemoveGuest(ctx context.Context, id string) (guest.Guest, error) {
+	defer s.guestWrites.begin()()
 	g, err := s.GuestByID(ctx, id)
 	if err != nil {
 		return g, err

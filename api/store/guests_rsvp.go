@@ -51,6 +51,7 @@ func (s *Store) GroupMembers(ctx context.Context, groupID string) ([]guest.Guest
 // one UpdateMany per status, plus one UpdateOne per member whose
 // headcount differs from the invitation. The summary counts move with it.
 func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Guest, d guest.Decision, at time.Time) ([]guest.Guest, error) {
+	defer s.guestWrites.begin()()
 	at = at.UTC().Truncate(time.Millisecond)
 	set := func(st guest.Status) bson.D {
 		return bson.D{{Key: "$set", Value: bson.D{
@@ -65,7 +66,7 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 			if me.GroupID != "" {
 				filter = bson.D{{Key: "groupId", Value: me.GroupID}}
 			}
-			if _, err := guests.UpdateMany(ctx, filter, set(d.Status)); err != nil {
+			if err := s.retry(ctx, onBusy, func() error { _, err := guests.UpdateMany(ctx, filter, set(d.Status)); return err }); err != nil {
 				return nil, fmt.Errorf("rsvp of %s: %w", me.ID, err)
 			}
 		} else {
@@ -76,7 +77,10 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 				if len(part.ids) == 0 {
 					continue
 				}
-				if _, err := guests.UpdateMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: part.ids}}}}, set(part.st)); err != nil {
+				if err := s.retry(ctx, onBusy, func() error {
+					_, err := guests.UpdateMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: part.ids}}}}, set(part.st))
+					return err
+				}); err != nil {
 					return nil, fmt.Errorf("rsvp of %s: %w", me.ID, err)
 				}
 			}
@@ -97,13 +101,19 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 		if id == me.ID {
 			upd, mine = append(mine, upd...), nil
 		}
-		if _, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: upd}}); err != nil {
+		if err := s.retry(ctx, onBusy, func() error {
+			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: upd}})
+			return err
+		}); err != nil {
 			return nil, fmt.Errorf("rsvp of %s: headcount of %s: %w", me.ID, id, err)
 		}
 	}
 	if len(mine) > 0 {
 		mine = append(mine, bson.E{Key: "updatedAt", Value: at})
-		if _, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}}, bson.D{{Key: "$set", Value: mine}}); err != nil {
+		if err := s.retry(ctx, onBusy, func() error {
+			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}}, bson.D{{Key: "$set", Value: mine}})
+			return err
+		}); err != nil {
 			return nil, fmt.Errorf("save answers of %s: %w", me.ID, err)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -60,16 +61,28 @@ func (s *Store) Stats(ctx context.Context) (GuestStats, error) {
 	if err != nil {
 		return GuestStats{}, fmt.Errorf("read stats: %w", err)
 	}
+	if doc.RecountedAt.IsZero() {
+		// The placeholder of a first recount still under way.
+		return s.RecountStats(ctx)
+	}
 	return doc.stats(), nil
 }
 
 // adjustStats moves the summary by delta. A missing summary is left
-// missing: the next Stats recounts, and sees the change.
+// missing: the guest write came before any recount began, so the first
+// recount's count sees it.
 func (s *Store) adjustStats(ctx context.Context, delta guest.Counts) error {
 	if delta.Zero() {
 		return nil
 	}
-	for range 100 {
+	for attempt := range statsAttempts {
+		if attempt > 0 {
+			// A recount holds the version while it writes: wait for it
+			// rather than spin through every attempt before it is done.
+			if err := sleepJittered(ctx, min(50*time.Millisecond, time.Millisecond<<attempt)); err != nil {
+				return fmt.Errorf("adjust stats: %w", err)
+			}
+		}
 		var doc statsDoc
 		err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
 		if errors.Is(err, mongo.ErrNoDocuments) {
@@ -90,55 +103,115 @@ func (s *Store) adjustStats(ctx context.Context, delta guest.Counts) error {
 	return fmt.Errorf("adjust stats: %w", ErrConflict)
 }
 
+// statsAttempts bounds adjustStats: about three seconds of waiting in all,
+// far longer than any recount holds the summary's version.
+const statsAttempts = 70
+
 // writeStats replaces the counts of version v by c, if v is still
 // current and nobody else claimed it; false means "lost the race".
 func (s *Store) writeStats(ctx context.Context, v int64, c guest.Counts, recountedAt time.Time) (bool, error) {
-	if err := s.Claim(ctx, fmt.Sprintf("stats/%s/v%d", statsGuests, v), time.Minute); err != nil {
+	key := fmt.Sprintf("stats/%s/v%d", statsGuests, v)
+	if err := s.Claim(ctx, key, time.Minute); err != nil {
 		if errors.Is(err, ErrConflict) {
 			return false, nil
 		}
 		return false, err
 	}
-	res, err := s.coll(collStats).UpdateOne(ctx,
-		bson.D{{Key: "_id", Value: statsGuests}, {Key: "version", Value: v}},
-		bson.D{{Key: "$set", Value: bson.D{
-			{Key: "counts", Value: c}, {Key: "version", Value: v + 1},
-			{Key: "updatedAt", Value: time.Now().UTC()}, {Key: "recountedAt", Value: recountedAt},
-		}}})
+	var res *mongo.UpdateResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collStats).UpdateOne(ctx,
+			bson.D{{Key: "_id", Value: statsGuests}, {Key: "version", Value: v}},
+			bson.D{{Key: "$set", Value: bson.D{
+				{Key: "counts", Value: c}, {Key: "version", Value: v + 1},
+				{Key: "updatedAt", Value: time.Now().UTC()}, {Key: "recountedAt", Value: recountedAt},
+			}}})
+		return err
+	})
 	if err != nil {
+		// Version v did not move: free it, or every other writer would
+		// wait out the claim's minute.
+		if rerr := s.Release(context.WithoutCancel(ctx), key); rerr != nil {
+			err = errors.Join(err, rerr)
+		}
 		return false, err
 	}
 	return res.MatchedCount == 1, nil
 }
 
+// guestWriteGate tracks this process's guest writes. A guest write and
+// the summary update that follows it are two steps; a recount whose count
+// falls between them would count that guest, and the update landing after
+// the recount would count it again. So a recount only stores a count
+// during which no guest write of this process started or was under way.
+// (Another instance's writes can still slip between; the next recount
+// repairs that.)
+type guestWriteGate struct {
+	inflight atomic.Int64
+	started  atomic.Int64
+}
+
+// begin marks a guest write under way; call the result when it is done,
+// summary update included.
+func (g *guestWriteGate) begin() (done func()) {
+	// inflight before started: a recount that reads started before this
+	// write then reads inflight and sees it.
+	g.inflight.Add(1)
+	g.started.Add(1)
+	return func() { g.inflight.Add(-1) }
+}
+
+// mark returns the writes begun so far, and whether none is under way.
+func (g *guestWriteGate) mark() (int64, bool) {
+	started := g.started.Load()
+	return started, g.inflight.Load() == 0
+}
+
+// recountAttempts bounds RecountStats when the guests keep changing.
+const recountAttempts = 8
+
 // RecountStats counts every figure from the guests and stores the
-// result as the summary. A summary update that lands during the count
-// makes it start again (three times at most), so a recount never hides a
-// change.
+// result as the summary. A guest write during the count makes it start
+// again (recountAttempts times at most), so a recount never hides a
+// change nor counts one twice.
 func (s *Store) RecountStats(ctx context.Context) (GuestStats, error) {
-	for range 3 {
+	for attempt := range recountAttempts {
+		if attempt > 0 {
+			if err := sleepJittered(ctx, min(200*time.Millisecond, 10*time.Millisecond<<attempt)); err != nil {
+				return GuestStats{}, fmt.Errorf("recount stats: %w", err)
+			}
+		}
+		before, quiet := s.guestWrites.mark()
+		if !quiet {
+			continue
+		}
 		var doc statsDoc
 		err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
 		missing := errors.Is(err, mongo.ErrNoDocuments)
 		if err != nil && !missing {
 			return GuestStats{}, fmt.Errorf("recount stats: %w", err)
 		}
+		if missing {
+			// A placeholder first, then the count: a guest written while
+			// we count moves the placeholder's version, so the write
+			// below fails and we count again. Inserting the count itself
+			// would lose such a guest until the next recount.
+			doc = statsDoc{ID: statsGuests, Version: 1, UpdatedAt: time.Now().UTC()}
+			err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collStats).InsertOne(ctx, doc); return err })
+			if err != nil && !mongo.IsDuplicateKeyError(err) {
+				return GuestStats{}, fmt.Errorf("recount stats: %w", err)
+			}
+			if err != nil {
+				continue // someone else's placeholder: read it
+			}
+		}
 		c, err := s.CountGuestStats(ctx)
 		if err != nil {
 			return GuestStats{}, err
 		}
-		now := time.Now().UTC()
-		if missing {
-			doc = statsDoc{ID: statsGuests, Version: 1, Counts: c, UpdatedAt: now, RecountedAt: now}
-			_, err := s.coll(collStats).InsertOne(ctx, doc)
-			if err == nil {
-				return doc.stats(), nil
-			}
-			if !mongo.IsDuplicateKeyError(err) {
-				return GuestStats{}, fmt.Errorf("recount stats: %w", err)
-			}
+		if after, quiet := s.guestWrites.mark(); !quiet || after != before {
 			continue
 		}
+		now := time.Now().UTC()
 		ok, err := s.writeStats(ctx, doc.Version, c, now)
 		if err != nil {
 			return GuestStats{}, fmt.Errorf("recount stats: %w", err)

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"sync"
 	"testing"
 	"time"
@@ -116,5 +117,38 @@ func TestStatsUnderConcurrentChanges(t *testing.T) {
 	got := assertStatsMatchRecount(t, s)
 	if got.Invited != 16 || got.Expected != 24 {
 		t.Errorf("stats = %+v", got)
+	}
+}
+
+// Recounts running while guests are written, the first of them before
+// any summary exists (as at a first start), lose none of those guests.
+func TestRecountDuringChanges(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 40)
+	wg.Go(func() {
+		for range 4 {
+			if _, err := s.RecountStats(ctx); err != nil && !errors.Is(err, store.ErrConflict) {
+				errs <- err
+			}
+		}
+	})
+	for i := range 24 {
+		wg.Go(func() {
+			g := guest.Guest{FirstName: "G", LastName: "L", ExpectedGuests: 1 + i%3}
+			errs <- s.InsertGuest(ctx, &g)
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := assertStatsMatchRecount(t, s)
+	if got.Invited != 24 || got.Expected != 48 {
+		t.Errorf("stats = %+v, want 24 invited, 48 expected", got)
 	}
 }

@@ -158,7 +158,7 @@ func (s *Store) EnqueueJob(ctx context.Context, nj NewJob) (Job, error) {
 		CreatedAt:     t,
 		UpdatedAt:     t,
 	}
-	if _, err := s.coll(collJobs).InsertOne(ctx, j); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collJobs).InsertOne(ctx, j); return err }); err != nil {
 		return Job{}, fmt.Errorf("enqueue %s job: %w", nj.Kind, err)
 	}
 	return j, nil

@@ -36,7 +36,7 @@ func (s *Store) SigningKeys(ctx context.Context) ([]SigningKey, error) {
 
 // AddSigningKey stores a key. A duplicate kid is ErrConflict.
 func (s *Store) AddSigningKey(ctx context.Context, k SigningKey) error {
-	if _, err := s.coll(collKeys).InsertOne(ctx, k); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collKeys).InsertOne(ctx, k); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("add signing key %s: %w", k.KID, ErrConflict)
 		}

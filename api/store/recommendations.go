@@ -93,7 +93,7 @@ func (s *Store) CreateRecommendation(ctx context.Context, r *Recommendation) err
 	if r.Request.Dislikes == nil {
 		r.Request.Dislikes = []string{}
 	}
-	if _, err := s.coll(collRecommendations).InsertOne(ctx, r); err != nil {
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collRecommendations).InsertOne(ctx, r); return err }); err != nil {
 		return fmt.Errorf("create recommendation for guest %s: %w", r.GuestID, err)
 	}
 	return nil

@@ -54,15 +54,24 @@ func (s *Store) retry(ctx context.Context, policy retryPolicy, write func() erro
 		if !again {
 			return err
 		}
-		wait := min(retryCap, retryBase<<attempt)
-		wait = wait/2 + rand.N(wait/2+1)
-		select {
-		case <-ctx.Done():
+		if sleepJittered(ctx, min(retryCap, retryBase<<attempt)) != nil {
 			return err
-		case <-time.After(wait):
 		}
 	}
 	return err
+}
+
+// sleepJittered waits between half of d and d, so writers that collided
+// do not collide again, or until ctx ends.
+func sleepJittered(ctx context.Context, d time.Duration) error {
+	t := time.NewTimer(d/2 + rand.N(d/2+1))
+	defer t.Stop()
+	select {
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-t.C:
+		return nil
+	}
 }
 
 // writeTurn runs write alone among this process's writes when the

@@ -48,7 +48,10 @@ func (s *Store) SaveSettings(ctx context.Context, st guest.Settings) (guest.Sett
 		ID             string `bson:"_id"`
 		guest.Settings `bson:",inline"`
 	}{settingsEvent, st}
-	_, err := s.coll(collSettings).ReplaceOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}, doc, options.Replace().SetUpsert(true))
+	err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collSettings).ReplaceOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}, doc, options.Replace().SetUpsert(true))
+		return err
+	})
 	if err != nil {
 		return st, fmt.Errorf("save settings: %w", err)
 	}

@@ -44,6 +44,9 @@ type Store struct {
 	embedded *Embedded
 	log      *slog.Logger
 	writeMu  sync.Mutex // this process's writes take turns on the embedded database (retry.go)
+	// guestWrites lets a recount of the host's figures see this process's
+	// guest writes that overlap it (guests_stats.go).
+	guestWrites guestWriteGate
 }
 
 // Open connects to the configured database, starting embedded FerretDB
