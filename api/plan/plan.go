@@ -1,0 +1,416 @@
+// Package plan is the shopping and stock plan: from the people coming,
+// what they like and may have, and the menu, how many of each drink the
+// bar should be ready to make and what to buy for them.
+//
+// The model, in order:
+//
+//  1. Each coming person drinks Params.DrinksPerHead() over the evening.
+//  2. A guest's drinks are shared out over the drinks they may have (no
+//     allergen from their dietary answer; only alcohol-free ones when they
+//     asked for alcohol-free), weighted by taste: 1, plus LikeBoost for
+//     each like a drink meets (a tag, an ingredient or a word of its name),
+//     times DislikeFactor when it meets a dislike. No tastes: equal shares.
+//  3. When orders have been placed, their shares are blended in: the taste
+//     model counts as one order per coming person, the real orders as
+//     themselves, so the more people order the more the plan follows them.
+//  4. Servings are the expected drinks plus the margin, rounded up; the
+//     ingredients are the recipes times the servings, bought in whole
+//     packs (see purchase.go).
+//
+// Plan is plain arithmetic on its input: the same input gives the same
+// plan, and tests give exact numbers.
+package plan
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/menu"
+)
+
+// Taste weights.
+const (
+	// LikeBoost is added to a drink's weight for each like it meets: a
+	// drink meeting one like is three times as likely as a plain one.
+	LikeBoost = 2.0
+	// DislikeFactor scales a drink that meets a dislike: near zero, not
+	// zero, because "bitter" in a form is not a vow never to have one.
+	DislikeFactor = 0.05
+)
+
+// Guest is what the plan knows of one coming guest.
+type Guest struct {
+	// Heads is the people on the answer (the guest and anyone without
+	// their own code); they share the guest's tastes and restrictions.
+	Heads       int
+	Likes       []string
+	Dislikes    []string
+	AlcoholFree bool
+	// Allergens are canonical names (menu.GuestAllergens).
+	Allergens []string
+}
+
+// GuestOf reads a guest's answer: heads, tastes and the allergens their
+// dietary answer rules out. A dietary "alcohol-free" counts as asking for
+// alcohol-free drinks.
+func GuestOf(g guest.Guest) Guest {
+	return Guest{
+		Heads:       g.Heads(),
+		Likes:       g.Tastes.Likes,
+		Dislikes:    g.Tastes.Dislikes,
+		AlcoholFree: g.Tastes.AlcoholFree || slices.Contains(g.Dietary.Tags, guest.TagNoAlcohol),
+		Allergens:   menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text),
+	}
+}
+
+// Input is everything a plan is made from.
+type Input struct {
+	Guests []Guest
+	// Drinks is the whole menu. Drinks the bar switched off as a whole are
+	// left out; drinks waiting only for an ingredient out of stock are
+	// planned, and the ingredient is flagged: it is what to buy.
+	Drinks []menu.Drink
+	// Ordered counts glasses ordered so far by drink id (not cancelled).
+	Ordered map[string]int
+	// OutOfStock holds the keys of ingredients the bar marked out.
+	OutOfStock map[string]bool
+	Params     Params
+}
+
+// Plan is the answer.
+type Plan struct {
+	Params        Params  `json:"parameters"`
+	DrinksPerHead float64 `json:"drinksPerHead"`
+	// Headcount is the people coming; Invitations the answers behind
+	// them; WithTastes the answers that gave likes or dislikes.
+	Headcount   int `json:"headcount"`
+	Invitations int `json:"invitations"`
+	WithTastes  int `json:"withTastes"`
+	// UnservedHeads are people for whom the menu has nothing they may
+	// have (say, alcohol-free guests and no alcohol-free drink); their
+	// drinks are not planned.
+	UnservedHeads int `json:"unservedHeads"`
+	// OrderedSoFar is the glasses ordered of planned drinks;
+	// ObservedWeight the share of the plan that follows them (0 to 1).
+	OrderedSoFar   int     `json:"orderedSoFar"`
+	ObservedWeight float64 `json:"observedWeight"`
+	// ExpectedDrinks is before the margin, Servings after it.
+	ExpectedDrinks float64      `json:"expectedDrinks"`
+	Servings       int          `json:"servings"`
+	Drinks         []DrinkPlan  `json:"drinks"`
+	Ingredients    []Need       `json:"ingredients"`
+	Skipped        []SkipReason `json:"skipped"`
+}
+
+// DrinkPlan is one drink's expectation.
+type DrinkPlan struct {
+	ID          string `json:"id"`
+	Name        string `json:"name"`
+	Section     string `json:"section"`
+	AlcoholFree bool   `json:"alcoholFree"`
+	// Available is false while an ingredient is out of stock.
+	Available bool `json:"available"`
+	// Expected is drinks over the evening, to one decimal; Servings adds
+	// the margin and rounds up.
+	Expected float64 `json:"expected"`
+	Servings int     `json:"servings"`
+	Ordered  int     `json:"ordered"`
+}
+
+// Amount is a quantity in one unit.
+type Amount struct {
+	Amount float64 `json:"amount"`
+	Unit   string  `json:"unit"`
+}
+
+// Need is one line of the shopping list.
+type Need struct {
+	Key  string `json:"key"`
+	Name string `json:"name"`
+	Kind string `json:"kind"`
+	// Amounts is the total: liquids in ml, counted things in their own
+	// units (wedges, leaves), to one decimal.
+	Amounts []Amount `json:"amounts"`
+	// Packs of Pack to buy, rounded up; 0 when there is no conversion and
+	// the amounts are the list. Buy says it in words: "3 limes".
+	Packs int    `json:"packs"`
+	Pack  string `json:"pack"`
+	Buy   string `json:"buy"`
+	// Guess is set when the pack size is an average; Note says which.
+	Guess bool   `json:"guess"`
+	Note  string `json:"note"`
+	// OutOfStock: the bar has marked it out.
+	OutOfStock bool     `json:"outOfStock"`
+	Drinks     []string `json:"drinks"`
+}
+
+// SkipReason names a drink left out of the plan.
+type SkipReason struct {
+	ID     string `json:"id"`
+	Name   string `json:"name"`
+	Reason string `json:"reason"`
+}
+
+// Make builds the plan. Input parameters are validated by the caller
+// (Params.Validate); zero coming guests give an empty plan.
+func Make(in Input) Plan {
+	p := Plan{
+		Params: in.Params, DrinksPerHead: round1(in.Params.DrinksPerHead()),
+		Drinks: []DrinkPlan{}, Ingredients: []Need{}, Skipped: []SkipReason{},
+	}
+	var drinks []menu.Drink
+	for _, d := range in.Drinks {
+		if d.OutOfStock {
+			p.Skipped = append(p.Skipped, SkipReason{ID: d.ID, Name: d.Name, Reason: "switched off by the bar"})
+			continue
+		}
+		drinks = append(drinks, d)
+	}
+	for _, g := range in.Guests {
+		if g.Heads <= 0 {
+			continue
+		}
+		p.Headcount += g.Heads
+		p.Invitations++
+		if len(g.Likes)+len(g.Dislikes) > 0 {
+			p.WithTastes++
+		}
+	}
+	if p.Headcount == 0 || len(drinks) == 0 {
+		p.UnservedHeads = p.Headcount
+		return p
+	}
+
+	// The taste model: each guest's drinks shared out by weight.
+	facts := make([]drinkFacts, len(drinks))
+	for i, d := range drinks {
+		facts[i] = factsOf(d)
+	}
+	model := make([]float64, len(drinks))
+	perHead := in.Params.DrinksPerHead()
+	total := 0.0
+	weights := make([]float64, len(drinks))
+	for _, g := range in.Guests {
+		if g.Heads <= 0 {
+			continue
+		}
+		sum := 0.0
+		for i, d := range drinks {
+			weights[i] = weight(d, facts[i], g)
+			sum += weights[i]
+		}
+		if sum == 0 {
+			p.UnservedHeads += g.Heads
+			continue
+		}
+		demand := float64(g.Heads) * perHead
+		total += demand
+		for i := range drinks {
+			model[i] += demand * weights[i] / sum
+		}
+	}
+
+	// Real orders, blended in.
+	observed := 0
+	for _, d := range drinks {
+		observed += max(0, in.Ordered[d.ID])
+	}
+	p.OrderedSoFar = observed
+	alpha := 0.0
+	if observed > 0 && total > 0 {
+		alpha = float64(observed) / float64(observed+p.Headcount)
+	}
+	p.ObservedWeight = math.Round(alpha*1000) / 1000
+
+	margin := 1 + in.Params.Margin
+	servings := make([]int, len(drinks))
+	for i, d := range drinks {
+		expected := model[i]
+		if alpha > 0 {
+			expected = (1-alpha)*model[i] + alpha*total*float64(max(0, in.Ordered[d.ID]))/float64(observed)
+		}
+		servings[i] = ceil(expected * margin)
+		p.ExpectedDrinks += expected
+		p.Servings += servings[i]
+		p.Drinks = append(p.Drinks, DrinkPlan{
+			ID: d.ID, Name: d.Name, Section: d.Section, AlcoholFree: d.AlcoholFree, Available: d.Available,
+			Expected: round1(expected), Servings: servings[i], Ordered: max(0, in.Ordered[d.ID]),
+		})
+	}
+	p.ExpectedDrinks = round1(p.ExpectedDrinks)
+	sort.SliceStable(p.Drinks, func(i, j int) bool {
+		if p.Drinks[i].Servings != p.Drinks[j].Servings {
+			return p.Drinks[i].Servings > p.Drinks[j].Servings
+		}
+		return p.Drinks[i].Name < p.Drinks[j].Name
+	})
+	p.Ingredients = shoppingList(drinks, servings, in.OutOfStock)
+	return p
+}
+
+// drinkFacts are a drink's words, folded once for taste matching.
+type drinkFacts struct {
+	tags        []string
+	ingredients [][]string
+	name        []string
+}
+
+func factsOf(d menu.Drink) drinkFacts {
+	f := drinkFacts{name: strings.Fields(fold(d.Name))}
+	for _, t := range d.Tags {
+		f.tags = append(f.tags, fold(t))
+	}
+	for _, in := range d.Ingredients {
+		f.ingredients = append(f.ingredients, strings.Fields(fold(in.Name)))
+	}
+	return f
+}
+
+// meets reports whether a taste term ("sour", "gin", "mint") describes the
+// drink: one of its tags, or whole words of an ingredient or of its name.
+func (f drinkFacts) meets(term string) bool {
+	term = fold(term)
+	if term == "" {
+		return false
+	}
+	if slices.Contains(f.tags, term) {
+		return true
+	}
+	words := strings.Fields(term)
+	for _, in := range f.ingredients {
+		if containsPhrase(in, words) {
+			return true
+		}
+	}
+	return containsPhrase(f.name, words)
+}
+
+// weight is how likely g is to pick d: 0 when they may not have it.
+func weight(d menu.Drink, f drinkFacts, g Guest) float64 {
+	if g.AlcoholFree && !d.AlcoholFree {
+		return 0
+	}
+	if len(menu.Conflicts(d.Allergens, g.Allergens)) > 0 {
+		return 0
+	}
+	w := 1.0
+	for _, l := range g.Likes {
+		if f.meets(l) {
+			w += LikeBoost
+		}
+	}
+	for _, l := range g.Dislikes {
+		if f.meets(l) {
+			return w * DislikeFactor
+		}
+	}
+	return w
+}
+
+// line adds up one ingredient over the planned drinks.
+type line struct {
+	need   Need
+	ml     float64
+	counts map[string]float64
+}
+
+// shoppingList adds up the recipes times the servings, by ingredient, and
+// turns each total into packs.
+func shoppingList(drinks []menu.Drink, servings []int, outOfStock map[string]bool) []Need {
+	byKey := map[string]*line{}
+	for i, d := range drinks {
+		if servings[i] == 0 {
+			continue
+		}
+		n := float64(servings[i])
+		for _, in := range d.Ingredients {
+			key := in.Key
+			if key == "" {
+				key = menu.IngredientKey(in.Name)
+			}
+			l := byKey[key]
+			if l == nil {
+				l = &line{need: Need{Key: key, Name: in.Name}, counts: map[string]float64{}}
+				byKey[key] = l
+			}
+			if !slices.Contains(l.need.Drinks, d.Name) {
+				l.need.Drinks = append(l.need.Drinks, d.Name)
+			}
+			if ml, ok := menu.Units[in.Unit]; ok && ml > 0 {
+				l.ml += in.Amount * ml * n
+			} else {
+				l.counts[in.Unit] += in.Amount * n
+			}
+		}
+	}
+	out := make([]Need, 0, len(byKey))
+	for key, l := range byKey {
+		nd := l.need
+		nd.OutOfStock = outOfStock[key]
+		sort.Strings(nd.Drinks)
+		nd.Amounts = []Amount{}
+		if l.ml > 0 {
+			nd.Amounts = append(nd.Amounts, Amount{Amount: round1(l.ml), Unit: "ml"})
+		}
+		units := make([]string, 0, len(l.counts))
+		for u := range l.counts {
+			units = append(units, u)
+		}
+		sort.Strings(units)
+		for _, u := range units {
+			nd.Amounts = append(nd.Amounts, Amount{Amount: round1(l.counts[u]), Unit: u})
+		}
+		pk, known := packFor(key)
+		if !known && len(l.counts) == 0 {
+			pk = litre
+		}
+		nd.Kind, nd.Note, nd.Guess = pk.kind, pk.guess, pk.guess != ""
+		if n, ok := pk.packsNeeded(l.ml, l.counts); ok {
+			nd.Packs, nd.Pack = n, pk.name
+			nd.Buy = strconv.Itoa(n) + " " + pk.plural
+			if n == 1 {
+				nd.Buy = "1 " + pk.name
+			}
+		} else {
+			nd.Buy = amountsText(nd.Amounts)
+			if known {
+				nd.Note = strings.TrimPrefix(nd.Note+"; ", "; ") + "no pack size for some of its units: buy the amounts"
+			} else {
+				nd.Note = "no pack size known for this ingredient: buy the amounts"
+			}
+		}
+		out = append(out, nd)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		ki, kj := slices.Index(kindOrder, out[i].Kind), slices.Index(kindOrder, out[j].Kind)
+		if ki != kj {
+			return ki < kj
+		}
+		return out[i].Key < out[j].Key
+	})
+	return out
+}
+
+// amountsText says amounts in words: "1440 ml + 12 wedge".
+func amountsText(as []Amount) string {
+	parts := make([]string, len(as))
+	for i, a := range as {
+		parts[i] = fmt.Sprintf("%s %s", strconv.FormatFloat(a.Amount, 'f', -1, 64), a.Unit)
+	}
+	return strings.Join(parts, " + ")
+}
+
+// fold lower-cases and single-spaces a word for matching.
+func fold(s string) string {
+	return strings.Join(strings.Fields(strings.ToLower(s)), " ")
+}
+
+func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// ceil rounds up, forgiving float noise just above a whole number.
+func ceil(x float64) int { return int(math.Ceil(x - 1e-9)) }

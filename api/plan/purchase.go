@@ -1,0 +1,164 @@
+package plan
+
+import (
+	"math"
+	"strings"
+)
+
+// How ingredients are bought. A recipe says "30 ml gin" or "1 wedge lime";
+// a shop sells bottles and limes. The table below turns one into the
+// other. Pack sizes marked standard are what shops sell (EU sizes); the
+// rest are averages, marked Guess, and the plan says so next to them.
+
+// Kinds group the shopping list the way a shop is laid out.
+const (
+	KindSpirits = "spirits"
+	KindWine    = "wine"
+	KindMixers  = "mixers"
+	KindJuice   = "juice"
+	KindFruit   = "fruit"
+	KindSyrups  = "syrups"
+	KindFridge  = "fridge"
+	KindPantry  = "pantry"
+	KindOther   = "other"
+)
+
+// kindOrder is the list's order: the big purchases first.
+var kindOrder = []string{KindSpirits, KindWine, KindMixers, KindJuice, KindFruit, KindSyrups, KindFridge, KindPantry, KindOther}
+
+// KindLabels names the kinds for people.
+var KindLabels = map[string]string{
+	KindSpirits: "Spirits & liqueurs",
+	KindWine:    "Wine, bubbles & vermouth",
+	KindMixers:  "Mixers",
+	KindJuice:   "Juice",
+	KindFruit:   "Fruit, herbs & garnish",
+	KindSyrups:  "Syrups & cordials",
+	KindFridge:  "Fridge",
+	KindPantry:  "Pantry",
+	KindOther:   "Other",
+}
+
+// pack is how one kind of ingredient is bought.
+type pack struct {
+	// words match the ingredient's key as whole words ("gin" is not in
+	// "ginger beer"); the first rule with a match wins, so the specific
+	// ones ("lime juice", "orange bitters") come before the general.
+	words        []string
+	kind         string
+	name, plural string
+	// ml is what one pack holds, for recipe lines in volume units; 0:
+	// this ingredient is not bought by volume.
+	ml float64
+	// per says what share of a pack one counted recipe unit is: a lime
+	// wedge is 1/8 of a lime.
+	per map[string]float64
+	// guess explains a size that is an average rather than a label.
+	guess string
+}
+
+const spiritNote = "EU bottle; in the US spirits come in 750 ml"
+
+// packs is the conversion table.
+var packs = []pack{
+	// Citrus juice is squeezed from fruit.
+	{words: []string{"lime juice"}, kind: KindFruit, name: "lime", plural: "limes", ml: 30, guess: "a lime gives about 30 ml of juice"},
+	{words: []string{"lemon juice"}, kind: KindFruit, name: "lemon", plural: "lemons", ml: 40, guess: "a lemon gives about 40 ml of juice"},
+	{words: []string{"juice"}, kind: KindJuice, name: "1 L carton", plural: "1 L cartons", ml: 1000},
+	{words: []string{"bitters"}, kind: KindSpirits, name: "200 ml bottle", plural: "200 ml bottles", ml: 200},
+	{words: []string{"egg white", "egg whites"}, kind: KindFridge, name: "egg", plural: "eggs", ml: 30, guess: "a large egg gives about 30 ml of white"},
+	{words: []string{"coconut cream", "coconut milk"}, kind: KindPantry, name: "400 ml can", plural: "400 ml cans", ml: 400},
+	{words: []string{"cream", "milk"}, kind: KindFridge, name: "250 ml carton", plural: "250 ml cartons", ml: 250, guess: "cartons vary; 250 ml assumed"},
+	{words: []string{"espresso"}, kind: KindPantry, name: "250 g bag of coffee", plural: "250 g bags of coffee", ml: 35 * 30, guess: "about 35 shots of 30 ml (7 g of coffee each) from a 250 g bag"},
+	{words: []string{"syrup", "grenadine", "orgeat", "falernum"}, kind: KindSyrups, name: "700 ml bottle", plural: "700 ml bottles", ml: 700},
+	{words: []string{"cordial"}, kind: KindSyrups, name: "500 ml bottle", plural: "500 ml bottles", ml: 500, guess: "cordials come in many sizes; 500 ml assumed"},
+	{words: []string{"worcestershire"}, kind: KindPantry, name: "150 ml bottle", plural: "150 ml bottles", ml: 150},
+	{words: []string{"tabasco", "hot sauce"}, kind: KindPantry, name: "60 ml bottle", plural: "60 ml bottles", ml: 60},
+	{words: []string{"salt", "pepper"}, kind: KindPantry, name: "pack", plural: "packs", per: map[string]float64{"pinch": 1.0 / 250}, guess: "a pack lasts about 250 pinches"},
+	{words: []string{"celery"}, kind: KindFruit, name: "head of celery", plural: "heads of celery", per: map[string]float64{"piece": 1.0 / 10, "whole": 1}, guess: "about 10 sticks a head"},
+	{words: []string{"sugar"}, kind: KindPantry, name: "1 kg bag", plural: "1 kg bags", ml: 1200, guess: "1 kg of sugar fills about 1.2 L"},
+	{words: []string{"soda", "soda water", "tonic", "tonic water", "ginger beer", "ginger ale", "cola", "lemonade", "sparkling water"}, kind: KindMixers, name: "1 L bottle", plural: "1 L bottles", ml: 1000, guess: "mixers come in many sizes; 1 L assumed"},
+	{words: []string{"prosecco", "champagne", "cava", "crémant", "cremant", "sparkling wine", "wine", "vermouth", "lillet", "sherry"}, kind: KindWine, name: "750 ml bottle", plural: "750 ml bottles", ml: 750},
+	{words: []string{
+		"gin", "vodka", "rum", "whiskey", "whisky", "bourbon", "scotch", "tequila", "mezcal", "cognac", "brandy", "pisco",
+		"cachaça", "cachaca", "campari", "aperol", "cointreau", "triple sec", "curaçao", "curacao", "liqueur", "chartreuse",
+		"amaretto", "amaro", "crème de", "creme de", "absinthe", "schnapps", "aquavit", "akvavit", "calvados", "grappa",
+	}, kind: KindSpirits, name: "700 ml bottle", plural: "700 ml bottles", ml: 700},
+	{words: []string{"orange peel", "orange twist", "orange zest"}, kind: KindFruit, name: "orange", plural: "oranges", per: map[string]float64{"piece": 1.0 / 6, "slice": 1.0 / 6}, guess: "about 6 twists of peel from a fruit"},
+	{words: []string{"lemon peel", "lemon twist", "lemon zest"}, kind: KindFruit, name: "lemon", plural: "lemons", per: map[string]float64{"piece": 1.0 / 6, "slice": 1.0 / 6}, guess: "about 6 twists of peel from a fruit"},
+	{words: []string{"lime peel", "lime twist", "lime zest"}, kind: KindFruit, name: "lime", plural: "limes", per: map[string]float64{"piece": 1.0 / 6, "slice": 1.0 / 6}, guess: "about 6 twists of peel from a fruit"},
+	{words: []string{"lime", "limes"}, kind: KindFruit, name: "lime", plural: "limes", per: map[string]float64{"wedge": 1.0 / 8, "slice": 1.0 / 10, "piece": 1, "whole": 1}, guess: "8 wedges or 10 slices a lime"},
+	{words: []string{"lemon", "lemons"}, kind: KindFruit, name: "lemon", plural: "lemons", per: map[string]float64{"wedge": 1.0 / 8, "slice": 1.0 / 10, "piece": 1, "whole": 1}, guess: "8 wedges or 10 slices a lemon"},
+	{words: []string{"orange", "oranges"}, kind: KindFruit, name: "orange", plural: "oranges", per: map[string]float64{"wedge": 1.0 / 8, "slice": 1.0 / 8, "piece": 1, "whole": 1}, guess: "8 slices or wedges an orange"},
+	{words: []string{"mint", "basil"}, kind: KindFruit, name: "bunch", plural: "bunches", per: map[string]float64{"leaf": 1.0 / 60, "sprig": 1.0 / 8}, guess: "a bunch has about 8 sprigs or 60 leaves"},
+	{words: []string{"cherry", "cherries"}, kind: KindFruit, name: "jar", plural: "jars", per: map[string]float64{"piece": 1.0 / 50, "whole": 1.0 / 50}, guess: "a jar holds about 50 cherries"},
+}
+
+// litre is the fallback for a liquid the table does not know: the plan
+// gives litres rather than invent a bottle.
+var litre = pack{kind: KindOther, name: "litre", plural: "litres", ml: 1000, guess: "no pack size known for this ingredient: counted in litres"}
+
+// unknown is the fallback for a counted ingredient the table does not
+// know: the plan gives the count and no pack.
+var unknown = pack{kind: KindOther}
+
+// packFor finds how the ingredient with this key (see menu.IngredientKey)
+// is bought, and whether the table knows it.
+func packFor(key string) (pack, bool) {
+	words := strings.Fields(key)
+	for _, p := range packs {
+		for _, phrase := range p.words {
+			if containsPhrase(words, strings.Fields(phrase)) {
+				return p, true
+			}
+		}
+	}
+	return unknown, false
+}
+
+// containsPhrase reports whether phrase appears in words, whole words in
+// a row.
+func containsPhrase(words, phrase []string) bool {
+	if len(phrase) == 0 {
+		return false
+	}
+	for i := 0; i+len(phrase) <= len(words); i++ {
+		match := true
+		for j, w := range phrase {
+			if words[i+j] != w {
+				match = false
+				break
+			}
+		}
+		if match {
+			return true
+		}
+	}
+	return false
+}
+
+// packsNeeded turns what the recipes add up to (ml of liquid and counts by
+// unit) into whole packs, rounded up. ok is false when some part has no
+// conversion: the host then buys from the amounts themselves.
+func (p pack) packsNeeded(ml float64, counts map[string]float64) (n int, ok bool) {
+	total := 0.0
+	if ml > 0 {
+		if p.ml <= 0 {
+			return 0, false
+		}
+		total += ml / p.ml
+	}
+	for unit, c := range counts {
+		f, known := p.per[unit]
+		if !known {
+			return 0, false
+		}
+		total += c * f
+	}
+	if total <= 0 {
+		return 0, false
+	}
+	// A hair below a whole number is float noise, not a reason for
+	// another bottle.
+	return int(math.Ceil(total - 1e-9)), true
+}
