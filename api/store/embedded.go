@@ -17,6 +17,28 @@ type EmbeddedConfig struct {
 	DataDir string
 	// Addr is the loopback TCP address to listen on; port 0 picks one.
 	Addr string
+	// Sync is SQLite's synchronous setting: "full" (the default) makes
+	// every write durable before it is acknowledged, one fsync each;
+	// "normal" leaves the fsync to checkpoints, which takes far more writes
+	// a second but may lose the last moments' writes to a power cut or an
+	// operating-system crash (never to a crash of barhub itself, and the
+	// database stays intact either way).
+	Sync string
+}
+
+// SyncModes are the values EmbeddedConfig.Sync accepts.
+var SyncModes = []string{"full", "normal"}
+
+// sqliteURL is FerretDB's SQLite URL for the folder dir with sync.
+func sqliteURL(dir, sync string) (string, error) {
+	u := "file:" + dir + "/"
+	switch sync {
+	case "", "full":
+		return u, nil
+	case "normal":
+		return u + "?_pragma=synchronous(normal)", nil
+	}
+	return "", fmt.Errorf("database sync %q: use full or normal", sync)
 }
 
 // Embedded is a FerretDB v1 server running inside this process, speaking
@@ -46,11 +68,15 @@ func StartEmbedded(ctx context.Context, cfg EmbeddedConfig, logger *slog.Logger)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return nil, fmt.Errorf("create embedded database dir: %w", err)
 	}
+	sqlite, err := sqliteURL(dir, cfg.Sync)
+	if err != nil {
+		return nil, err
+	}
 	fdbLogger := slog.New(levelFloor{Handler: logger.Handler(), min: slog.LevelWarn}).With("component", "ferretdb")
 	f, err := ferretdb.New(&ferretdb.Config{
 		Listener:  ferretdb.ListenerConfig{TCP: cfg.Addr},
 		Handler:   "sqlite",
-		SQLiteURL: "file:" + dir + "/",
+		SQLiteURL: sqlite,
 		Logger:    fdbLogger,
 	})
 	if err != nil {

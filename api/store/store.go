@@ -35,6 +35,9 @@ type Config struct {
 	DataDir string
 	// Database name; "barhub" when empty.
 	Database string
+	// Sync is the embedded database's durability setting (see
+	// EmbeddedConfig.Sync).
+	Sync string
 }
 
 // Store is the connection to the database and the home of every query.
@@ -59,7 +62,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 	var emb *Embedded
 	if uri == "" {
 		var err error
-		emb, err = StartEmbedded(ctx, EmbeddedConfig{DataDir: cfg.DataDir, Addr: "127.0.0.1:0"}, logger)
+		emb, err = StartEmbedded(ctx, EmbeddedConfig{DataDir: cfg.DataDir, Addr: "127.0.0.1:0", Sync: cfg.Sync}, logger)
 		if err != nil {
 			return nil, err
 		}

@@ -30,6 +30,7 @@ import (
 
 type options struct {
 	scenario    string
+	dbSync      string
 	duration    time.Duration
 	concurrency int
 	guests      int
@@ -65,6 +66,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.guests, "guests", 1000, "guests, each with a phone connected over WebSocket in the ready scenario")
 	fs.Float64Var(&o.rate, "rate", 100, "orders per second in the ready scenario")
 	fs.StringVar(&o.redisURL, "redis", "", "Redis `url` for the hub's backplane, the rate limits and the menu version (empty: in-process)")
+	fs.StringVar(&o.dbSync, "db-sync", "full", "embedded database durability: full or normal (as barhub's --db-sync)")
 	fs.StringVar(&o.mongoURI, "mongodb-uri", os.Getenv("MONGODB_URI"), "MongoDB `uri` (empty: embedded FerretDB in a temporary directory)")
 	fs.BoolVar(&o.limiter, "rate-limits", true, "keep the rate limiter in the path (set so high it never refuses)")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to `file`")

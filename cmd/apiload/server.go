@@ -81,7 +81,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		}
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
-	st, err := store.Open(ctx, store.Config{URI: o.mongoURI, DataDir: dir, Database: randomName("apiload_")}, logger)
+	st, err := store.Open(ctx, store.Config{URI: o.mongoURI, DataDir: dir, Database: randomName("apiload_"), Sync: o.dbSync}, logger)
 	if err != nil {
 		return fail(err)
 	}

@@ -4,9 +4,12 @@ import (
 	"flag"
 	"fmt"
 	"net/netip"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/barhub/barhub/api/store"
 )
 
 // config is every setting, from flags with environment variables as
@@ -16,6 +19,7 @@ type config struct {
 	DataDir        string
 	MongoURI       string
 	Database       string
+	DBSync         string
 	RedisURL       string
 	RedisPrefix    string
 	PublicURL      string
@@ -89,6 +93,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.DataDir, "data", e.str("BARHUB_DATA", "data"), "data `dir` for the embedded database and images (BARHUB_DATA)")
 	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
 	fs.StringVar(&c.Database, "database", e.str("BARHUB_DATABASE", "barhub"), "database `name` (BARHUB_DATABASE)")
+	fs.StringVar(&c.DBSync, "db-sync", e.str("BARHUB_DB_SYNC", "full"), "embedded database durability: full (every write on disk before it is acknowledged) or normal (faster; a power cut may lose the last moments) (BARHUB_DB_SYNC)")
 	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
@@ -114,6 +119,9 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	return c, func() error {
 		if len(e.errs) > 0 {
 			return e.errs[0]
+		}
+		if !slices.Contains(store.SyncModes, c.DBSync) {
+			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)
 		}
 		for _, p := range strings.Split(proxies, ",") {
 			if p = strings.TrimSpace(p); p == "" {

@@ -141,6 +141,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"barhub", "frobnicate"}, "", true},
 		{[]string{"barhub", "serve", "--nope"}, "", true},
 		{[]string{"barhub", "keys"}, "", true},
+		{[]string{"barhub", "serve", "--db-sync", "sometimes"}, "", true},
+		{[]string{"barhub", "db", "--addr", "127.0.0.1:0", "--db-sync", "sometimes"}, "", true},
 	}
 	for _, tt := range tests {
 		var out bytes.Buffer

@@ -111,7 +111,7 @@ type app struct {
 }
 
 func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
-	st, err := store.Open(ctx, store.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database}, logger)
+	st, err := store.Open(ctx, store.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database, Sync: cfg.DBSync}, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -342,6 +342,7 @@ func runDB(ctx context.Context, args []string, getenv func(string) string, stdou
 	e := &envDefault{getenv: getenv}
 	addr := fs.String("addr", e.str("BARHUB_DB_ADDR", "127.0.0.1:27017"), "listen address `host:port` (BARHUB_DB_ADDR)")
 	dir := fs.String("data", e.str("BARHUB_DATA", "data"), "data `dir` (BARHUB_DATA)")
+	sync := fs.String("db-sync", e.str("BARHUB_DB_SYNC", "full"), "durability: full or normal (BARHUB_DB_SYNC; see barhub help serve)")
 	if err := fs.Parse(args); err != nil {
 		if errors.Is(err, flag.ErrHelp) {
 			return nil
@@ -349,7 +350,7 @@ func runDB(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: *dir, Addr: *addr}, logger)
+	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: *dir, Addr: *addr, Sync: *sync}, logger)
 	if err != nil {
 		return err
 	}
