@@ -65,6 +65,8 @@ var policy = map[string]access{
 	"GET /api/admin/settings":                  admin,
 	"PUT /api/admin/settings":                  admin,
 	"GET /api/admin/reports/dietary":           admin,
+	"GET /api/admin/reports/shopping":          admin,
+	"GET /api/admin/reports/shopping.csv":      admin,
 	"GET /api/admin/invitations":               admin,
 	"POST /api/admin/drinks":                   admin,
 	"PUT /api/admin/drinks/{id}":               admin,

@@ -482,6 +482,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("GET", "/api/admin/guests", "/api/admin/guests?status=declined", adminTok, nil)
 	check("GET", "/api/admin/groups", "/api/admin/groups", adminTok, nil)
 	check("GET", "/api/admin/reports/dietary", "/api/admin/reports/dietary", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping", adminTok, nil)
 	check("GET", "/api/admin/presence", "/api/admin/presence", adminTok, nil)
 
 	// Signed out.
@@ -568,6 +569,10 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("GET", "/api/admin/groups", "/api/admin/groups", adminTok, nil)
 	check("GET", "/api/admin/reports/dietary", "/api/admin/reports/dietary?status=all", adminTok, nil)
 	check("GET", "/api/admin/guests.csv", "/api/admin/guests.csv", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping?hours=5&perHour=1.2&margin=0.2", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping?hours=forever", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping.csv", "/api/admin/reports/shopping.csv?hours=3", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping.csv", "/api/admin/reports/shopping.csv?margin=15", adminTok, nil)
 	check("POST", "/api/admin/guests/import", "/api/admin/guests/import", adminTok, map[string]any{"csv": "firstName,lastName,shoeSize\nDee,Eve,42\n,\n", "dryRun": true})
 	check("GET", "/api/admin/invitations", "/api/admin/invitations?guest="+newID, adminTok, nil)
 	check("DELETE", "/api/admin/guests/{id}", "/api/admin/guests/"+newID, adminTok, nil)

@@ -86,6 +86,8 @@ func (s *Server) routes() http.Handler {
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)
 			r.Get("/admin/reports/dietary", s.handleDietaryReport)
+			r.Get("/admin/reports/shopping", s.handleShoppingPlan)
+			r.Get("/admin/reports/shopping.csv", s.handleShoppingCSV)
 			r.Get("/admin/invitations", s.handleInvitations)
 			r.Post("/admin/drinks", s.handleCreateDrink)
 			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)

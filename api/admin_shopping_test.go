@@ -1,0 +1,238 @@
+package api
+
+import (
+	"io"
+	"net/http"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/plan"
+)
+
+// shoppingParty is a host, six invitations (10 people coming) and a
+// three-drink menu, all made through the admin API.
+type shoppingParty struct {
+	*testEnv
+	aTok                string
+	negroni, gt, mojito string
+	ann                 guest.Guest
+	annTok              string
+}
+
+func newShoppingParty(t *testing.T) *shoppingParty {
+	t.Helper()
+	e := newTestEnv(t)
+	p := &shoppingParty{testEnv: e}
+	p.aTok = e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin}))
+	for _, g := range []map[string]any{
+		{"firstName": "Ann", "lastName": "Plain", "expectedGuests": 2, "status": "coming"},
+		{"firstName": "Bo", "lastName": "Sober", "expectedGuests": 1, "status": "coming", "tastes": map[string]any{"likes": []string{"bitter"}, "alcoholFree": true}},
+		{"firstName": "Cy", "lastName": "Sulphite", "expectedGuests": 3, "status": "coming", "dietary": "allergic to sulphites"},
+		{"firstName": "Di", "lastName": "Gin", "expectedGuests": 4, "status": "coming", "tastes": map[string]any{"likes": []string{"gin"}}},
+		{"firstName": "Ed", "lastName": "Pending", "expectedGuests": 5},
+		{"firstName": "Fi", "lastName": "Declined", "expectedGuests": 2, "status": "declined"},
+	} {
+		var made guest.Guest
+		status, body := e.do("POST", "/api/admin/guests", p.aTok, g)
+		if status != http.StatusCreated {
+			t.Fatalf("create %v: %d %s", g["firstName"], status, body)
+		}
+		decodeInto(t, body, &made)
+		if made.FirstName == "Ann" {
+			p.ann = made
+		}
+	}
+	p.annTok = e.tokenFor(p.ann)
+	for _, d := range []struct {
+		id   *string
+		body map[string]any
+	}{
+		{&p.negroni, map[string]any{"name": "Negroni", "section": "Classics", "abv": 26, "tags": []string{"bitter", "strong"}, "allergens": []string{"sulphites"},
+			"ingredients": []map[string]any{{"name": "Gin", "amount": 30, "unit": "ml"}, {"name": "Campari", "amount": 30, "unit": "ml"}, {"name": "Sweet vermouth", "amount": 3, "unit": "cl"}, {"name": "Orange", "amount": 1, "unit": "slice"}}}},
+		{&p.gt, map[string]any{"name": "Gin & Tonic", "section": "Long", "abv": 10, "tags": []string{"bitter", "fresh"},
+			"ingredients": []map[string]any{{"name": "Gin", "amount": 50, "unit": "ml"}, {"name": "Tonic water", "amount": 150, "unit": "ml"}, {"name": "Lime", "amount": 1, "unit": "wedge"}}}},
+		{&p.mojito, map[string]any{"name": "Virgin Mojito", "section": "Alcohol-free", "alcoholFree": true, "tags": []string{"fresh", "sweet"},
+			"ingredients": []map[string]any{{"name": "Lime juice", "amount": 25, "unit": "ml"}, {"name": "Sugar syrup", "amount": 20, "unit": "ml"}, {"name": "Mint", "amount": 8, "unit": "leaf"}, {"name": "Soda water", "amount": 120, "unit": "ml"}}}},
+	} {
+		status, body := e.do("POST", "/api/admin/drinks", p.aTok, d.body)
+		if status != http.StatusCreated {
+			t.Fatalf("create %v: %d %s", d.body["name"], status, body)
+		}
+		var v struct{ ID string }
+		decodeInto(t, body, &v)
+		*d.id = v.ID
+	}
+	return p
+}
+
+func (p *shoppingParty) plan(query string) plan.Plan {
+	p.t.Helper()
+	status, body := p.do("GET", "/api/admin/reports/shopping"+query, p.aTok, nil)
+	if status != http.StatusOK {
+		p.t.Fatalf("shopping%s: %d %s", query, status, body)
+	}
+	var out plan.Plan
+	decodeInto(p.t, body, &out)
+	return out
+}
+
+// figures are a plan's servings by drink id and purchases by ingredient.
+func (p *shoppingParty) figures(pl plan.Plan) (map[string]int, map[string]string) {
+	servings, buy := map[string]int{}, map[string]string{}
+	names := map[string]string{p.negroni: "negroni", p.gt: "g&t", p.mojito: "mojito"}
+	for _, d := range pl.Drinks {
+		servings[names[d.ID]] = d.Servings
+	}
+	for _, n := range pl.Ingredients {
+		buy[n.Key] = n.Buy
+	}
+	return servings, buy
+}
+
+// TestShoppingPlan: 10 people coming for 4 hours drink 45 drinks. Ann's 2
+// share theirs equally (3 each); Bo only has the Virgin Mojito (4.5); Cy's
+// 3, allergic to sulphites, never the Negroni (6.75 each of the other
+// two); Di's 4 like gin, so the two gin drinks weigh 3 to the mojito's 1
+// (7.71, 7.71, 2.57). Negroni 10.71, G&T 17.46, mojito 16.82; plus 15%
+// and rounded up: 13, 21, 20.
+func TestShoppingPlan(t *testing.T) {
+	p := newShoppingParty(t)
+
+	got := p.plan("")
+	if got.Headcount != 10 || got.Invitations != 4 || got.WithTastes != 2 || got.DrinksPerHead != 4.5 || got.ExpectedDrinks != 45 || got.Servings != 54 {
+		t.Errorf("headcount %d, invitations %d, with tastes %d, per head %g, expected %g, servings %d",
+			got.Headcount, got.Invitations, got.WithTastes, got.DrinksPerHead, got.ExpectedDrinks, got.Servings)
+	}
+	if got.Params != plan.DefaultParams() {
+		t.Errorf("parameters %+v, want the defaults", got.Params)
+	}
+	servings, buy := p.figures(got)
+	if want := map[string]int{"negroni": 13, "g&t": 21, "mojito": 20}; !reflect.DeepEqual(servings, want) {
+		t.Errorf("servings %v, want %v", servings, want)
+	}
+	if got.Drinks[0].Expected != 17.5 || got.Drinks[1].Expected != 16.8 || got.Drinks[2].Expected != 10.7 {
+		t.Errorf("expected drinks %+v", got.Drinks)
+	}
+	wantBuy := map[string]string{
+		"gin":            "3 700 ml bottles", // 13 × 30 + 21 × 50 = 1440 ml
+		"campari":        "1 700 ml bottle",  // 390 ml
+		"sweet vermouth": "1 750 ml bottle",  // 390 ml
+		"orange":         "2 oranges",        // 13 slices
+		"tonic water":    "4 1 L bottles",    // 3150 ml
+		"lime":           "3 limes",          // 21 wedges
+		"lime juice":     "17 limes",         // 500 ml
+		"sugar syrup":    "1 700 ml bottle",  // 400 ml
+		"mint":           "3 bunches",        // 160 leaves
+		"soda water":     "3 1 L bottles",    // 2400 ml
+	}
+	if !reflect.DeepEqual(buy, wantBuy) {
+		t.Errorf("buy %v\nwant %v", buy, wantBuy)
+	}
+
+	// Six hours, 1 a head an hour, no margin: 6.5 a head, 65 in all.
+	got = p.plan("?hours=6&perHour=1&margin=0")
+	servings, buy = p.figures(got)
+	if want := map[string]int{"negroni": 16, "g&t": 26, "mojito": 25}; !reflect.DeepEqual(servings, want) || got.ExpectedDrinks != 65 {
+		t.Errorf("six hours: servings %v (want %v), expected %g", servings, want, got.ExpectedDrinks)
+	}
+	if buy["gin"] != "3 700 ml bottles" || buy["tonic water"] != "4 1 L bottles" || buy["lime juice"] != "21 limes" {
+		t.Errorf("six hours: %v", buy)
+	}
+
+	// Real orders blend in: 3 Negronis ordered (a cancelled order for 5
+	// mojitos does not count) against 10 people: 3/13 of the plan follows
+	// them. Negroni 10/13 × 10.71 + 3/13 × 45 = 18.63 → 22 with the margin.
+	p.placeOrder(order.ItemInput{DrinkID: p.negroni, Qty: 2})
+	p.placeOrder(order.ItemInput{DrinkID: p.negroni, Qty: 1})
+	cancelled := p.placeOrder(order.ItemInput{DrinkID: p.mojito, Qty: 5})
+	if status, body := p.do("POST", "/api/orders/"+cancelled+"/cancel", p.annTok, nil); status != http.StatusOK {
+		t.Fatalf("cancel: %d %s", status, body)
+	}
+	got = p.plan("")
+	servings, _ = p.figures(got)
+	if want := map[string]int{"negroni": 22, "g&t": 16, "mojito": 15}; !reflect.DeepEqual(servings, want) || got.OrderedSoFar != 3 || got.ObservedWeight != 0.231 {
+		t.Errorf("with orders: servings %v (want %v), ordered %d, weight %g", servings, want, got.OrderedSoFar, got.ObservedWeight)
+	}
+
+	// Mint out of stock: the mojito cannot be ordered now, but it is
+	// still planned, and the mint is flagged.
+	if status, body := p.do("PUT", "/api/bar/stock/Mint", p.aTok, map[string]bool{"inStock": false}); status != http.StatusOK {
+		t.Fatalf("mint out: %d %s", status, body)
+	}
+	got = p.plan("")
+	for _, n := range got.Ingredients {
+		if n.OutOfStock != (n.Key == "mint") {
+			t.Errorf("%s: out of stock %v", n.Key, n.OutOfStock)
+		}
+	}
+	for _, d := range got.Drinks {
+		if d.ID == p.mojito && (d.Available || d.Servings != 15) {
+			t.Errorf("mojito while out of mint: %+v", d)
+		}
+	}
+}
+
+func (p *shoppingParty) placeOrder(items ...order.ItemInput) string {
+	p.t.Helper()
+	status, body := p.do("POST", "/api/orders", p.annTok, order.Request{Items: items}, "Idempotency-Key", newKey())
+	if status != http.StatusCreated {
+		p.t.Fatalf("order: %d %s", status, body)
+	}
+	var v struct{ ID string }
+	decodeInto(p.t, body, &v)
+	return v.ID
+}
+
+func TestShoppingCSV(t *testing.T) {
+	p := newShoppingParty(t)
+	resp := p.doResp("GET", "/api/admin/reports/shopping.csv?hours=4", p.aTok, nil)
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := string(raw)
+	if resp.StatusCode != http.StatusOK || resp.Header.Get("Content-Type") != "text/csv; charset=utf-8" ||
+		!strings.HasPrefix(resp.Header.Get("Content-Disposition"), `attachment; filename="shopping-`) {
+		t.Fatalf("%d %v", resp.StatusCode, resp.Header)
+	}
+	lines := strings.Split(strings.TrimSpace(body), "\n")
+	if len(lines) != 11 || lines[0] != strings.Join(plan.CSVColumns, ",") {
+		t.Fatalf("csv has %d lines:\n%s", len(lines), body)
+	}
+	if want := "Spirits & liqueurs,Gin,3 700 ml bottles,3,700 ml bottle,1440,ml,false,false,,Gin & Tonic; Negroni"; lines[2] != want {
+		t.Errorf("gin line %q\nwant     %q", lines[2], want)
+	}
+}
+
+func TestShoppingPlanBadParameters(t *testing.T) {
+	e := newTestEnv(t)
+	tok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin}))
+	for _, q := range []string{"hours=abc", "hours=0", "hours=-2", "hours=1e9", "perHour=0", "perHour=NaN", "margin=15", "margin=-1", "margin=%E2%88%9E"} {
+		for _, path := range []string{"/api/admin/reports/shopping?", "/api/admin/reports/shopping.csv?"} {
+			status, body := e.do("GET", path+q, tok, nil)
+			if status != http.StatusBadRequest || errorCode(t, body) != "invalid_query" {
+				t.Errorf("%s%s: %d %s", path, q, status, body)
+			}
+		}
+	}
+}
+
+// With nobody coming the plan is empty, not an error.
+func TestShoppingPlanNobodyComing(t *testing.T) {
+	e := newTestEnv(t)
+	seedMenu(t, e.store)
+	tok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin}))
+	status, body := e.do("GET", "/api/admin/reports/shopping", tok, nil)
+	if status != http.StatusOK {
+		t.Fatalf("%d %s", status, body)
+	}
+	var got plan.Plan
+	decodeInto(t, body, &got)
+	if got.Headcount != 0 || got.Servings != 0 || len(got.Drinks) != 0 || len(got.Ingredients) != 0 || !strings.Contains(string(body), `"ingredients":[]`) {
+		t.Errorf("nobody coming: %s", body)
+	}
+}
