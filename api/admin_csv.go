@@ -11,6 +11,7 @@ import (
 	"slices"
 	"time"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
 )
@@ -113,6 +114,13 @@ func (s *Server) handleImportGuests(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if dryRun {
+		audit.Skip(ctx) // a check changes nothing
+	} else {
+		audit.Note(ctx, "created", rep.Created)
+		audit.Note(ctx, "updated", rep.Updated)
+		audit.Note(ctx, "refused", rep.Refused)
 	}
 	if len(changed) > 0 {
 		s.guestsChanged(ctx, "import", identity(ctx), changed, nil)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
 )
@@ -252,6 +253,8 @@ func (s *Server) handleCreateGuest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "created", identity(ctx), []guest.Guest{g}, nil)
+	audit.SetSubject(ctx, g.ID)
+	audit.Note(ctx, "name", g.Name())
 	w.Header().Set("Location", "/api/admin/guests/"+g.ID)
 	writeJSON(w, http.StatusCreated, g)
 }
@@ -289,12 +292,19 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errConflict("own_role", "you cannot take away your own admin role; ask another admin"))
 		return
 	}
+	// The guest as it was, for the audit log's list of changed fields;
+	// the log is best effort, so a failed read only leaves it out.
+	before, beforeErr := s.store.GuestByID(ctx, id)
 	g, err := s.store.UpdateGuest(ctx, id, p, identity(ctx).GuestID)
 	if err != nil {
 		s.fail(w, r, storeError(err, "that guest"))
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
+	audit.Note(ctx, "name", g.Name())
+	if beforeErr == nil {
+		audit.Note(ctx, "changed", differences(before, g))
+	}
 	writeJSON(w, http.StatusOK, g)
 }
 
@@ -305,10 +315,12 @@ func (s *Server) handleDeleteGuest(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errConflict("own_guest", "you cannot delete your own invitation while signed in with it"))
 		return
 	}
-	if _, err := s.store.RemoveGuest(ctx, id); err != nil {
+	removed, err := s.store.RemoveGuest(ctx, id)
+	if err != nil {
 		s.fail(w, r, storeError(err, "that guest"))
 		return
 	}
+	audit.Note(ctx, "name", removed.Name())
 	s.guestsChanged(ctx, "deleted", identity(ctx), nil, []string{id})
 	w.WriteHeader(http.StatusNoContent)
 }
@@ -332,6 +344,8 @@ func (s *Server) handleRegenerateCode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, storeError(err, "that guest"))
 		return
 	}
+	// The log says a new code was made, never which.
+	audit.Note(ctx, "name", g.Name())
 	writeJSON(w, http.StatusOK, codeView{Code: code, Guest: g})
 }
 
@@ -417,10 +431,14 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fieldError(err))
 		return
 	}
+	before, beforeErr := s.store.Settings(r.Context()) // for the audit log; best effort
 	saved, err := s.store.SaveSettings(r.Context(), st)
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	if beforeErr == nil {
+		audit.Note(r.Context(), "changed", audit.Changed(before, saved, "updatedAt"))
 	}
 	writeJSON(w, http.StatusOK, saved.InZone())
 }

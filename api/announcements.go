@@ -5,6 +5,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/barhub/barhub/api/audit"
 )
 
 type announcementRequest struct {
@@ -53,6 +55,7 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	audit.SetSubject(r.Context(), topic) // who heard it; the words stay out of the log
 	writeJSON(w, http.StatusAccepted, map[string]any{"topic": topic, "announcement": a})
 }
 

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 )
@@ -133,6 +134,10 @@ func (s *Server) handleSetAppKey(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.bar.appKey.invalidate()
+	// Whether the app is on and whether the key was replaced; the key
+	// itself never reaches the log.
+	audit.Note(r.Context(), "enabled", k.Enabled)
+	audit.Note(r.Context(), "rotated", req.Rotate)
 	s.publishEvent(r.Context(), hub.TopicMenu, eventAppStatus, map[string]bool{"enabled": k.Enabled})
 	s.log.InfoContext(r.Context(), "guest app switched", "enabled", k.Enabled, "rotated", req.Rotate, "by", identity(r.Context()).GuestID)
 	writeJSON(w, http.StatusOK, k)

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
 )
@@ -134,6 +135,9 @@ func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	s.log.InfoContext(ctx, "stock", "ingredient", key, "inStock", inStock, "drinks", len(ids), "by", who.GuestID)
+	audit.SetSubject(ctx, key)
+	audit.Note(ctx, "inStock", inStock)
+	audit.Note(ctx, "drinks", len(ids))
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -157,5 +161,7 @@ func (s *Server) handleSetDrinkStock(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.menuChanged(ctx, "stock", []string{d.ID})
+	audit.Note(ctx, "name", d.Name)
+	audit.Note(ctx, "inStock", inStock)
 	writeJSON(w, http.StatusOK, viewOf(d))
 }

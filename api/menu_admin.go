@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/images"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
@@ -68,6 +69,8 @@ func (s *Server) handleCreateDrink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.menuChanged(ctx, "drink.created", []string{d.ID})
+	audit.SetSubject(ctx, d.ID)
+	audit.Note(ctx, "name", d.Name)
 	if s.onDrinkCreated != nil {
 		s.onDrinkCreated(context.WithoutCancel(ctx), d.ID)
 	}
@@ -82,7 +85,8 @@ func (s *Server) handleUpdateDrink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.ID = chi.URLParam(r, "id")
-	if _, err := s.store.DrinkByID(ctx, d.ID); errors.Is(err, store.ErrNotFound) {
+	before, beforeErr := s.store.DrinkByID(ctx, d.ID)
+	if errors.Is(beforeErr, store.ErrNotFound) {
 		s.fail(w, r, errNotFound("there is no such drink on the menu"))
 		return
 	}
@@ -98,6 +102,11 @@ func (s *Server) handleUpdateDrink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.menuChanged(ctx, "drink.updated", []string{d.ID})
+	audit.Note(ctx, "name", d.Name)
+	if beforeErr == nil {
+		// What the host edited, not what follows from it (stock, times).
+		audit.Note(ctx, "changed", audit.Changed(before, d, "id", "createdAt", "updatedAt", "available", "outOfStock", "missingIngredients", "imagePrompt"))
+	}
 	writeJSON(w, http.StatusOK, viewOf(d))
 }
 
@@ -113,6 +122,7 @@ func (s *Server) handleDeleteDrink(w http.ResponseWriter, r *http.Request) {
 	}
 	s.deleteImage(ctx, d.ImageURL)
 	s.menuChanged(ctx, "drink.deleted", []string{d.ID})
+	audit.Note(ctx, "name", d.Name)
 	w.WriteHeader(http.StatusNoContent)
 }
 

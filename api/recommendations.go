@@ -14,6 +14,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -266,6 +267,7 @@ func (s *Server) handleRetryJob(w http.ResponseWriter, r *http.Request) {
 	if queued := s.aiConfig().JobQueued; queued != nil {
 		queued(j)
 	}
+	audit.Note(r.Context(), "kind", j.Kind)
 	writeJSON(w, http.StatusOK, j)
 }
 
@@ -289,6 +291,7 @@ func (s *Server) handleRegenerateImagePrompt(w http.ResponseWriter, r *http.Requ
 	if queued := s.aiConfig().JobQueued; queued != nil {
 		queued(j)
 	}
+	audit.Note(r.Context(), "job", j.ID)
 	writeJSON(w, http.StatusAccepted, j)
 }
 

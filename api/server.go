@@ -93,6 +93,8 @@ type Server struct {
 	registry *prometheus.Registry
 	metrics  *httpMetrics
 	started  time.Time
+	// auditMetrics count the audit log's writes (audit.go).
+	auditMetrics *auditMetrics
 	// Menu, orders and the bar queue (see bar.go).
 	bar            *barParts
 	onDrinkCreated func(ctx context.Context, drinkID string)
@@ -136,6 +138,8 @@ func New(d Deps) http.Handler {
 		registry: d.Registry,
 		metrics:  newHTTPMetrics(d.Registry),
 		started:  time.Now(),
+
+		auditMetrics: newAuditMetrics(d.Registry),
 	}
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	s.ai = d.AI

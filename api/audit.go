@@ -1,0 +1,236 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/url"
+	"strconv"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+	"github.com/prometheus/client_golang/prometheus"
+
+	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
+
+// The audit log (DESIGN.md, Domain): every change the host makes, and the
+// bar's stock switches, recorded once the handler has answered.
+
+// auditActions names the action of every audited route, by method and
+// chi route pattern. TestEveryAuditedRouteHasAnAction walks the router:
+// a mutating admin or stock route missing here fails it.
+var auditActions = map[string]string{
+	"POST /api/admin/guests":                   "guest.create",
+	"PUT /api/admin/guests/{id}":               "guest.update",
+	"DELETE /api/admin/guests/{id}":            "guest.delete",
+	"POST /api/admin/guests/{id}/code":         "guest.code",
+	"POST /api/admin/guests/import":            "guest.import",
+	"PUT /api/admin/settings":                  "settings.update",
+	"POST /api/admin/drinks":                   "drink.create",
+	"PUT /api/admin/drinks/{id}":               "drink.update",
+	"DELETE /api/admin/drinks/{id}":            "drink.delete",
+	"POST /api/admin/drinks/{id}/image-upload": "drink.image_upload",
+	"POST /api/admin/drinks/{id}/image-prompt": "drink.image_prompt",
+	"PUT /api/admin/app-key":                   "appkey.set",
+	"POST /api/admin/jobs/{id}/retry":          "job.retry",
+	"POST /api/admin/announcements":            "announcement",
+	"PUT /api/bar/stock/{ingredient}":          "stock.set",
+	"PUT /api/bar/drinks/{id}/stock":           "drink_stock.set",
+}
+
+// auditUnmapped is the action of a mutating route missing from
+// auditActions: still recorded, with its route, rather than lost.
+const auditUnmapped = "unmapped"
+
+// auditWriteTimeout bounds the one insert an audited request costs.
+const auditWriteTimeout = 2 * time.Second
+
+// auditMetrics count what the log could not keep.
+type auditMetrics struct {
+	written  prometheus.Counter
+	failures prometheus.Counter
+}
+
+func newAuditMetrics(reg prometheus.Registerer) *auditMetrics {
+	m := &auditMetrics{
+		written: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "barhub_audit_written_total", Help: "Audit entries written.",
+		}),
+		failures: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "barhub_audit_write_errors_total", Help: "Audit entries that could not be written (the action itself succeeded).",
+		}),
+	}
+	reg.MustRegister(m.written, m.failures)
+	return m
+}
+
+func mutating(method string) bool {
+	switch method {
+	case http.MethodPost, http.MethodPut, http.MethodPatch, http.MethodDelete:
+		return true
+	}
+	return false
+}
+
+// recordAudit gives the handler a recorder for its details and, when a
+// mutating request succeeded (2xx), writes its entry. Nothing of the
+// request is kept but its route, the path's id and what the handler
+// noted (see package audit).
+//
+// The write happens after the handler, on a context that outlives a
+// client that hung up (the change was made, so it is recorded) and with
+// a short timeout. It is one small insert on the admin's and the bar's
+// rare writes, so the answer waits for it: an admin who opens the log
+// right after an action sees it. A failed write is logged and counted;
+// the request's answer is already decided and stays what it was.
+func (s *Server) recordAudit(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !mutating(r.Method) {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rec := &audit.Recorder{}
+		sw := &statusWriter{ResponseWriter: w}
+		r = r.WithContext(audit.NewContext(r.Context(), rec))
+		next.ServeHTTP(sw, r)
+		status := sw.status
+		if status == 0 {
+			status = http.StatusOK
+		}
+		if status < 200 || status > 299 || rec.Skipped() {
+			return
+		}
+		s.writeAudit(r, rec, status)
+	})
+}
+
+func (s *Server) writeAudit(r *http.Request, rec *audit.Recorder, status int) {
+	route := r.Method + " " + routePattern(r)
+	who := identity(r.Context())
+	e := audit.Entry{
+		At:        time.Now(),
+		ActorID:   who.GuestID,
+		ActorName: who.Name,
+		Role:      string(who.Role),
+		Action:    auditActions[route],
+		Subject:   rec.Subject(),
+		Status:    status,
+		Details:   rec.Details(),
+	}
+	if e.Action == "" {
+		e.Action = auditUnmapped
+		if e.Details == nil {
+			e.Details = map[string]any{}
+		}
+		e.Details["route"] = route
+	}
+	if e.Subject == "" {
+		e.Subject = auditSubject(r)
+	}
+	ctx, cancel := context.WithTimeout(context.WithoutCancel(r.Context()), auditWriteTimeout)
+	defer cancel()
+	if err := s.store.InsertAudit(ctx, &e); err != nil {
+		s.auditMetrics.failures.Inc()
+		s.log.ErrorContext(ctx, "audit entry not written", "err", err, "action", e.Action, "route", route, "requestId", requestID(ctx))
+		return
+	}
+	s.auditMetrics.written.Inc()
+}
+
+// auditSubject is the thing the path names: a guest, drink or job id, or
+// an ingredient (as the bar typed it, in the key stock uses).
+func auditSubject(r *http.Request) string {
+	rc := chi.RouteContext(r.Context())
+	if rc == nil {
+		return ""
+	}
+	if id := rc.URLParam("id"); id != "" {
+		return id
+	}
+	if in := rc.URLParam("ingredient"); in != "" {
+		if raw, err := url.PathUnescape(in); err == nil {
+			in = raw
+		}
+		return in
+	}
+	return ""
+}
+
+// auditPage is GET /api/admin/audit.
+type auditPage struct {
+	Entries []audit.Entry `json:"entries"`
+	Total   int64         `json:"total"`
+	Limit   int           `json:"limit"`
+	Page    int           `json:"page"`
+	Pages   int           `json:"pages"`
+}
+
+// parseAuditQuery reads the log's filters and page: action (an action or
+// a family such as "guest"), actorId, since and until (RFC 3339), limit
+// and page. Every mistake is a 400 that names the parameter.
+func parseAuditQuery(v url.Values) (store.AuditFilter, error) {
+	var f store.AuditFilter
+	bad := func(msg string) (store.AuditFilter, error) { return f, errBadRequest("invalid_query", msg) }
+	if f.Action = v.Get("action"); f.Action != "" && !audit.ValidAction(f.Action) {
+		return bad(`action must be an action such as "guest.create" or a family such as "guest"`)
+	}
+	if f.ActorID = v.Get("actorId"); f.ActorID != "" && !guest.ValidID(f.ActorID) {
+		return bad("actorId must be a guest id")
+	}
+	for _, p := range []struct {
+		name string
+		to   *time.Time
+	}{{"since", &f.Since}, {"until", &f.Until}} {
+		raw := v.Get(p.name)
+		if raw == "" {
+			continue
+		}
+		t, err := time.Parse(time.RFC3339Nano, raw)
+		if err != nil || t.Before(audit.MinTime) || t.After(audit.MaxTime) {
+			return bad(p.name + " must be an RFC 3339 time such as 2030-06-12T18:00:00Z")
+		}
+		*p.to = t
+	}
+	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
+		return bad("until must not be before since")
+	}
+	num := func(name string, lo, hi, def int) (int, error) {
+		s := v.Get(name)
+		if s == "" {
+			return def, nil
+		}
+		n, err := strconv.Atoi(s)
+		if err != nil || n < lo || n > hi {
+			return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
+		}
+		return n, nil
+	}
+	var err error
+	if f.Limit, err = num("limit", 1, store.MaxPageSize, 50); err != nil {
+		return f, err
+	}
+	if f.Page, err = num("page", 1, 1<<20, 1); err != nil {
+		return f, err
+	}
+	return f, nil
+}
+
+func (s *Server) handleListAudit(w http.ResponseWriter, r *http.Request) {
+	f, err := parseAuditQuery(r.URL.Query())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	entries, total, err := s.store.ListAudit(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, auditPage{
+		Entries: entries, Total: total, Limit: f.Limit, Page: f.Page,
+		Pages: int((total + int64(f.Limit) - 1) / int64(f.Limit)),
+	})
+}
