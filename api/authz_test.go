@@ -77,6 +77,7 @@ var policy = map[string]access{
 	"POST /api/admin/jobs/{id}/retry":          admin,
 	"POST /api/admin/announcements":            admin,
 	"GET /api/admin/presence":                  admin,
+	"GET /api/admin/audit":                     admin,
 }
 
 // policyPrefixes covers routes added later under a prefix whose rule is

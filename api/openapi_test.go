@@ -587,6 +587,8 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("GET", "/api/app-key", "/api/app-key", "", nil)
 	check("GET", "/api/sections", "/api/sections", "", nil)
 	check("DELETE", "/api/admin/drinks/{id}", "/api/admin/drinks/"+drinkID, adminTok, nil)
+	check("GET", "/api/admin/audit", "/api/admin/audit", adminTok, nil) // every change above, bar and desk
+	check("GET", "/api/admin/audit", "/api/admin/audit?action=guest&limit=0", adminTok, nil)
 }
 
 // checkOpenAPISchema reports where v does not fit schema. It knows the

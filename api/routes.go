@@ -66,13 +66,13 @@ func (s *Server) routes() http.Handler {
 			r.Get("/bar/queue", s.handleBarQueue)
 			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
 			r.Get("/bar/stock", s.handleListStock)
-			r.Put("/bar/stock/{ingredient}", s.handleSetStock)
-			r.Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
+			r.With(s.recordAudit).Put("/bar/stock/{ingredient}", s.handleSetStock)
+			r.With(s.recordAudit).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
 		})
 
 		// The host.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleAdmin))
+			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleAdmin), s.recordAudit)
 			r.Get("/admin/stats", s.handleStats)
 			r.Get("/admin/guests", s.handleListGuests)
 			r.Post("/admin/guests", s.handleCreateGuest)
@@ -101,6 +101,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/admin/drinks/{id}/image-prompt", s.handleRegenerateImagePrompt)
 			r.Post("/admin/announcements", s.handleAnnounce)
 			r.Get("/admin/presence", s.handlePresence)
+			r.Get("/admin/audit", s.handleListAudit)
 		})
 	})
 
