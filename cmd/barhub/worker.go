@@ -2,12 +2,18 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"io"
 	"log/slog"
+	"net"
+	"net/http"
 	"strings"
+	"time"
 
 	"github.com/prometheus/client_golang/prometheus"
+	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/ai"
@@ -110,6 +116,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	defer a.store.Close(context.Background())
 
 	var broker hub.Broker
+	checks := map[string]func(context.Context) error{"database": a.store.Ping}
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
 		if err != nil {
@@ -121,6 +128,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 			return fmt.Errorf("connect to redis: %w", err)
 		}
 		broker = hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
+		checks["redis"] = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
 	} else {
 		logger.Warn("no REDIS_URL: results are stored, but their live events reach no browser")
 		broker = hub.NewMemoryBroker(cfg.HubHistory)
@@ -131,9 +139,47 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w := newWorker(a.store, live, model, prometheus.NewRegistry(), logger)
-	fmt.Fprintf(stdout, "barhub worker is running (%s)\n", w.Source())
+	reg := prometheus.NewRegistry()
+	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
+	w := newWorker(a.store, live, model, reg, logger)
+
+	// An orchestrator probes and scrapes a worker like any other process.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	probes := &http.Server{Handler: workerProbes(checks, reg), ReadHeaderTimeout: 10 * time.Second}
+	go probes.Serve(ln)
+	defer probes.Close()
+	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", w.Source(), ln.Addr())
 	return w.Run(ctx)
+}
+
+// workerProbes answers /healthz, /readyz (every dependency in checks
+// reachable) and /metrics for a worker running alone.
+func workerProbes(checks map[string]func(context.Context) error, reg *prometheus.Registry) http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET /healthz", func(w http.ResponseWriter, r *http.Request) {
+		w.Header().Set("Content-Type", "application/json")
+		io.WriteString(w, `{"status":"ok"}`)
+	})
+	mux.HandleFunc("GET /readyz", func(w http.ResponseWriter, r *http.Request) {
+		ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+		defer cancel()
+		results := map[string]string{}
+		status, state := http.StatusOK, "ready"
+		for name, ping := range checks {
+			results[name] = "ok"
+			if err := ping(ctx); err != nil {
+				results[name], status, state = "unreachable", http.StatusServiceUnavailable, "not ready"
+			}
+		}
+		w.Header().Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		json.NewEncoder(w).Encode(map[string]any{"status": state, "checks": results})
+	})
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	return mux
 }
 
 // menuView is the worker's view of the menu store.

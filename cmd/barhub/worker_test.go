@@ -58,7 +58,7 @@ func TestWorkerCommand(t *testing.T) {
 		return ""
 	}
 	go func() {
-		err := run(ctx, []string{"barhub", "worker", "--data", t.TempDir()}, getenv, pw)
+		err := run(ctx, []string{"barhub", "worker", "--data", t.TempDir(), "--addr", "127.0.0.1:0"}, getenv, pw)
 		pw.Close()
 		done <- err
 	}()
@@ -78,11 +78,29 @@ func TestWorkerCommand(t *testing.T) {
 		t.Fatalf("worker said %q (%v)", line, err)
 	}
 	go io.Copy(io.Discard, pr)
+	_, probes, ok := strings.Cut(strings.TrimSpace(line), "health and metrics at ")
+	if !ok {
+		t.Fatalf("worker did not say where its probes are: %q", line)
+	}
 
 	ev := live.next("drink.prompt_ready", forDrink(d.ID))
 	var p promptReady
 	json.Unmarshal(ev.Data, &p)
 	if p.ImagePrompt.Source != "local" || !strings.Contains(p.ImagePrompt.Text, "Hugo") {
 		t.Fatalf("prompt %+v", p.ImagePrompt)
+	}
+
+	// The worker alone is probed and scraped like the server.
+	if res, body := get(t, probes+"/readyz"); res.StatusCode != 200 || !strings.Contains(body, `"database":"ok"`) || !strings.Contains(body, `"redis":"ok"`) {
+		t.Errorf("GET /readyz = %d %s", res.StatusCode, body)
+	}
+	// The job is counted once it is recorded as done, just after its event.
+	const ran = `barhub_jobs_total{kind="image_prompt",outcome="done"} 1`
+	var metrics string
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline) && !strings.Contains(metrics, ran); time.Sleep(20 * time.Millisecond) {
+		_, metrics = get(t, probes+"/metrics")
+	}
+	if !strings.Contains(metrics, ran) {
+		t.Errorf("GET /metrics lacks %s:\n%.2000s", ran, metrics)
 	}
 }
