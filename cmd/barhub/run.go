@@ -19,6 +19,7 @@ import (
 
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/api/activity"
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
@@ -312,6 +313,9 @@ func sweep(ctx context.Context, a *app, logger *slog.Logger) {
 		}
 		if _, err := a.store.SweepClaims(ctx, now); err != nil {
 			logger.Warn("sweep claims", "err", err)
+		}
+		if _, err := a.store.SweepAudit(ctx, now.Add(-audit.Retention)); err != nil {
+			logger.Warn("sweep audit log", "err", err)
 		}
 		if err := a.keys.DeleteRetired(ctx); err != nil {
 			logger.Warn("delete retired keys", "err", err)
