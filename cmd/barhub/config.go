@@ -20,6 +20,7 @@ type config struct {
 	MongoURI       string
 	Database       string
 	DBSync         string
+	Images         string
 	RedisURL       string
 	RedisPrefix    string
 	PublicURL      string
@@ -94,6 +95,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
 	fs.StringVar(&c.Database, "database", e.str("BARHUB_DATABASE", "barhub"), "database `name` (BARHUB_DATABASE)")
 	fs.StringVar(&c.DBSync, "db-sync", e.str("BARHUB_DB_SYNC", "full"), "embedded database durability: full (every write on disk before it is acknowledged) or normal (faster; a power cut may lose the last moments) (BARHUB_DB_SYNC)")
+	fs.StringVar(&c.Images, "images", e.str("BARHUB_IMAGES", "auto"), "where drink photos are kept: disk (under --data), database, or auto: database with MONGODB_URI, so every instance serves every photo, else disk (BARHUB_IMAGES)")
 	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
@@ -122,6 +124,16 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		if !slices.Contains(store.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)
+		}
+		switch c.Images {
+		case "auto":
+			c.Images = "disk"
+			if c.MongoURI != "" {
+				c.Images = "database"
+			}
+		case "disk", "database":
+		default:
+			return fmt.Errorf("BARHUB_IMAGES: %q is not disk, database or auto", c.Images)
 		}
 		for _, p := range strings.Split(proxies, ",") {
 			if p = strings.TrimSpace(p); p == "" {

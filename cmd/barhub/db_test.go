@@ -78,3 +78,30 @@ func TestTwoInstancesShareOneDatabase(t *testing.T) {
 		t.Fatalf("ticket on A: %d %s", status, body)
 	}
 }
+
+// With MONGODB_URI the photos live in the shared database: a photo
+// uploaded through one instance is served by the other.
+func TestPhotoUploadedToOneInstanceServedByAnother(t *testing.T) {
+	uri := startDB(t)
+	env := map[string]string{"MONGODB_URI": uri}
+	a := startServer(t, "", env)
+	b := startServer(t, "", env)
+	admin := signInAdmin(t, a)
+	var d struct{ ID string }
+	if status := admin.call("POST", "/api/admin/drinks", newDrink("Hugo"), &d); status != 201 {
+		t.Fatalf("create drink: %d", status)
+	}
+	var u struct{ UploadURL string }
+	if status := admin.call("POST", "/api/admin/drinks/"+d.ID+"/image-upload", nil, &u); status != 200 {
+		t.Fatalf("upload url: %d", status)
+	}
+	photo := testJPEG(t)
+	var up struct{ ImageURL string }
+	if status := (rsvpClient{t: t, base: a.URL}).call("PUT", u.UploadURL, photo, &up); status != 200 || up.ImageURL == "" {
+		t.Fatalf("upload on A: %d %+v", status, up)
+	}
+	res, body := get(t, b.URL+up.ImageURL)
+	if res.StatusCode != 200 || body != string(photo) || res.Header.Get("Content-Type") != "image/jpeg" {
+		t.Errorf("GET %s on B: %d, %d bytes (want %d), %s", up.ImageURL, res.StatusCode, len(body), len(photo), res.Header.Get("Content-Type"))
+	}
+}

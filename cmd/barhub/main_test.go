@@ -142,6 +142,7 @@ func TestCommands(t *testing.T) {
 		{[]string{"barhub", "serve", "--nope"}, "", true},
 		{[]string{"barhub", "keys"}, "", true},
 		{[]string{"barhub", "serve", "--db-sync", "sometimes"}, "", true},
+		{[]string{"barhub", "serve", "--images", "attic"}, "", true},
 		{[]string{"barhub", "db", "--addr", "127.0.0.1:0", "--db-sync", "sometimes"}, "", true},
 	}
 	for _, tt := range tests {

@@ -221,7 +221,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		OnDrinkCreated: bartender.onDrinkCreated,
 		// Menu caches drop on every instance's menu events, the worker's
 		// image prompts included.
-		Bar: barConfig(cfg, rdb, live),
+		Bar: barConfig(cfg, a.store, rdb, live),
 	})
 
 	ln, err := net.Listen("tcp", cfg.Addr)

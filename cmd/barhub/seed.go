@@ -12,13 +12,20 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/images"
 	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 )
 
 // barConfig is the menu, ordering and bar part of serve's configuration.
-func barConfig(cfg *config, rdb *redis.Client, live *hub.Hub) api.BarConfig {
+func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) api.BarConfig {
+	var photos images.Store // nil: the disk under ImageDir
+	if cfg.Images == "database" {
+		photos = st.Images()
+	}
 	return api.BarConfig{
+		Images:        photos,
 		RateBrowse:    cfg.RateBrowse,
 		RateOrders:    cfg.RateOrders,
 		MaxOpenOrders: cfg.MaxOpenOrders,
