@@ -155,13 +155,6 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if action == order.MarkReady && next.StartedAt != nil {
-		// The estimate learns from every drink made; a lost sample only
-		// makes it a little less sharp.
-		if err := s.store.RecordPrepTime(context.WithoutCancel(ctx), next.ID, *next.StartedAt, now); err != nil {
-			s.log.WarnContext(ctx, "record preparation time", "err", err)
-		}
-	}
 	event := to.Event()
 	if action == order.Recall {
 		// Back to preparing, but the phone should know why its "ready"
@@ -169,6 +162,14 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 		event = "order.updated"
 	}
 	s.orderEvent(ctx, next, event)
+	if action == order.MarkReady && next.StartedAt != nil {
+		// After the event: the guest hears "ready" one write sooner. The
+		// estimate learns from every drink made; a lost sample only makes
+		// it a little less sharp.
+		if err := s.store.RecordPrepTime(context.WithoutCancel(ctx), next.ID, *next.StartedAt, now); err != nil {
+			s.log.WarnContext(ctx, "record preparation time", "err", err)
+		}
+	}
 	writeJSON(w, http.StatusOK, tidy(next))
 }
 
