@@ -7,6 +7,7 @@ import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
 import { startLive, startPage } from "./page.js";
+import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 
 const $ = (id) => document.getElementById(id);
 const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies"];
