@@ -112,6 +112,16 @@ type Guest struct {
 	LastAccess *time.Time `bson:"lastAccess,omitempty" json:"lastAccess,omitempty"`
 	CreatedAt  time.Time  `bson:"createdAt" json:"createdAt"`
 	UpdatedAt  time.Time  `bson:"updatedAt" json:"updatedAt"`
+	// CheckedInAt is when the door let the guest in; null until then.
+	// CheckedInBy names the staff member, ArrivedHeads the people who came
+	// in on the code (see door.go).
+	CheckedInAt   *time.Time `bson:"checkedInAt,omitempty" json:"checkedInAt"`
+	CheckedInBy   string     `bson:"checkedInBy,omitempty" json:"checkedInBy,omitempty"`
+	CheckedInByID string     `bson:"checkedInById,omitempty" json:"-"`
+	ArrivedHeads  int        `bson:"arrivedHeads,omitempty" json:"arrivedHeads"`
+	// CheckInRound counts the check-ins undone, so each check-in after an
+	// undo claims a step of its own (store.CheckIn).
+	CheckInRound int `bson:"checkInRound,omitempty" json:"-"`
 }
 
 // Heads is how many people g brings: 0 unless coming, and never less than

@@ -19,6 +19,10 @@ type Counts struct {
 	NeverLoggedIn int `bson:"neverLoggedIn" json:"neverLoggedIn"`
 	// WithAllergies counts coming guests who gave a dietary need.
 	WithAllergies int `bson:"withAllergies" json:"withAllergies"`
+	// CheckedIn counts guests the door let in; CheckedInHeads the people
+	// who came in with them (door.go).
+	CheckedIn      int `bson:"checkedIn" json:"checkedIn"`
+	CheckedInHeads int `bson:"checkedInHeads" json:"checkedInHeads"`
 }
 
 // CountOf is one guest's part of the counts.
@@ -39,20 +43,26 @@ func CountOf(g Guest) Counts {
 	if g.LastLogin == nil {
 		c.NeverLoggedIn = 1
 	}
+	if g.CheckedIn() {
+		c.CheckedIn = 1
+		c.CheckedInHeads = max(1, g.ArrivedHeads)
+	}
 	return c
 }
 
 // Add returns c + o.
 func (c Counts) Add(o Counts) Counts {
 	return Counts{
-		Invited:       c.Invited + o.Invited,
-		Expected:      c.Expected + o.Expected,
-		Pending:       c.Pending + o.Pending,
-		Coming:        c.Coming + o.Coming,
-		ComingHeads:   c.ComingHeads + o.ComingHeads,
-		Declined:      c.Declined + o.Declined,
-		NeverLoggedIn: c.NeverLoggedIn + o.NeverLoggedIn,
-		WithAllergies: c.WithAllergies + o.WithAllergies,
+		Invited:        c.Invited + o.Invited,
+		Expected:       c.Expected + o.Expected,
+		Pending:        c.Pending + o.Pending,
+		Coming:         c.Coming + o.Coming,
+		ComingHeads:    c.ComingHeads + o.ComingHeads,
+		Declined:       c.Declined + o.Declined,
+		NeverLoggedIn:  c.NeverLoggedIn + o.NeverLoggedIn,
+		WithAllergies:  c.WithAllergies + o.WithAllergies,
+		CheckedIn:      c.CheckedIn + o.CheckedIn,
+		CheckedInHeads: c.CheckedInHeads + o.CheckedInHeads,
 	}
 }
 
@@ -65,6 +75,7 @@ func (Counts) subtract(o Counts) Counts {
 	return Counts{
 		Invited: -o.Invited, Expected: -o.Expected, Pending: -o.Pending, Coming: -o.Coming,
 		ComingHeads: -o.ComingHeads, Declined: -o.Declined, NeverLoggedIn: -o.NeverLoggedIn, WithAllergies: -o.WithAllergies,
+		CheckedIn: -o.CheckedIn, CheckedInHeads: -o.CheckedInHeads,
 	}
 }
 

@@ -290,6 +290,9 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 		}
 		*q.into = int(n)
 	}
+	if c.CheckedIn, c.CheckedInHeads, err = s.CheckInCounts(ctx); err != nil {
+		return c, err
+	}
 	return c, nil
 }
 

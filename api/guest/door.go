@@ -1,0 +1,242 @@
+package guest
+
+import (
+	"fmt"
+	"net/url"
+	"strings"
+	"time"
+)
+
+// The door: one personal code for RSVP, ordering and the way in. A scan
+// of the invitation's QR code (or the code typed from the card) checks
+// the guest in; DecideArrival says what the door person needs to know.
+
+// CheckIn is what the door records when a guest arrives.
+type CheckIn struct {
+	At time.Time
+	// By and ByID name the staff member at the door.
+	By   string
+	ByID string
+	// Heads is how many people came in on the code, the guest included.
+	Heads int
+}
+
+// ExpectedHeads is how many people the door expects on g's code: the
+// RSVP's headcount when coming, else the invitation's (someone who never
+// answered, or declined and came after all, brings who the card names).
+func (g Guest) ExpectedHeads() int {
+	if g.Status == StatusComing {
+		return g.Heads()
+	}
+	return max(1, g.ExpectedGuests)
+}
+
+// CheckedIn reports whether g has been let in.
+func (g Guest) CheckedIn() bool { return g.CheckedInAt != nil }
+
+// Warning levels, from "tell the guest" to "do not let in yet".
+const (
+	LevelOK   = "ok"
+	LevelInfo = "info"
+	LevelWarn = "warn"
+	LevelStop = "stop"
+)
+
+// Warning codes the door page can style or count.
+const (
+	WarnAlreadyCheckedIn = "already_checked_in"
+	WarnDeclined         = "declined"
+	WarnNotAnswered      = "not_answered"
+	WarnDietary          = "dietary"
+	WarnGroup            = "group"
+	WarnMoreThanInvited  = "more_than_invited"
+)
+
+// Warning is one thing the door person should know about an arrival.
+type Warning struct {
+	Code string `json:"code"`
+	// Level is info (pass it on), warn (let in, but note it) or stop
+	// (do not let in without checking).
+	Level   string `json:"level"`
+	Message string `json:"message"`
+}
+
+// Arrival is the door's answer to one scan.
+type Arrival struct {
+	// Admit says whether to let the guest in now; the check-in is
+	// recorded only then.
+	Admit bool
+	// AlreadyCheckedIn is set when an earlier scan let this code in: a
+	// second scan never counts twice.
+	AlreadyCheckedIn bool
+	// Heads is how many people come in on this code.
+	Heads int
+	// GroupIn and GroupSize count the other members of the guest's group:
+	// how many are already in, of how many.
+	GroupIn   int
+	GroupSize int
+	Warnings  []Warning
+}
+
+// Level is the colour of the door's card: ok (green), warn (amber) or
+// stop (red).
+func (a Arrival) Level() string {
+	if !a.Admit {
+		return LevelStop
+	}
+	for _, w := range a.Warnings {
+		if w.Level == LevelWarn || w.Level == LevelStop {
+			return LevelWarn
+		}
+	}
+	return LevelOK
+}
+
+// ArrivalOptions are the door person's choices for one scan.
+type ArrivalOptions struct {
+	// Heads overrides how many people come in on the code; 0 means the
+	// expected number.
+	Heads int
+	// Force lets in a guest who declined (after checking with the host).
+	Force bool
+	// Loc is the event's time zone, for "checked in at 20:14".
+	Loc *time.Location
+}
+
+// DecideArrival says whether to let g in and what to tell the door
+// person, where group holds g's group (g may be in it or not). It
+// changes nothing; the store records the check-in when Admit is set.
+func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
+	loc := opt.Loc
+	if loc == nil {
+		loc = time.UTC
+	}
+	a := Arrival{Admit: true, Heads: g.ExpectedHeads()}
+	warn := func(code, level, format string, args ...any) {
+		a.Warnings = append(a.Warnings, Warning{Code: code, Level: level, Message: fmt.Sprintf(format, args...)})
+	}
+
+	if g.CheckedIn() {
+		// The first scan's count stands, whatever this one asks for.
+		a.Admit, a.AlreadyCheckedIn, a.Heads = false, true, max(1, g.ArrivedHeads)
+		by := ""
+		if g.CheckedInBy != "" {
+			by = " by " + g.CheckedInBy
+		}
+		warn(WarnAlreadyCheckedIn, LevelStop, "%s was already checked in at %s%s (%s): make sure this is the same person",
+			g.Name(), g.CheckedInAt.In(loc).Format("15:04"), by, party(a.Heads))
+	} else {
+		if opt.Heads > 0 {
+			a.Heads = opt.Heads
+		}
+		switch g.Status {
+		case StatusDeclined:
+			if opt.Force {
+				warn(WarnDeclined, LevelWarn, "%s declined the invitation and was let in anyway", g.Name())
+			} else {
+				a.Admit = false
+				warn(WarnDeclined, LevelStop, "%s declined the invitation: check with the host before letting them in", g.Name())
+			}
+		case StatusComing:
+		default:
+			warn(WarnNotAnswered, LevelWarn, "%s never answered the RSVP: the host is not counting on them", g.Name())
+		}
+		if expected := g.ExpectedHeads(); a.Heads > expected {
+			warn(WarnMoreThanInvited, LevelWarn, "%s for an invitation of %d", party(a.Heads), expected)
+		}
+	}
+
+	if !g.Dietary.Empty() {
+		warn(WarnDietary, LevelInfo, "Dietary: %s", dietaryText(g.Dietary))
+	}
+
+	var in, out []string
+	for _, m := range group {
+		if m.ID == g.ID {
+			continue
+		}
+		a.GroupSize++
+		if m.CheckedIn() {
+			a.GroupIn++
+			in = append(in, m.FirstName)
+		} else if m.Status != StatusDeclined {
+			out = append(out, m.FirstName)
+		}
+	}
+	if a.GroupSize > 0 {
+		msg := fmt.Sprintf("%d of %d in the group already here", a.GroupIn, a.GroupSize)
+		if len(in) > 0 {
+			msg += ": " + list(in)
+		}
+		if len(out) > 0 {
+			msg += "; still to come: " + list(out)
+		}
+		warn(WarnGroup, LevelInfo, "%s", msg)
+	}
+	return a
+}
+
+// Welcome is the door card's headline.
+func (a Arrival) Welcome(g Guest) string {
+	switch {
+	case a.AlreadyCheckedIn:
+		return fmt.Sprintf("Already in: %s — %s", g.Name(), party(a.Heads))
+	case !a.Admit:
+		return fmt.Sprintf("Wait: %s — %s", g.Name(), party(a.Heads))
+	default:
+		return fmt.Sprintf("Welcome, %s — %s", g.Name(), party(a.Heads))
+	}
+}
+
+func party(n int) string {
+	if n == 1 {
+		return "party of 1"
+	}
+	return fmt.Sprintf("party of %d", n)
+}
+
+func dietaryText(d Dietary) string {
+	text := strings.TrimSpace(d.Text)
+	tags := strings.Join(d.Tags, ", ")
+	switch {
+	case text == "":
+		return tags
+	case tags == "" || strings.EqualFold(text, tags):
+		return text
+	}
+	return text + " (" + tags + ")"
+}
+
+func list(names []string) string {
+	if len(names) <= 1 {
+		return strings.Join(names, "")
+	}
+	return strings.Join(names[:len(names)-1], ", ") + " and " + names[len(names)-1]
+}
+
+// MaxScanLength bounds what a scan may hold: an invitation link is far
+// shorter, and a longer string is not one of ours.
+const MaxScanLength = 2048
+
+// ScannedCode takes what the door typed or scanned — the code alone
+// (any case, with spaces or dashes) or the whole invitation link
+// (https://party.example/login?code=7KQ2MHXD) — and returns the code.
+// ok is false when the input holds nothing shaped like a code.
+func ScannedCode(s string) (code string, ok bool) {
+	s = strings.TrimSpace(s)
+	if s == "" || len(s) > MaxScanLength {
+		return "", false
+	}
+	if strings.Contains(s, "?") || strings.Contains(s, "://") || strings.HasPrefix(s, "/") {
+		u, err := url.Parse(s)
+		if err != nil {
+			return "", false
+		}
+		s = u.Query().Get("code")
+	}
+	code = NormalizeCode(s)
+	if !ValidCode(code) {
+		return "", false
+	}
+	return code, true
+}
