@@ -96,15 +96,16 @@ func (p *shoppingParty) figures(pl plan.Plan) (map[string]int, map[string]string
 // share theirs equally (3 each); Bo only has the Virgin Mojito (4.5); Cy's
 // 3, allergic to sulphites, never the Negroni (6.75 each of the other
 // two); Di's 4 like gin, so the two gin drinks weigh 3 to the mojito's 1
-// (7.71, 7.71, 2.57). Negroni 10.71, G&T 17.46, mojito 16.82; plus 15%
-// and rounded up: 13, 21, 20.
+// (7.71, 7.71, 2.57). Negroni 10.71, G&T 17.46, mojito 16.82; plus 15%:
+// 12.32, 20.08 and 19.35, so be ready for 13, 21 and 20, and buy for the
+// 51.75 planned.
 func TestShoppingPlan(t *testing.T) {
 	p := newShoppingParty(t)
 
 	got := p.plan("")
-	if got.Headcount != 10 || got.Invitations != 4 || got.WithTastes != 2 || got.DrinksPerHead != 4.5 || got.ExpectedDrinks != 45 || got.Servings != 54 {
-		t.Errorf("headcount %d, invitations %d, with tastes %d, per head %g, expected %g, servings %d",
-			got.Headcount, got.Invitations, got.WithTastes, got.DrinksPerHead, got.ExpectedDrinks, got.Servings)
+	if got.Headcount != 10 || got.Invitations != 4 || got.WithTastes != 2 || got.DrinksPerHead != 4.5 || got.ExpectedDrinks != 45 || got.PlannedDrinks != 51.8 || got.Servings != 52 {
+		t.Errorf("headcount %d, invitations %d, with tastes %d, per head %g, expected %g, planned %g, servings %d",
+			got.Headcount, got.Invitations, got.WithTastes, got.DrinksPerHead, got.ExpectedDrinks, got.PlannedDrinks, got.Servings)
 	}
 	if got.Params != plan.DefaultParams() {
 		t.Errorf("parameters %+v, want the defaults", got.Params)
@@ -117,16 +118,16 @@ func TestShoppingPlan(t *testing.T) {
 		t.Errorf("expected drinks %+v", got.Drinks)
 	}
 	wantBuy := map[string]string{
-		"gin":            "3 700 ml bottles", // 13 × 30 + 21 × 50 = 1440 ml
-		"campari":        "1 700 ml bottle",  // 390 ml
-		"sweet vermouth": "1 750 ml bottle",  // 390 ml
-		"orange":         "2 oranges",        // 13 slices
-		"tonic water":    "4 1 L bottles",    // 3150 ml
-		"lime":           "3 limes",          // 21 wedges
-		"lime juice":     "17 limes",         // 500 ml
-		"sugar syrup":    "1 700 ml bottle",  // 400 ml
-		"mint":           "3 bunches",        // 160 leaves
-		"soda water":     "3 1 L bottles",    // 2400 ml
+		"gin":            "2 bottles (700 ml)", // 12.32 × 30 + 20.08 × 50 = 1374 ml
+		"campari":        "1 bottle (700 ml)",  // 370 ml
+		"sweet vermouth": "1 bottle (750 ml)",  // 370 ml
+		"orange":         "2 oranges",          // 12.3 slices
+		"tonic water":    "4 bottles (1 L)",    // 3013 ml
+		"lime":           "3 limes",            // 20.1 wedges
+		"lime juice":     "17 limes",           // 484 ml
+		"sugar syrup":    "1 bottle (700 ml)",  // 387 ml
+		"mint":           "3 bunches",          // 155 leaves
+		"soda water":     "3 bottles (1 L)",    // 2321 ml
 	}
 	if !reflect.DeepEqual(buy, wantBuy) {
 		t.Errorf("buy %v\nwant %v", buy, wantBuy)
@@ -138,7 +139,7 @@ func TestShoppingPlan(t *testing.T) {
 	if want := map[string]int{"negroni": 16, "g&t": 26, "mojito": 25}; !reflect.DeepEqual(servings, want) || got.ExpectedDrinks != 65 {
 		t.Errorf("six hours: servings %v (want %v), expected %g", servings, want, got.ExpectedDrinks)
 	}
-	if buy["gin"] != "3 700 ml bottles" || buy["tonic water"] != "4 1 L bottles" || buy["lime juice"] != "21 limes" {
+	if buy["gin"] != "3 bottles (700 ml)" || buy["tonic water"] != "4 bottles (1 L)" || buy["lime juice"] != "21 limes" {
 		t.Errorf("six hours: %v", buy)
 	}
 
@@ -203,7 +204,7 @@ func TestShoppingCSV(t *testing.T) {
 	if len(lines) != 11 || lines[0] != strings.Join(plan.CSVColumns, ",") {
 		t.Fatalf("csv has %d lines:\n%s", len(lines), body)
 	}
-	if want := "Spirits & liqueurs,Gin,3 700 ml bottles,3,700 ml bottle,1440,ml,false,false,,Gin & Tonic; Negroni"; lines[2] != want {
+	if want := "Spirits & liqueurs,Gin,2 bottles (700 ml),2,bottle (700 ml),1373.8,ml,false,false,,Gin & Tonic; Negroni"; lines[2] != want {
 		t.Errorf("gin line %q\nwant     %q", lines[2], want)
 	}
 }

@@ -13,9 +13,10 @@
 //  3. When orders have been placed, their shares are blended in: the taste
 //     model counts as one order per coming person, the real orders as
 //     themselves, so the more people order the more the plan follows them.
-//  4. Servings are the expected drinks plus the margin, rounded up; the
-//     ingredients are the recipes times the servings, bought in whole
-//     packs (see purchase.go).
+//  4. The margin goes on top. The ingredients are the recipes times those
+//     planned drinks, bought in whole packs (see purchase.go): only the
+//     packs are rounded, so forty drinks on the menu do not each add a
+//     rounded-up glass to the list.
 //
 // Plan is plain arithmetic on its input: the same input gives the same
 // plan, and tests give exact numbers.
@@ -99,8 +100,10 @@ type Plan struct {
 	// ObservedWeight the share of the plan that follows them (0 to 1).
 	OrderedSoFar   int     `json:"orderedSoFar"`
 	ObservedWeight float64 `json:"observedWeight"`
-	// ExpectedDrinks is before the margin, Servings after it.
+	// ExpectedDrinks is before the margin, PlannedDrinks after it, and
+	// Servings that rounded up.
 	ExpectedDrinks float64      `json:"expectedDrinks"`
+	PlannedDrinks  float64      `json:"plannedDrinks"`
 	Servings       int          `json:"servings"`
 	Drinks         []DrinkPlan  `json:"drinks"`
 	Ingredients    []Need       `json:"ingredients"`
@@ -115,9 +118,11 @@ type DrinkPlan struct {
 	AlcoholFree bool   `json:"alcoholFree"`
 	// Available is false while an ingredient is out of stock.
 	Available bool `json:"available"`
-	// Expected is drinks over the evening, to one decimal; Servings adds
-	// the margin and rounds up.
+	// Expected is drinks over the evening and Planned with the margin,
+	// both to one decimal; Servings is Planned rounded up: how many to be
+	// ready for.
 	Expected float64 `json:"expected"`
+	Planned  float64 `json:"planned"`
 	Servings int     `json:"servings"`
 	Ordered  int     `json:"ordered"`
 }
@@ -228,28 +233,41 @@ func Make(in Input) Plan {
 	p.ObservedWeight = math.Round(alpha*1000) / 1000
 
 	margin := 1 + in.Params.Margin
-	servings := make([]int, len(drinks))
+	planned := make([]float64, len(drinks))
 	for i, d := range drinks {
 		expected := model[i]
 		if alpha > 0 {
 			expected = (1-alpha)*model[i] + alpha*total*float64(max(0, in.Ordered[d.ID]))/float64(observed)
 		}
-		servings[i] = ceil(expected * margin)
+		planned[i] = expected * margin
 		p.ExpectedDrinks += expected
-		p.Servings += servings[i]
+		p.PlannedDrinks += planned[i]
 		p.Drinks = append(p.Drinks, DrinkPlan{
 			ID: d.ID, Name: d.Name, Section: d.Section, AlcoholFree: d.AlcoholFree, Available: d.Available,
-			Expected: round1(expected), Servings: servings[i], Ordered: max(0, in.Ordered[d.ID]),
+			Expected: round1(expected), Planned: round1(planned[i]), Servings: ceil(planned[i]), Ordered: max(0, in.Ordered[d.ID]),
 		})
 	}
-	p.ExpectedDrinks = round1(p.ExpectedDrinks)
-	sort.SliceStable(p.Drinks, func(i, j int) bool {
-		if p.Drinks[i].Servings != p.Drinks[j].Servings {
-			return p.Drinks[i].Servings > p.Drinks[j].Servings
+	p.Servings = ceil(p.PlannedDrinks)
+	p.ExpectedDrinks, p.PlannedDrinks = round1(p.ExpectedDrinks), round1(p.PlannedDrinks)
+	// Most planned first, on the unrounded figures so the list reads in
+	// the order of what is shown to one decimal.
+	order := make([]int, len(drinks))
+	for i := range order {
+		order[i] = i
+	}
+	sort.SliceStable(order, func(a, b int) bool {
+		i, j := order[a], order[b]
+		if planned[i] != planned[j] {
+			return planned[i] > planned[j]
 		}
-		return p.Drinks[i].Name < p.Drinks[j].Name
+		return drinks[i].Name < drinks[j].Name
 	})
-	p.Ingredients = shoppingList(drinks, servings, in.OutOfStock)
+	sorted := make([]DrinkPlan, len(order))
+	for k, i := range order {
+		sorted[k] = p.Drinks[i]
+	}
+	p.Drinks = sorted
+	p.Ingredients = shoppingList(drinks, planned, in.OutOfStock)
 	return p
 }
 
@@ -319,15 +337,17 @@ type line struct {
 	counts map[string]float64
 }
 
-// shoppingList adds up the recipes times the servings, by ingredient, and
-// turns each total into packs.
-func shoppingList(drinks []menu.Drink, servings []int, outOfStock map[string]bool) []Need {
+// shoppingList adds up the recipes times the planned drinks, by
+// ingredient, and turns each total into packs.
+func shoppingList(drinks []menu.Drink, planned []float64, outOfStock map[string]bool) []Need {
 	byKey := map[string]*line{}
 	for i, d := range drinks {
-		if servings[i] == 0 {
+		// Less than a twentieth of a glass is a rounding crumb of a drink
+		// nobody may have, not a reason to buy its ingredients.
+		if planned[i] < 0.05 {
 			continue
 		}
-		n := float64(servings[i])
+		n := planned[i]
 		for _, in := range d.Ingredients {
 			key := in.Key
 			if key == "" {

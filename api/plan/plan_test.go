@@ -103,31 +103,31 @@ func TestMake(t *testing.T) {
 	}{
 		{
 			// 10 people, 4 hours: 4.5 drinks each, 45 in all, 15 of each
-			// drink; +15% is 17.25, so 18 servings of each.
+			// drink; +15% is 17.25 (18 to be ready for), 51.75 in all.
 			name: "ten heads, no tastes, four hours", guests: heads(2, 3, 1, 4), params: DefaultParams(),
 			servings: map[string]int{"negroni": 18, "gin-tonic": 18, "virgin-mojito": 18},
 			expected: map[string]float64{"negroni": 15, "gin-tonic": 15, "virgin-mojito": 15},
 			buy: map[string]string{
-				"gin":            "3 700 ml bottles", // 18 × 30 + 18 × 50 = 1440 ml
-				"campari":        "1 700 ml bottle",  // 540 ml
-				"sweet vermouth": "1 750 ml bottle",  // 18 × 3 cl
-				"orange":         "3 oranges",        // 18 slices at 8 an orange
-				"tonic water":    "3 1 L bottles",    // 2700 ml
-				"lime":           "3 limes",          // 18 wedges at 8 a lime
-				"lime juice":     "15 limes",         // 450 ml at 30 ml a lime
-				"sugar syrup":    "1 700 ml bottle",  // 360 ml
-				"mint":           "3 bunches",        // 144 leaves at 60 a bunch
-				"soda water":     "3 1 L bottles",    // 2160 ml
+				"gin":            "2 bottles (700 ml)", // 17.25 × (30 + 50) = 1380 ml
+				"campari":        "1 bottle (700 ml)",  // 517.5 ml
+				"sweet vermouth": "1 bottle (750 ml)",  // 17.25 × 3 cl
+				"orange":         "3 oranges",          // 17.25 slices at 8 an orange
+				"tonic water":    "3 bottles (1 L)",    // 2587.5 ml
+				"lime":           "3 limes",            // 17.25 wedges at 8 a lime
+				"lime juice":     "15 limes",           // 431.25 ml at 30 ml a lime
+				"sugar syrup":    "1 bottle (700 ml)",  // 345 ml
+				"mint":           "3 bunches",          // 138 leaves at 60 a bunch
+				"soda water":     "3 bottles (1 L)",    // 2070 ml
 			},
-			total: 54,
+			total: 52,
 		},
 		{
 			// Six hours, no margin: 6.5 drinks each, 65 in all.
 			name: "ten heads, six hours, no margin", guests: heads(10), params: params(6, 1, 0),
 			servings: map[string]int{"negroni": 22, "gin-tonic": 22, "virgin-mojito": 22},
 			expected: map[string]float64{"negroni": 21.7, "gin-tonic": 21.7, "virgin-mojito": 21.7},
-			buy:      map[string]string{"gin": "3 700 ml bottles", "lime juice": "19 limes", "mint": "3 bunches"},
-			total:    66,
+			buy:      map[string]string{"gin": "3 bottles (700 ml)", "lime juice": "19 limes", "mint": "3 bunches"}, // 1733 ml, 542 ml, 173 leaves
+			total:    65,
 		},
 		{
 			// Sulphites rule the Negroni out: their 9 drinks go to the
@@ -136,15 +136,15 @@ func TestMake(t *testing.T) {
 			guests:   []Guest{{Heads: 2, Allergens: []string{"sulphites"}}},
 			servings: map[string]int{"negroni": 0, "gin-tonic": 5, "virgin-mojito": 5},
 			expected: map[string]float64{"negroni": 0, "gin-tonic": 4.5, "virgin-mojito": 4.5},
-			buy:      map[string]string{"campari": "", "sweet vermouth": "", "orange": "", "gin": "1 700 ml bottle"},
-			total:    10,
+			buy:      map[string]string{"campari": "", "sweet vermouth": "", "orange": "", "gin": "1 bottle (700 ml)"},
+			total:    9,
 		},
 		{
 			name: "alcohol-free guests only alcohol-free", params: DefaultParams(),
 			guests:   []Guest{{Heads: 4, AlcoholFree: true, Likes: []string{"bitter"}}},
 			servings: map[string]int{"negroni": 0, "gin-tonic": 0, "virgin-mojito": 21}, // 18 × 1.15 = 20.7
 			expected: map[string]float64{"negroni": 0, "gin-tonic": 0, "virgin-mojito": 18},
-			buy:      map[string]string{"gin": "", "lime juice": "18 limes", "soda water": "3 1 L bottles"},
+			buy:      map[string]string{"gin": "", "lime juice": "18 limes", "soda water": "3 bottles (1 L)"}, // 517.5 ml, 2484 ml
 			total:    21,
 		},
 		{
@@ -154,7 +154,7 @@ func TestMake(t *testing.T) {
 			guests:   []Guest{{Heads: 1, Dislikes: []string{"Bitter"}}},
 			servings: map[string]int{"negroni": 1, "gin-tonic": 1, "virgin-mojito": 5},
 			expected: map[string]float64{"negroni": 0.2, "gin-tonic": 0.2, "virgin-mojito": 4.1},
-			total:    7,
+			total:    5,
 		},
 		{
 			// Liking gin makes both gin drinks weigh 3 against 1: of 7
@@ -172,7 +172,7 @@ func TestMake(t *testing.T) {
 			ordered:  map[string]int{"negroni": 10, "gone-from-the-menu": 7},
 			servings: map[string]int{"negroni": 35, "gin-tonic": 9, "virgin-mojito": 9},
 			expected: map[string]float64{"negroni": 30, "gin-tonic": 7.5, "virgin-mojito": 7.5},
-			total:    53,
+			total:    52,
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -203,8 +203,9 @@ func TestMakeTotals(t *testing.T) {
 	if p.Headcount != 10 || p.Invitations != 2 || p.WithTastes != 1 || p.UnservedHeads != 0 {
 		t.Errorf("headcount %d, invitations %d, with tastes %d, unserved %d", p.Headcount, p.Invitations, p.WithTastes, p.UnservedHeads)
 	}
-	if p.DrinksPerHead != 4.5 || p.ExpectedDrinks != 45 || p.OrderedSoFar != 10 || p.ObservedWeight != 0.5 {
-		t.Errorf("per head %g, expected %g, ordered %d, observed weight %g", p.DrinksPerHead, p.ExpectedDrinks, p.OrderedSoFar, p.ObservedWeight)
+	if p.DrinksPerHead != 4.5 || p.ExpectedDrinks != 45 || p.PlannedDrinks != 51.8 || p.Servings != 52 || p.OrderedSoFar != 10 || p.ObservedWeight != 0.5 {
+		t.Errorf("per head %g, expected %g, planned %g (%d servings), ordered %d, observed weight %g",
+			p.DrinksPerHead, p.ExpectedDrinks, p.PlannedDrinks, p.Servings, p.OrderedSoFar, p.ObservedWeight)
 	}
 	// Negroni 0.5 × 15 + 0.5 × 18 = 16.5; G&T 0.5 × 15 + 0.5 × 27 = 21;
 	// mojito 7.5. Most servings first.
@@ -307,22 +308,22 @@ func TestPackFor(t *testing.T) {
 		key, pack, kind string
 		known           bool
 	}{
-		{"gin", "700 ml bottle", KindSpirits, true},
-		{"ginger beer", "1 L bottle", KindMixers, true},
-		{"orange bitters", "200 ml bottle", KindSpirits, true},
-		{"orange curaçao", "700 ml bottle", KindSpirits, true},
-		{"orange juice", "1 L carton", KindJuice, true},
+		{"gin", "bottle (700 ml)", KindSpirits, true},
+		{"ginger beer", "bottle (1 L)", KindMixers, true},
+		{"orange bitters", "bottle (200 ml)", KindSpirits, true},
+		{"orange curaçao", "bottle (700 ml)", KindSpirits, true},
+		{"orange juice", "carton (1 L)", KindJuice, true},
 		{"orange peel", "orange", KindFruit, true},
 		{"orange", "orange", KindFruit, true},
-		{"sugar syrup", "700 ml bottle", KindSyrups, true},
-		{"sugar", "1 kg bag", KindPantry, true},
+		{"sugar syrup", "bottle (700 ml)", KindSyrups, true},
+		{"sugar", "bag of sugar (1 kg)", KindPantry, true},
 		{"celery salt", "pack", KindPantry, true},
 		{"celery stick", "head of celery", KindFruit, true},
-		{"crème de cassis", "700 ml bottle", KindSpirits, true},
-		{"coconut cream", "400 ml can", KindPantry, true},
-		{"fresh cream", "250 ml carton", KindFridge, true},
-		{"prosecco", "750 ml bottle", KindWine, true},
-		{"dry vermouth", "750 ml bottle", KindWine, true},
+		{"crème de cassis", "bottle (700 ml)", KindSpirits, true},
+		{"coconut cream", "can (400 ml)", KindPantry, true},
+		{"fresh cream", "carton (250 ml)", KindFridge, true},
+		{"prosecco", "bottle (750 ml)", KindWine, true},
+		{"dry vermouth", "bottle (750 ml)", KindWine, true},
 		{"lime juice", "lime", KindFruit, true},
 		{"yuzu kosho", "", KindOther, false},
 	} {
@@ -408,7 +409,7 @@ func TestWriteCSV(t *testing.T) {
 	d[0].Ingredients = append(d[0].Ingredients,
 		menu.Ingredient{Name: "Mint", Key: "mint", Amount: 1, Unit: "sprig"},
 		menu.Ingredient{Name: "@Mint", Key: "@mint", Amount: 2, Unit: "sprig"})
-	// 2 people, 1 hour, no margin: 3 drinks, 2 servings of each.
+	// 2 people, 1 hour, no margin: 3 drinks, 1.5 of each.
 	p := Make(Input{Guests: heads(2), Drinks: d, Params: params(1, 1, 0), OutOfStock: map[string]bool{"tonic water": true}})
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, p); err != nil {
@@ -417,15 +418,15 @@ func TestWriteCSV(t *testing.T) {
 	evil := `"'=HYPERLINK(""http://evil"")"`
 	want := strings.Join([]string{
 		"kind,ingredient,buy,packs,pack,amount,unit,outOfStock,guess,note,drinks",
-		"Spirits & liqueurs,Gin,1 700 ml bottle,1,700 ml bottle,100,ml,false,false,," + evil,
-		"Mixers,Soda water,1 1 L bottle,1,1 L bottle,240,ml,false,true,mixers come in many sizes; 1 L assumed,Virgin Mojito",
-		"Mixers,Tonic water,1 1 L bottle,1,1 L bottle,300,ml,true,true,mixers come in many sizes; 1 L assumed," + evil,
-		`"Fruit, herbs & garnish",Lime,1 lime,1,lime,2,wedge,false,true,8 wedges or 10 slices a lime,` + evil,
-		`"Fruit, herbs & garnish",Lime juice,2 limes,2,lime,50,ml,false,true,a lime gives about 30 ml of juice,Virgin Mojito`,
-		`"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,16,leaf,false,true,a bunch has about 8 sprigs or 60 leaves,"'=HYPERLINK(""http://evil""); Virgin Mojito"`,
-		`"Fruit, herbs & garnish",Mint,,,,2,sprig,,,,`,
-		"Syrups & cordials,Sugar syrup,1 700 ml bottle,1,700 ml bottle,40,ml,false,false,,Virgin Mojito",
-		"Other,'@Mint,4 sprig,,,4,sprig,false,false,no pack size known for this ingredient: buy the amounts," + evil,
+		"Spirits & liqueurs,Gin,1 bottle (700 ml),1,bottle (700 ml),75,ml,false,false,," + evil,
+		"Mixers,Soda water,1 bottle (1 L),1,bottle (1 L),180,ml,false,true,mixers come in many sizes; 1 L assumed,Virgin Mojito",
+		"Mixers,Tonic water,1 bottle (1 L),1,bottle (1 L),225,ml,true,true,mixers come in many sizes; 1 L assumed," + evil,
+		`"Fruit, herbs & garnish",Lime,1 lime,1,lime,1.5,wedge,false,true,8 wedges or 10 slices a lime,` + evil,
+		`"Fruit, herbs & garnish",Lime juice,2 limes,2,lime,37.5,ml,false,true,a lime gives about 30 ml of juice,Virgin Mojito`,
+		`"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,12,leaf,false,true,a bunch has about 8 sprigs or 60 leaves,"'=HYPERLINK(""http://evil""); Virgin Mojito"`,
+		`"Fruit, herbs & garnish",Mint,,,,1.5,sprig,,,,`,
+		"Syrups & cordials,Sugar syrup,1 bottle (700 ml),1,bottle (700 ml),30,ml,false,false,,Virgin Mojito",
+		"Other,'@Mint,3 sprig,,,3,sprig,false,false,no pack size known for this ingredient: buy the amounts," + evil,
 		"",
 	}, "\n")
 	if got := buf.String(); got != want {
