@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
+import "./shopping-admin.js"; // the shopping plan panel (#shopping) starts itself
 import { startLive, startPage } from "./page.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 
