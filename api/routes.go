@@ -70,6 +70,15 @@ func (s *Server) routes() http.Handler {
 			r.With(s.recordAudit).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
 		})
 
+		// The door: staff sign in with a bartender or admin code.
+		r.Group(func(r chi.Router) {
+			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleBartender, guest.RoleAdmin))
+			r.Post("/door/checkin", s.handleCheckIn)
+			r.Post("/door/checkin/{id}/undo", s.handleUndoCheckIn)
+			r.Get("/door/lookup", s.handleDoorLookup)
+			r.Get("/door/stats", s.handleDoorStats)
+		})
+
 		// The host.
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleAdmin), s.recordAudit)

@@ -74,6 +74,9 @@ type Deps struct {
 	OnDrinkCreated func(ctx context.Context, drinkID string)
 	// AI configures recommendations and the job queue view (see recommendations.go).
 	AI AIConfig
+	// DoorThrottle counts unknown codes at the door; nil allows 30 per
+	// staff member and per address in 15 minutes (door.go).
+	DoorThrottle *auth.Throttle
 }
 
 // Server holds the dependencies the handlers use.
@@ -100,6 +103,10 @@ type Server struct {
 	onDrinkCreated func(ctx context.Context, drinkID string)
 	// The AI bartender (see recommendations.go).
 	ai AIConfig
+
+	// The door's own throttle: its staff mistype codes more often than
+	// guests do (door.go).
+	doorThrottle *auth.Throttle
 }
 
 // New builds the API and returns its handler.
@@ -143,5 +150,9 @@ func New(d Deps) http.Handler {
 	}
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	s.ai = d.AI
+	s.doorThrottle = d.DoorThrottle
+	if s.doorThrottle == nil {
+		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
+	}
 	return s.routes()
 }

@@ -148,6 +148,9 @@ type GuestQuery struct {
 	// Q matches first or last name (any case, and accents ignored for the
 	// last name) or an exact code.
 	Q string
+	// NamesOnly leaves the exact code out of Q's matches (the door's
+	// search must not be a way to try codes).
+	NamesOnly bool
 	// Sort is lastName (the default), firstName, status, rsvpDate or
 	// createdAt; Desc reverses it.
 	Sort   string
@@ -186,7 +189,7 @@ func (q GuestQuery) filter() bson.D {
 		if key := guest.NameKey(text); key != "" {
 			or = append(or, bson.D{{Key: "lastNameKey", Value: bson.D{{Key: "$regex", Value: regexp.QuoteMeta(key)}}}})
 		}
-		if code := guest.NormalizeCode(text); guest.ValidCode(code) {
+		if code := guest.NormalizeCode(text); guest.ValidCode(code) && !q.NamesOnly {
 			or = append(or, bson.D{{Key: "code", Value: code}})
 		}
 		f = append(f, bson.E{Key: "$or", Value: or})
