@@ -28,6 +28,7 @@ var pages = map[string]string{
 	"/login": "login.html",
 	"/bar":   "bar.html",
 	"/admin": "admin.html",
+	"/door":  "door.html",
 }
 
 // assetMaxAge keeps assets cacheable for a short while without fingerprinted names: a

@@ -11,7 +11,7 @@ import { startLive, startPage } from "./page.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 
 const $ = (id) => document.getElementById(id);
-const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies"];
+const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads"];
 
 let statsVersion = -1;
 
@@ -103,6 +103,10 @@ function startDeskLive() {
     refreshLists();
   });
   live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
+  // The door: the figures come with stats.updated; the list's "in" marks follow.
+  const arrivals = debounce(() => reloadGuests(), 1000);
+  live.on("guest.checked_in", arrivals);
+  live.on("guest.check_in_undone", arrivals);
   live.onResync("admin", () => refreshLists());
   return live;
 }

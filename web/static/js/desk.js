@@ -111,6 +111,16 @@ function renderRows(guests) {
     const badge = document.createElement("span");
     badge.className = `badge ${cls}`;
     badge.textContent = label;
+    const status = document.createElement("span");
+    status.append(badge);
+    if (g.checkedInAt) {
+      // Arrived: the door checked them in (door.js).
+      const arrived = document.createElement("span");
+      arrived.className = "badge ok checked-in";
+      arrived.textContent = "✓ in";
+      arrived.title = `Checked in at ${new Date(g.checkedInAt).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}${g.checkedInBy ? ` by ${g.checkedInBy}` : ""}`;
+      status.append(" ", arrived);
+    }
     const group = groups.find((x) => x.id === g.groupId);
     const edit = document.createElement("button");
     edit.type = "button";
@@ -124,7 +134,7 @@ function renderRows(guests) {
     code.textContent = g.code;
     tr.append(
       cell(name),
-      cell(badge, "status"),
+      cell(status, "status"),
       cell(people, "num"),
       cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || "alone" : g.groupId ? "…" : ""),
       cell([g.dietary?.text, ...(g.dietary?.tags || []).filter((t) => t !== "other" && !(g.dietary?.text || "").toLowerCase().includes(t))].filter(Boolean).join(" · ")),

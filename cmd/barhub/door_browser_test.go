@@ -1,0 +1,127 @@
+package main
+
+import (
+	"net/url"
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/web/browsertest"
+)
+
+// TestBrowserDoorCheckIn: a bartender holds a tablet at the entrance. A
+// guest's code, typed, gives the green welcome card and the arrivals go
+// up on the door and on the host's dashboard, live; undo takes it back;
+// the whole scanned link works as well, and a second scan is refused with
+// who let them in. A guest who lost the code is found by name.
+func TestBrowserDoorCheckIn(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	var bea, ada e2eGuest
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Bea", "lastName": "Barista", "role": "bartender"}, &bea); status != 201 {
+		t.Fatalf("create bartender: %d", status)
+	}
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{
+		"firstName": "Ada", "lastName": "Lovelace", "expectedGuests": 3, "status": "coming", "dietary": "no nuts",
+	}, &ada); status != 201 {
+		t.Fatalf("create guest: %d", status)
+	}
+	fam := addFamily(t, admin, "Byron", "byron", "Bob", "Cy")
+
+	// The host's laptop, watching.
+	desk := browsertest.New(t).Page(t, browsertest.Laptop)
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, desk, "#live-status", "Live")
+	browsertest.WaitText(t, desk, "#stat-checkedInHeads", "0")
+
+	// The door tablet: the bartender signs in, and the bar links to the door.
+	door := browsertest.New(t).Page(t, browsertest.Tablet)
+	browsertest.SignIn(t, door, s.URL, bea.Code, "barista", "/bar")
+	browsertest.Click(t, door, "#door-link")
+	browsertest.WaitPath(t, door, "/door")
+	browsertest.WaitText(t, door, "#live-status", "Live")
+	browsertest.WaitText(t, door, "#door-in", "0")
+	browsertest.WaitText(t, door, "#door-coming", "3")
+	browsertest.Eval[bool](t, door, `window.sameDocument = true`)
+	if id := browsertest.Eval[string](t, door, `document.activeElement.id`); id != "door-code" {
+		t.Errorf("the focus is on %q, want the code field", id)
+	}
+	// The scan button shows exactly where the browser can read QR codes.
+	if !browsertest.Eval[bool](t, door, `document.getElementById("door-scan").hidden === !("BarcodeDetector" in window)`) {
+		t.Error("the Scan QR button is shown without BarcodeDetector, or hidden with it")
+	}
+	browsertest.Screenshot(t, door, "door-ready")
+
+	// Typed, in lower case.
+	browsertest.Fill(t, door, "#door-code", strings.ToLower(ada.Code))
+	if tt := browsertest.Eval[string](t, door, `getComputedStyle(document.getElementById("door-code")).textTransform`); tt != "uppercase" {
+		t.Errorf("the code field shows %q, want uppercase", tt)
+	}
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Welcome, Ada Lovelace — party of 3")
+	browsertest.WaitText(t, door, "#door-warnings", "Dietary: no nuts")
+	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "ok" {
+		t.Errorf("welcome card level %q, want ok (green)", level)
+	}
+	browsertest.WaitText(t, door, "#door-in", "1")
+	browsertest.WaitText(t, door, "#door-heads", "3")
+	browsertest.WaitText(t, desk, "#stat-checkedInHeads", "3")
+	browsertest.WaitText(t, desk, "#stat-checkedIn", "1")
+	if h := browsertest.Eval[float64](t, door, `document.getElementById("door-undo").getBoundingClientRect().height`); h < 48 {
+		t.Errorf("the undo button is %.0f px tall, want at least 48", h)
+	}
+	browsertest.Screenshot(t, door, "welcome")
+	browsertest.Screenshot(t, desk, "desk-arrived")
+
+	// Wrong card: undo.
+	browsertest.Click(t, door, "#door-undo")
+	browsertest.WaitText(t, door, "#door-message", "Check-in undone")
+	browsertest.WaitText(t, door, "#door-in", "0")
+	browsertest.WaitText(t, desk, "#stat-checkedInHeads", "0")
+
+	// The whole link from the QR code, as a keyboard-like scanner types it.
+	browsertest.Fill(t, door, "#door-code", s.URL+"/login?code="+url.QueryEscape(ada.Code))
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Welcome, Ada Lovelace — party of 3")
+	browsertest.WaitText(t, door, "#door-in", "1")
+
+	// Scanned twice: red, with who let them in, and still counted once.
+	browsertest.Fill(t, door, "#door-code", ada.Code)
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Already in: Ada Lovelace")
+	browsertest.WaitText(t, door, "#door-warnings", "by Bea Barista")
+	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "stop" {
+		t.Errorf("second scan level %q, want stop (red)", level)
+	}
+	browsertest.WaitText(t, door, "#door-in", "1")
+	browsertest.Screenshot(t, door, "already-in")
+
+	// An unknown code.
+	browsertest.Fill(t, door, "#door-code", "ABCDEFGH")
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Unknown code")
+	browsertest.WaitText(t, door, "#door-detail", "find the guest by name")
+	browsertest.Screenshot(t, door, "unknown-code")
+
+	// Bob lost his code: found by name and let in; the card says Cy is
+	// still to come.
+	browsertest.Fill(t, door, "#door-search", "byron")
+	browsertest.Click(t, door, `#door-search-form button[type="submit"]`)
+	browsertest.WaitText(t, door, "#door-search-results", "Bob Byron")
+	browsertest.Screenshot(t, door, "search")
+	browsertest.Click(t, door, `#door-search-results li[data-id="`+fam[0].ID+`"] button`)
+	browsertest.WaitText(t, door, "#door-message", "Bob Byron — party of 1")
+	browsertest.WaitText(t, door, "#door-warnings", "still to come: Cy")
+	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "warn" {
+		t.Errorf("Bob never answered: level %q, want warn (amber)", level)
+	}
+	browsertest.WaitText(t, door, "#door-in", "2")
+	browsertest.WaitText(t, door, "#door-heads", "4")
+	browsertest.WaitText(t, desk, "#stat-checkedInHeads", "4")
+	browsertest.WaitText(t, desk, "#guest-rows", "✓ in")
+	browsertest.Screenshot(t, door, "found-by-name")
+	browsertest.Screenshot(t, desk, "desk-two-arrived")
+
+	if !browsertest.Eval[bool](t, door, `window.sameDocument === true`) {
+		t.Error("the door page reloaded; it should update live")
+	}
+}
