@@ -256,24 +256,16 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 }
 
 // arrivedStats reads the kept figures for an answer whose change is
-// already stored, so it never fails the request: on a fresh database
-// the first reads race to create the summary, and a loser simply reads
-// again. Figures it cannot read come back with version 0, which the door
-// page ignores.
+// already stored, so it never fails the request: figures it cannot read
+// come back with version 0, which the door page ignores.
 func (s *Server) arrivedStats(r *http.Request) store.GuestStats {
 	ctx := r.Context()
-	var err error
-	for range 3 {
-		var st store.GuestStats
-		if st, err = s.store.Stats(ctx); err == nil {
-			return st
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			break
-		}
+	st, err := s.store.Stats(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "read stats for the door", "err", err, "requestId", requestID(ctx))
+		return store.GuestStats{}
 	}
-	s.log.WarnContext(ctx, "read stats for the door", "err", err, "requestId", requestID(ctx))
-	return store.GuestStats{}
+	return st
 }
 
 // doorChanged tells the host's dashboard and every door tablet, live:

@@ -75,6 +75,7 @@ func (s *Store) CheckIn(ctx context.Context, id string, c guest.CheckIn) (guest.
 }
 
 func (s *Store) writeCheckIn(ctx context.Context, before guest.Guest, c guest.CheckIn, at time.Time) (guest.Guest, error) {
+	defer s.guestWrites.begin()() // moves the kept figures (guests_stats.go)
 	heads := max(1, c.Heads)
 	var matched int64
 	err := s.retry(ctx, onBusy, func() error {
@@ -107,6 +108,7 @@ func (s *Store) writeCheckIn(ctx context.Context, before guest.Guest, c guest.Ch
 // It returns the guest afterwards and whether this call undid it: false
 // when the guest was not checked in, or another undo won the race.
 func (s *Store) UndoCheckIn(ctx context.Context, id string) (guest.Guest, bool, error) {
+	defer s.guestWrites.begin()() // moves the kept figures (guests_stats.go)
 	before, err := s.GuestByID(ctx, id)
 	if err != nil || !before.CheckedIn() {
 		return before, false, err

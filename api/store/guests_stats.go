@@ -50,22 +50,43 @@ func (d statsDoc) stats() GuestStats {
 	return GuestStats{Counts: d.Counts, Version: d.Version, UpdatedAt: d.UpdatedAt, RecountedAt: d.RecountedAt}
 }
 
-// Stats returns the host's figures: one read of the summary, recounted
-// first when there is none yet.
+// Stats returns the host's figures: one read of the summary. Before the
+// first recount has stored one (a first start), this process's callers
+// share one recount; while guests change too fast for it to finish, the
+// answer is a fresh count that is not kept. Stats never fails because the
+// guests are busy.
 func (s *Store) Stats(ctx context.Context) (GuestStats, error) {
+	if st, ok, err := s.keptStats(ctx); ok || err != nil {
+		return st, err
+	}
+	s.firstRecount.Lock()
+	defer s.firstRecount.Unlock()
+	if st, ok, err := s.keptStats(ctx); ok || err != nil {
+		return st, err // another caller's recount finished meanwhile
+	}
+	st, err := s.RecountStats(ctx)
+	if !errors.Is(err, ErrConflict) {
+		return st, err
+	}
+	c, err := s.CountGuestStats(ctx)
+	if err != nil {
+		return GuestStats{}, err
+	}
+	return GuestStats{Counts: c, UpdatedAt: time.Now().UTC()}, nil
+}
+
+// keptStats reads the summary; ok is false when there is none yet, or
+// only the placeholder of a first recount under way.
+func (s *Store) keptStats(ctx context.Context) (st GuestStats, ok bool, err error) {
 	var doc statsDoc
-	err := s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
+	err = s.coll(collStats).FindOne(ctx, bson.D{{Key: "_id", Value: statsGuests}}).Decode(&doc)
 	if errors.Is(err, mongo.ErrNoDocuments) {
-		return s.RecountStats(ctx)
+		return GuestStats{}, false, nil
 	}
 	if err != nil {
-		return GuestStats{}, fmt.Errorf("read stats: %w", err)
+		return GuestStats{}, false, fmt.Errorf("read stats: %w", err)
 	}
-	if doc.RecountedAt.IsZero() {
-		// The placeholder of a first recount still under way.
-		return s.RecountStats(ctx)
-	}
-	return doc.stats(), nil
+	return doc.stats(), !doc.RecountedAt.IsZero(), nil
 }
 
 // adjustStats moves the summary by delta. A missing summary is left

@@ -152,3 +152,33 @@ func TestRecountDuringChanges(t *testing.T) {
 		t.Errorf("stats = %+v, want 24 invited, 48 expected", got)
 	}
 }
+
+// On a fresh database many readers of the figures while guests are
+// written all get an answer (none fails because the guests are busy),
+// and the summary they leave agrees with a count.
+func TestStatsOnAFreshBusyDatabase(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	var wg sync.WaitGroup
+	errs := make(chan error, 48)
+	for i := range 24 {
+		wg.Go(func() {
+			g := guest.Guest{FirstName: "G", LastName: "L", ExpectedGuests: 1 + i%2}
+			errs <- s.InsertGuest(ctx, &g)
+		})
+		wg.Go(func() {
+			_, err := s.Stats(ctx)
+			errs <- err
+		})
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := assertStatsMatchRecount(t, s); got.Invited != 24 || got.Expected != 36 {
+		t.Errorf("stats = %+v, want 24 invited, 36 expected", got)
+	}
+}

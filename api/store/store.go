@@ -50,6 +50,9 @@ type Store struct {
 	// guestWrites lets a recount of the host's figures see this process's
 	// guest writes that overlap it (guests_stats.go).
 	guestWrites guestWriteGate
+	// firstRecount lets one of this process's Stats callers make the
+	// summary when there is none yet.
+	firstRecount sync.Mutex
 }
 
 // Open connects to the configured database, starting embedded FerretDB
