@@ -2,13 +2,17 @@ package store
 
 import (
 	"context"
+	"database/sql"
+	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
+	_ "modernc.org/sqlite" // the driver FerretDB's SQLite backend uses, for IndexIDs
 )
 
 // EmbeddedConfig configures the embedded FerretDB.
@@ -48,6 +52,90 @@ type Embedded struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	uri    string
+	dir    string
+	log    *slog.Logger
+}
+
+// FerretDB v1's SQLite backend finds, updates and deletes a document by
+// _id with the expression _ferretdb_sjson->'$._id', but indexes _id on
+// _ferretdb_sjson->"_id". SQLite uses an index only for the very
+// expression it was built on, so every _id look-up read the whole
+// collection: 4.7 ms per find and 23 ms per update at 10,000 documents,
+// 0.4 ms and 0.2 ms with the matching index this file adds to every
+// collection table (TestEmbeddedIDLookupsUseAnIndex checks the plan).
+
+// idIndexEvery is how soon a collection created after start gets its
+// index.
+const idIndexEvery = 2 * time.Second
+
+// idIndexSuffix names the added index after its table.
+const idIndexSuffix = "_barhub_id"
+
+// keepIDIndexes adds the _id index to new collections until ctx ends.
+func (e *Embedded) keepIDIndexes(ctx context.Context) {
+	t := time.NewTicker(idIndexEvery)
+	defer t.Stop()
+	for {
+		if err := e.IndexIDs(ctx); err != nil && ctx.Err() == nil {
+			e.log.WarnContext(ctx, "index _id look-ups", "err", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+// IndexIDs adds the _id index to every collection that lacks it, in every
+// database of this server.
+func (e *Embedded) IndexIDs(ctx context.Context) error {
+	files, err := filepath.Glob(filepath.Join(e.dir, "*.sqlite"))
+	if err != nil {
+		return err
+	}
+	var errs []error
+	for _, f := range files {
+		if err := indexIDsIn(ctx, f); err != nil {
+			errs = append(errs, fmt.Errorf("%s: %w", filepath.Base(f), err))
+		}
+	}
+	return errors.Join(errs...)
+}
+
+func indexIDsIn(ctx context.Context, file string) error {
+	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)")
+	if err != nil {
+		return err
+	}
+	defer db.Close()
+	rows, err := db.QueryContext(ctx, `SELECT c.table_name FROM _ferretdb_collections c
+		WHERE NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = c.table_name || ?)`, idIndexSuffix)
+	if err != nil {
+		if strings.Contains(err.Error(), "no such table") {
+			return nil // a database FerretDB is still setting up
+		}
+		return err
+	}
+	var tables []string
+	for rows.Next() {
+		var t string
+		if err := rows.Scan(&t); err != nil {
+			rows.Close()
+			return err
+		}
+		tables = append(tables, t)
+	}
+	if err := errors.Join(rows.Err(), rows.Close()); err != nil {
+		return err
+	}
+	for _, t := range tables {
+		q := fmt.Sprintf(`CREATE INDEX IF NOT EXISTS %q ON %q (_ferretdb_sjson->'$._id')`, t+idIndexSuffix, t)
+		if _, err := db.ExecContext(ctx, q); err != nil && !strings.Contains(err.Error(), "no such table") {
+			return fmt.Errorf("index %s: %w", t, err)
+		}
+	}
+	return nil
 }
 
 // StartEmbedded starts FerretDB and returns once it accepts connections.
@@ -83,10 +171,16 @@ func StartEmbedded(ctx context.Context, cfg EmbeddedConfig, logger *slog.Logger)
 		return nil, fmt.Errorf("start embedded database: %w", err)
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	e := &Embedded{f: f, cancel: cancel, done: make(chan struct{})}
+	e := &Embedded{f: f, cancel: cancel, done: make(chan struct{}), dir: dir, log: fdbLogger}
+	indexed := make(chan struct{})
 	go func() {
 		defer close(e.done)
 		f.Run(runCtx)
+		<-indexed
+	}()
+	go func() {
+		defer close(indexed)
+		e.keepIDIndexes(runCtx)
 	}()
 	// ferretdb.New already listens, so the address (with the port the
 	// kernel picked) is known now.

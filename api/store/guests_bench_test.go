@@ -52,7 +52,21 @@ func tenThousand(b *testing.B) *store.Store {
 			b.Fatal(err)
 		}
 	}
+	storetest.IndexIDs(b)
 	return s
+}
+
+// BenchmarkGuestByID10k loads one guest among 10,000 by _id, as every
+// signed-in request and every RSVP does.
+func BenchmarkGuestByID10k(b *testing.B) {
+	ctx := context.Background()
+	s := tenThousand(b)
+	b.ResetTimer()
+	for i := range b.N {
+		if _, err := s.GuestByID(ctx, fmt.Sprintf("g%05d", i*7919%10000)); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // BenchmarkStats10k reads the host's figures for 10,000 guests: one read

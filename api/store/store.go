@@ -87,6 +87,13 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 		s.Close(context.Background())
 		return nil, err
 	}
+	if emb != nil {
+		// Now, not at the next round of its loop: a restart on a big
+		// party's data is fast from the first request.
+		if err := emb.IndexIDs(ctx); err != nil {
+			logger.WarnContext(ctx, "index _id look-ups", "err", err)
+		}
+	}
 	return s, nil
 }
 
