@@ -65,13 +65,6 @@ type barParts struct {
 	signerMu sync.Mutex
 	signer   *images.Signer
 
-	// stockMu serialises stock changes in this process: each is a few
-	// UpdateMany calls that must not interleave on one drink.
-	stockMu sync.Mutex
-	// guestLocks serialise one guest's order placements, so the open-order
-	// limit holds against a double tap with two different keys.
-	guestLocks sync.Map // guest id → *sync.Mutex
-
 	diet   dietCache
 	prep   prepCache
 	tokens tokenCache
@@ -433,12 +426,16 @@ func (s *Server) maintain() {
 	}()
 }
 
-// lockGuest serialises one guest's order placements in this process.
-func (s *Server) lockGuest(guestID string) func() {
-	v, _ := s.bar.guestLocks.LoadOrStore(guestID, &sync.Mutex{})
-	mu := v.(*sync.Mutex)
-	mu.Lock()
-	return mu.Unlock
+// Locks for steps that read, then write, and must not interleave with
+// themselves on any instance (store.Lock); their ttl outlives the step by
+// far.
+const lockTTL = 30 * time.Second
+
+// lockGuest serialises one guest's order placements, so the open-order
+// limit holds against a double tap with two different keys, even when the
+// two taps reach two instances.
+func (s *Server) lockGuest(ctx context.Context, guestID string) (func(), error) {
+	return s.store.Lock(ctx, "guest-orders/"+guestID, lockTTL)
 }
 
 var errSigningKey = errors.New("image signing key unavailable")

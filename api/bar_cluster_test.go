@@ -4,11 +4,13 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"io"
 	"log/slog"
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"sync"
 	"testing"
 	"time"
 
@@ -16,6 +18,7 @@ import (
 
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/api/store/storetest"
 	"github.com/barhub/barhub/hub"
 )
@@ -60,6 +63,20 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 	tickets := auth.NewTickets(st, 30*time.Second)
 	envs := make([]*testEnv, n)
 	for i := range envs {
+		if i > 0 {
+			// Every further instance has its own connection to the same
+			// database, its keys and tickets read from it, as a deployment's
+			// instances do: nothing in memory is shared.
+			st, err = store.Open(ctx, store.Config{URI: storetest.URI(t), Database: st.DB().Name()}, logger)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { st.Close(context.Background()) })
+			if keys, err = auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: time.Hour}); err != nil {
+				t.Fatal(err)
+			}
+			tickets = auth.NewTickets(st, 30*time.Second)
+		}
 		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets}, logger)
 		if err := h.Start(ctx); err != nil {
 			t.Fatal(err)
@@ -187,5 +204,37 @@ func TestClusterRateLimitAndKillSwitch(t *testing.T) {
 			t.Fatalf("B still serves the switched-off app: %d", status)
 		}
 		time.Sleep(20 * time.Millisecond)
+	}
+}
+
+// TestClusterOpenOrderLimit: one guest taps "order" ten times at once
+// with ten different keys, the taps spread over two instances. The open-
+// order limit holds across them: exactly the limit is placed, the rest
+// are refused with a clear 409.
+func TestClusterOpenOrderLimit(t *testing.T) {
+	c := newCluster(t, 2, 0, func(b *BarConfig) { b.MaxOpenOrders = 2 })
+	g := c[0].tokenFor(c[0].addGuest(guest.Guest{FirstName: "Ada"}))
+	statuses := make(chan int, 10)
+	var wg sync.WaitGroup
+	for i := range 10 {
+		e := c[i%2]
+		wg.Go(func() {
+			status, raw := e.do("POST", "/api/orders", g, `{"items":[{"drinkId":"negroni"}]}`, "Idempotency-Key", fmt.Sprintf("tap-%d", i))
+			if status != 201 && (status != 409 || errorCode(t, raw) != "open_order_limit") {
+				t.Errorf("tap %d: %d %s", i, status, raw)
+			}
+			statuses <- status
+		})
+	}
+	wg.Wait()
+	close(statuses)
+	placed := 0
+	for s := range statuses {
+		if s == 201 {
+			placed++
+		}
+	}
+	if placed != 2 {
+		t.Errorf("%d orders placed across two instances, want the limit of 2", placed)
 	}
 }

@@ -111,9 +111,15 @@ func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 	}
-	s.bar.stockMu.Lock()
+	// Each change is a few UpdateMany calls that must not interleave on
+	// one drink with another change, on any instance.
+	unlock, err := s.store.Lock(ctx, "stock", lockTTL)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	ids, err := s.store.SetIngredientStock(ctx, key, name, inStock, who.Name)
-	s.bar.stockMu.Unlock()
+	unlock()
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -324,7 +324,10 @@ func (s *Server) placeOrder(ctx context.Context, who auth.Identity, req order.Re
 // storeNewOrder checks the guest's limits and stores the order, holding
 // the guest's lock so two placements cannot both pass the limit.
 func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []order.Item, confirmed []string, key, id string) (order.Order, error) {
-	unlock := s.lockGuest(who.GuestID)
+	unlock, err := s.lockGuest(ctx, who.GuestID)
+	if err != nil {
+		return order.Order{}, err
+	}
 	defer unlock()
 	n, err := s.store.CountOpenOrders(ctx, who.GuestID)
 	if err != nil {

@@ -27,6 +27,8 @@ import (
 type claimDoc struct {
 	Key       string    `bson:"_id"`
 	ExpiresAt time.Time `bson:"expiresAt"`
+	// Owner, on a lock (locks.go), lets only its holder remove it.
+	Owner string `bson:"owner,omitempty"`
 }
 
 const collClaims = "claims"
@@ -43,8 +45,12 @@ func claimIndexes() []mongo.IndexModel {
 // does not block that step for ever. Pick a ttl far longer than the write
 // it guards.
 func (s *Store) Claim(ctx context.Context, key string, ttl time.Duration) error {
+	return s.claim(ctx, key, ttl, "")
+}
+
+func (s *Store) claim(ctx context.Context, key string, ttl time.Duration, owner string) error {
 	now := time.Now().UTC()
-	doc := claimDoc{Key: key, ExpiresAt: now.Add(ttl)}
+	doc := claimDoc{Key: key, ExpiresAt: now.Add(ttl), Owner: owner}
 	err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collClaims).InsertOne(ctx, doc); return err })
 	if err == nil {
 		return nil

@@ -53,6 +53,8 @@ type Store struct {
 	// firstRecount lets one of this process's Stats callers make the
 	// summary when there is none yet.
 	firstRecount sync.Mutex
+	// locks are this process's turns on each Lock name (locks.go).
+	locks sync.Map // name → chan struct{}
 }
 
 // Open connects to the configured database, starting embedded FerretDB
