@@ -16,12 +16,13 @@ import (
 	"github.com/barhub/barhub/api/store"
 )
 
-// The audit log (DESIGN.md, Domain): every change the host makes, and the
-// bar's stock switches, recorded once the handler has answered.
+// The audit log (DESIGN.md, Domain): every change the host makes, the
+// bar's stock switches and the door's check-ins, recorded once the
+// handler has answered.
 
 // auditActions names the action of every audited route, by method and
 // chi route pattern. TestEveryAuditedRouteHasAnAction walks the router:
-// a mutating admin or stock route missing here fails it.
+// a mutating admin, stock or door route missing here fails it.
 var auditActions = map[string]string{
 	"POST /api/admin/guests":                   "guest.create",
 	"PUT /api/admin/guests/{id}":               "guest.update",
@@ -39,6 +40,8 @@ var auditActions = map[string]string{
 	"POST /api/admin/announcements":            "announcement",
 	"PUT /api/bar/stock/{ingredient}":          "stock.set",
 	"PUT /api/bar/drinks/{id}/stock":           "drink_stock.set",
+	"POST /api/door/checkin":                   "door.check_in",
+	"POST /api/door/checkin/{id}/undo":         "door.undo",
 }
 
 // auditUnmapped is the action of a mutating route missing from

@@ -14,8 +14,8 @@ import (
 	"github.com/barhub/barhub/api/guest"
 )
 
-// auditedPaths outside /api/admin/: the bar's stock switches.
-var auditedPaths = []string{"/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock"}
+// auditedPaths outside /api/admin/: the bar's stock switches and the door.
+var auditedPaths = []string{"/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo"}
 
 func audited(method, path string) bool {
 	return mutating(method) && (strings.HasPrefix(path, "/api/admin/") || slices.Contains(auditedPaths, path))

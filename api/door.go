@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
@@ -251,6 +252,14 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 	}
 	if recorded {
 		s.doorChanged(r, eventCheckedIn, g, st)
+		audit.SetSubject(ctx, g.ID)
+		audit.Note(ctx, "name", g.Name())
+		audit.Note(ctx, "heads", arrival.Heads)
+		if req.Force {
+			audit.Note(ctx, "letInAnyway", true) // a guest who had declined
+		}
+	} else {
+		audit.Skip(ctx) // nobody came in: a refusal or a second scan
 	}
 	writeJSON(w, http.StatusOK, view)
 }
@@ -307,6 +316,7 @@ func (s *Server) handleUndoCheckIn(w http.ResponseWriter, r *http.Request) {
 	}
 	st := s.arrivedStats(r)
 	s.doorChanged(r, eventCheckInUndone, g, st)
+	audit.Note(ctx, "name", g.Name())
 	writeJSON(w, http.StatusOK, undoView{Guest: newDoorGuest(g), Message: g.Name() + " is no longer checked in", Arrived: newDoorStats(st)})
 }
 

@@ -3,6 +3,7 @@ package api
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -104,6 +105,22 @@ func TestDoorCheckIn(t *testing.T) {
 	status, v, raw = e.doorCheckIn(tok, map[string]any{"code": ada.Code, "heads": 2})
 	if status != http.StatusOK || !v.Admitted || v.Heads != 2 || v.Arrived.CheckedInHeads != 2 {
 		t.Errorf("after undo: %d %s", status, raw)
+	}
+
+	// The audit log has who let whom in, and the undo; the second scan and
+	// the refused undo changed nothing and are not in it.
+	var log auditPage
+	status, raw = e.do("GET", "/api/admin/audit?action=door", adminTok, nil)
+	decodeInto(t, raw, &log)
+	var got []string
+	for _, en := range log.Entries {
+		if en.Subject != ada.ID || en.ActorName != "Sam Door" || en.Details["name"] != "Ada Lovelace" {
+			t.Errorf("audit entry %+v", en)
+		}
+		got = append(got, fmt.Sprintf("%s %v", en.Action, en.Details["heads"]))
+	}
+	if status != http.StatusOK || strings.Join(got, ", ") != "door.check_in 2, door.undo <nil>, door.check_in 3" {
+		t.Errorf("audit log, newest first: %d %q", status, got)
 	}
 }
 

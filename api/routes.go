@@ -73,8 +73,8 @@ func (s *Server) routes() http.Handler {
 		// The door: staff sign in with a bartender or admin code.
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleBartender, guest.RoleAdmin))
-			r.Post("/door/checkin", s.handleCheckIn)
-			r.Post("/door/checkin/{id}/undo", s.handleUndoCheckIn)
+			r.With(s.recordAudit).Post("/door/checkin", s.handleCheckIn)
+			r.With(s.recordAudit).Post("/door/checkin/{id}/undo", s.handleUndoCheckIn)
 			r.Get("/door/lookup", s.handleDoorLookup)
 			r.Get("/door/stats", s.handleDoorStats)
 		})
