@@ -36,6 +36,11 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 	// The door tablet: the bartender signs in, and the bar links to the door.
 	door := browsertest.New(t).Page(t, browsertest.Tablet)
 	browsertest.SignIn(t, door, s.URL, bea.Code, "barista", "/bar")
+	// Once the bar has loaded its queue and gone live, nothing moves the
+	// link any more: a click while the page still fills in can land
+	// beside it on a slow machine.
+	browsertest.WaitText(t, door, "#live-status", "Live")
+	browsertest.WaitText(t, door, "#tickets-queued", "No orders waiting")
 	browsertest.Click(t, door, "#door-link")
 	browsertest.WaitPath(t, door, "/door")
 	browsertest.WaitText(t, door, "#live-status", "Live")

@@ -459,4 +459,12 @@ func SignIn(t testing.TB, ctx context.Context, baseURL, code, lastName, home str
 	Fill(t, ctx, "#lastName", lastName)
 	Click(t, ctx, "#login-submit")
 	WaitPath(t, ctx, home)
+	// The path changes when the new page commits; its document may still
+	// be loading, and a node found now may be replaced a moment later.
+	ok := waitFor(ctx, func(ctx context.Context) (bool, error) {
+		return chromedp.Run(ctx, chromedp.Evaluate[bool](`document.readyState === "complete"`))
+	})
+	if !ok {
+		t.Fatalf("%s did not finish loading", home)
+	}
 }
