@@ -61,6 +61,9 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if o.Status.Final() {
 		coll = collArchive
 	}
+	if err := s.noteGuestOrder(ctx, o.GuestID, o.ID); err != nil {
+		return fmt.Errorf("create order %s: %w", o.ID, err)
+	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("create order %s: %w", o.ID, ErrConflict)
@@ -201,28 +204,6 @@ func (s *Store) both(ctx context.Context, q bson.D, limit int) ([]order.Order, e
 	newestFirst(out)
 	if limit > 0 && len(out) > limit {
 		out = out[:limit]
-	}
-	return out, nil
-}
-
-// OrdersByGuest lists a guest's orders, newest first.
-func (s *Store) OrdersByGuest(ctx context.Context, guestID string, limit int) ([]order.Order, error) {
-	out, err := s.both(ctx, bson.D{{Key: "guestId", Value: guestID}}, limit)
-	if err != nil {
-		return nil, fmt.Errorf("list orders of %s: %w", guestID, err)
-	}
-	return out, nil
-}
-
-// GuestOrdersSince lists a guest's orders created at or after since,
-// oldest first, for pacing.
-func (s *Store) GuestOrdersSince(ctx context.Context, guestID string, since time.Time) ([]order.Order, error) {
-	out, err := s.both(ctx, bson.D{{Key: "guestId", Value: guestID}, {Key: "createdAt", Value: bson.D{{Key: "$gte", Value: since}}}}, 0)
-	if err != nil {
-		return nil, fmt.Errorf("list recent orders of %s: %w", guestID, err)
-	}
-	for i, j := 0, len(out)-1; i < j; i, j = i+1, j-1 {
-		out[i], out[j] = out[j], out[i]
 	}
 	return out, nil
 }

@@ -51,6 +51,11 @@ func TestOrderQueries(t *testing.T) {
 	if err := s.CreateOrder(ctx, newOrder("o2", "x", order.Queued, at(0))); !errors.Is(err, store.ErrConflict) {
 		t.Errorf("duplicate order id: %v", err)
 	}
+	// The refused order's id stays on x's list (it is written first), but
+	// that order is ann's, so x has none.
+	if xs, err := s.OrdersByGuest(ctx, "x", 10); err != nil || len(xs) != 0 {
+		t.Errorf("x's orders %v, %v; want none", orderIDs(xs), err)
+	}
 
 	mine, err := s.OrdersByGuest(ctx, "ann", 10)
 	if err != nil || len(mine) != 3 || mine[0].ID != "o4" || mine[2].ID != "o1" {

@@ -1,0 +1,31 @@
+package store_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store/storetest"
+)
+
+// BenchmarkOrdersByGuest2500 lists one guest's orders (the phone's "my
+// orders") at a party of 500 that has had 2,500 drinks: the archive is
+// what grows over a night.
+func BenchmarkOrdersByGuest2500(b *testing.B) {
+	ctx := context.Background()
+	s := storetest.New(b)
+	for i := range 2500 {
+		if err := s.CreateOrder(ctx, newOrder(fmt.Sprintf("o%05d", i), fmt.Sprintf("g%03d", i%500), order.Served, at(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	storetest.IndexIDs(b)
+	b.ResetTimer()
+	for i := range b.N {
+		got, err := s.OrdersByGuest(ctx, fmt.Sprintf("g%03d", i%500), 50)
+		if err != nil || len(got) != 5 {
+			b.Fatalf("%d orders, %v; want 5", len(got), err)
+		}
+	}
+}
