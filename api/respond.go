@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+
+	"github.com/barhub/barhub/api/store"
 )
 
 // errorBody is every error's shape: {"error":{"code":"…","message":"…"}}.
@@ -60,12 +62,25 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
 }
 
-// fail writes err: an *apiError as itself, anything else as a 500 whose
+// fail writes err: an *apiError as itself; a database still busy after
+// the store's retries as a 503 to try again; anything else as a 500 whose
 // detail goes to the log only (store errors can carry file paths).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if errors.As(err, &ae) {
 		writeJSON(w, ae.Status, errorBody{Error: errorDetail{Code: ae.Code, Message: ae.Message, Details: ae.Details}})
+		return
+	}
+	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
+		// The client hung up and reads no answer: nothing went wrong here.
+		s.log.InfoContext(r.Context(), "request given up by the client", "route", routePattern(r), "requestId", requestID(r.Context()))
+		writeError(w, http.StatusServiceUnavailable, "cancelled", "the request was cancelled")
+		return
+	}
+	if store.Busy(err) {
+		s.log.WarnContext(r.Context(), "database busy", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
+		w.Header().Set("Retry-After", "1")
+		writeError(w, http.StatusServiceUnavailable, "busy", "the party's database is busy this very moment; please try again")
 		return
 	}
 	s.log.ErrorContext(r.Context(), "request failed", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))

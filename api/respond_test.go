@@ -1,0 +1,47 @@
+package api
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+)
+
+// fail answers each kind of error with its status and a JSON body that
+// says what to do, and never shows a 500's detail.
+func TestFail(t *testing.T) {
+	s := &Server{log: slog.New(slog.DiscardHandler)}
+	gone, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name       string
+		ctx        context.Context
+		err        error
+		status     int
+		code       string
+		retryAfter string
+	}{
+		{"the request's fault", context.Background(), errBadRequest("missing_text", "write the text"), 400, "missing_text", ""},
+		{"a conflict", context.Background(), fmt.Errorf("move: %w", errConflict("order_changed", "refresh")), 409, "order_changed", ""},
+		{"database still busy", context.Background(), fmt.Errorf("update guest g1: %w", errors.New("database is locked (5) (SQLITE_BUSY)")), 503, "busy", "1"},
+		{"client hung up", gone, fmt.Errorf("lock guest-orders/g1: %w", context.Canceled), 503, "cancelled", ""},
+		{"anything else", context.Background(), errors.New("open /srv/data/db/barhub.sqlite: disk I/O error"), 500, "internal", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			rec := httptest.NewRecorder()
+			s.fail(rec, httptest.NewRequest(http.MethodGet, "/api/x", nil).WithContext(tt.ctx), tt.err)
+			body := rec.Body.String()
+			if rec.Code != tt.status || !strings.Contains(body, `"code":"`+tt.code+`"`) || rec.Header().Get("Retry-After") != tt.retryAfter {
+				t.Errorf("%d %s (Retry-After %q), want %d %s", rec.Code, body, rec.Header().Get("Retry-After"), tt.status, tt.code)
+			}
+			if strings.Contains(body, "/srv/data") || strings.Contains(body, "SQLITE") {
+				t.Errorf("the answer shows the error's detail: %s", body)
+			}
+		})
+	}
+}
