@@ -104,7 +104,8 @@ func (e *Embedded) IndexIDs(ctx context.Context) error {
 }
 
 func indexIDsIn(ctx context.Context, file string) error {
-	db, err := sql.Open("sqlite", "file:"+file+"?_pragma=busy_timeout(10000)")
+	// mode=rw: a database dropped since the Glob must not be created again.
+	db, err := sql.Open("sqlite", "file:"+file+"?mode=rw&_pragma=busy_timeout(10000)")
 	if err != nil {
 		return err
 	}
@@ -112,8 +113,8 @@ func indexIDsIn(ctx context.Context, file string) error {
 	rows, err := db.QueryContext(ctx, `SELECT c.table_name FROM _ferretdb_collections c
 		WHERE NOT EXISTS (SELECT 1 FROM sqlite_master m WHERE m.type = 'index' AND m.name = c.table_name || ?)`, idIndexSuffix)
 	if err != nil {
-		if strings.Contains(err.Error(), "no such table") {
-			return nil // a database FerretDB is still setting up
+		if strings.Contains(err.Error(), "no such table") || strings.Contains(err.Error(), "unable to open") {
+			return nil // a database FerretDB is still setting up, or has just dropped
 		}
 		return err
 	}
