@@ -96,7 +96,7 @@ func newBarParts(d Deps) *barParts {
 	if b.images == nil {
 		b.images = images.NewDisk(cfg.ImageDir)
 	}
-	var version menuVersion = &localVersion{}
+	var version menuVersion = &localVersion{st: d.Store}
 	if cfg.Redis != nil {
 		b.limiter = ratelimit.NewRedis(cfg.Redis, cfg.RedisPrefix)
 		version = &redisVersion{rdb: cfg.Redis, key: menuVersionKey(cfg.RedisPrefix)}

@@ -51,11 +51,49 @@ type menuVersion interface {
 	Invalidated()
 }
 
-type localVersion struct{ n atomic.Int64 }
+// localVersion counts this process's menu writes. With a store, it also
+// looks at the database's menu counter at most every menuVersionPoll, so
+// a menu written by another process on the same database (the seed
+// command, an instance without Redis) shows within that time. This
+// process's own writes bump both and show at once.
+type localVersion struct {
+	n       atomic.Int64
+	st      *store.Store // nil: this process alone
+	checked atomic.Int64 // when the database's counter was last read, Unix ns
+	seen    atomic.Int64 // the database's counter as last read or written
+}
 
-func (v *localVersion) Current(context.Context) (int64, error) { return v.n.Load(), nil }
-func (v *localVersion) Bump(context.Context) (int64, error)    { return v.n.Add(1), nil }
-func (v *localVersion) Invalidated()                           { v.n.Add(1) }
+// menuVersionPoll is how stale a menu written by another process may be
+// without Redis; a read of one small document by _id costs that often.
+const menuVersionPoll = 2 * time.Second
+
+func (v *localVersion) Current(ctx context.Context) (int64, error) {
+	if v.st == nil {
+		return v.n.Load(), nil
+	}
+	last, now := v.checked.Load(), time.Now().UnixNano()
+	if now-last >= int64(menuVersionPoll) && v.checked.CompareAndSwap(last, now) {
+		if db, err := v.st.MenuVersion(ctx); err == nil && v.seen.Swap(db) != db {
+			v.n.Add(1)
+		}
+	}
+	return v.n.Load(), nil
+}
+
+func (v *localVersion) Bump(ctx context.Context) (int64, error) {
+	n := v.n.Add(1) // this process sees its own write whatever happens below
+	if v.st == nil {
+		return n, nil
+	}
+	db, err := v.st.BumpMenuVersion(ctx)
+	if err != nil {
+		return n, err
+	}
+	v.seen.Store(db)
+	return n, nil
+}
+
+func (v *localVersion) Invalidated() { v.n.Add(1) }
 
 type redisVersion struct {
 	rdb *redis.Client

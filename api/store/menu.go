@@ -285,3 +285,44 @@ func (s *Store) CountDrinks(ctx context.Context) (int64, error) {
 	}
 	return n, nil
 }
+
+// The menu's write counter in the database: what lets a server without
+// Redis see a menu written by another process on the same database (the
+// seed command, another instance) within moments.
+const (
+	collVersions = "versions"
+	versionMenu  = "menu"
+)
+
+// MenuVersion returns the menu's write counter; 0 before any write.
+func (s *Store) MenuVersion(ctx context.Context) (int64, error) {
+	var doc struct {
+		N int64 `bson:"n"`
+	}
+	err := s.coll(collVersions).FindOne(ctx, bson.D{{Key: "_id", Value: versionMenu}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("read menu version: %w", err)
+	}
+	return doc.N, nil
+}
+
+// BumpMenuVersion records a menu write and returns the new counter. Two
+// bumps at once may give one number (the embedded database's $inc is a
+// read, then a write); the counter still moves, which is all readers ask.
+func (s *Store) BumpMenuVersion(ctx context.Context) (int64, error) {
+	var doc struct {
+		N int64 `bson:"n"`
+	}
+	err := s.retry(ctx, onBusyOrDuplicate, func() error {
+		return s.coll(collVersions).FindOneAndUpdate(ctx, bson.D{{Key: "_id", Value: versionMenu}},
+			bson.D{{Key: "$inc", Value: bson.D{{Key: "n", Value: 1}}}},
+			options.FindOneAndUpdate().SetUpsert(true).SetReturnDocument(options.After)).Decode(&doc)
+	})
+	if err != nil {
+		return 0, fmt.Errorf("bump menu version: %w", err)
+	}
+	return doc.N, nil
+}

@@ -12,9 +12,11 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"sync"
 	"time"
 
+	"go.mongodb.org/mongo-driver/v2/bson"
 	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 	"go.mongodb.org/mongo-driver/v2/mongo/readpref"
@@ -151,6 +153,24 @@ const (
 // EnsureIndexes creates every index barhub relies on. It is idempotent, so
 // every instance runs it at start.
 func (s *Store) EnsureIndexes(ctx context.Context) error {
+	// Every collection exists from the start, indexed or not: embedded
+	// FerretDB learns of collections when it starts, so one that another
+	// process (barhub seed, barhub worker) creates later on the same data
+	// would stay invisible to a server already running.
+	have, err := s.db.ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		return fmt.Errorf("list collections: %w", err)
+	}
+	for _, coll := range collections {
+		if slices.Contains(have, coll) {
+			continue
+		}
+		err := s.db.CreateCollection(ctx, coll)
+		var ce mongo.CommandError
+		if err != nil && !(errors.As(err, &ce) && ce.Code == namespaceExists) {
+			return fmt.Errorf("create collection %s: %w", coll, err)
+		}
+	}
 	for coll, models := range indexModels() {
 		// One call per index: FerretDB v1 panics when a single
 		// createIndexes names two or more indexes that already exist.
@@ -161,6 +181,18 @@ func (s *Store) EnsureIndexes(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// namespaceExists is the server's error code for a collection created
+// meanwhile by someone else.
+const namespaceExists = 48
+
+// collections lists every collection barhub uses.
+var collections = []string{
+	collGuests, collCodes, collKeys, collTickets, collSettings, collStats, collSecrets,
+	collSections, collDrinks, collStock, collImages, collVersions,
+	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
+	collJobs, collRecommendations, collAudit,
 }
 
 // indexModels lists every index per collection. Each file that owns a

@@ -11,6 +11,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 )
 
 // barClient calls the API as a guest's phone or the bar's tablet does:
@@ -212,5 +213,51 @@ func TestOrderReadyReachesThePhone(t *testing.T) {
 				t.Errorf("mojito with mint back: %d", status)
 			}
 		})
+	}
+}
+
+// TestSeedWhileServing is the README's way to a menu: the server runs
+// (a phone has already read the empty menu, so it is cached), and "barhub
+// seed menu" on the same data loads the starter menu. The running server
+// shows it within seconds, with no Redis and no restart.
+func TestSeedWhileServing(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, nil)
+	_, body := get(t, s.URL+"/api/app-key")
+	var k struct{ Key string }
+	if err := json.Unmarshal([]byte(body), &k); err != nil || k.Key == "" {
+		t.Fatalf("app key: %s", body)
+	}
+	guest := barClient{t: t, base: s.URL, key: k.Key}
+	drinks := func() int {
+		var page struct{ Drinks []struct{ ID string } }
+		if status := guest.call("GET", "/api/drinks", nil, &page); status != 200 {
+			t.Fatalf("GET /api/drinks: %d", status)
+		}
+		return len(page.Drinks)
+	}
+	if n := drinks(); n != 0 {
+		t.Fatalf("%d drinks before seeding", n)
+	}
+	getenv := func(k string) string {
+		if k == "BARHUB_LOG_LEVEL" {
+			return "error"
+		}
+		return ""
+	}
+	var out bytes.Buffer
+	if err := run(context.Background(), []string{"barhub", "seed", "menu", "--data", dir}, getenv, &out); err != nil {
+		t.Fatalf("seed menu: %v\n%s", err, out.String())
+	}
+	deadline := time.Now().Add(10 * time.Second)
+	for drinks() != 37 {
+		if time.Now().After(deadline) {
+			t.Fatalf("the running server still shows %d drinks", drinks())
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+	var sections struct{ Sections []struct{ ID string } }
+	if status := guest.call("GET", "/api/sections", nil, &sections); status != 200 || len(sections.Sections) != 4 {
+		t.Errorf("GET /api/sections: %d, %d sections, want the starter menu's 4", status, len(sections.Sections))
 	}
 }
