@@ -108,7 +108,9 @@ func parseBarAction(r *http.Request) (order.Action, reasonRequest, error) {
 // the order's version lets exactly one through (200, one event); the
 // other gets 409.
 func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+	// A guest is waiting on this move: its writes go first on the
+	// embedded database.
+	ctx := store.Urgent(r.Context())
 	who := identity(ctx)
 	if !s.allow(w, r, "orders", who.GuestID) {
 		return
@@ -166,7 +168,7 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 		// After the event: the guest hears "ready" one write sooner. The
 		// estimate learns from every drink made; a lost sample only makes
 		// it a little less sharp.
-		if err := s.store.RecordPrepTime(context.WithoutCancel(ctx), next.ID, *next.StartedAt, now); err != nil {
+		if err := s.store.RecordPrepTime(context.WithoutCancel(r.Context()), next.ID, *next.StartedAt, now); err != nil {
 			s.log.WarnContext(ctx, "record preparation time", "err", err)
 		}
 	}

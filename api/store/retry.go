@@ -46,7 +46,7 @@ const (
 func (s *Store) retry(ctx context.Context, policy retryPolicy, write func() error) error {
 	var err error
 	for attempt := range retryAttempts {
-		err = s.writeTurn(write)
+		err = s.writeTurn(ctx, write)
 		if err == nil {
 			return nil
 		}
@@ -75,12 +75,12 @@ func sleepJittered(ctx context.Context, d time.Duration) error {
 }
 
 // writeTurn runs write alone among this process's writes when the
-// database is embedded.
-func (s *Store) writeTurn(write func() error) error {
+// database is embedded, urgent ones first (writequeue.go).
+func (s *Store) writeTurn(ctx context.Context, write func() error) error {
 	if s.embedded == nil {
 		return write()
 	}
-	s.writeMu.Lock()
-	defer s.writeMu.Unlock()
+	s.writes.acquire(isUrgent(ctx))
+	defer s.writes.release()
 	return write()
 }

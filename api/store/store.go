@@ -48,7 +48,7 @@ type Store struct {
 	db       *mongo.Database
 	embedded *Embedded
 	log      *slog.Logger
-	writeMu  sync.Mutex // this process's writes take turns on the embedded database (retry.go)
+	writes   writeQueue // this process's writes take turns on the embedded database (retry.go)
 	// guestWrites lets a recount of the host's figures see this process's
 	// guest writes that overlap it (guests_stats.go).
 	guestWrites guestWriteGate
