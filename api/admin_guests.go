@@ -87,6 +87,24 @@ func boolParam(q url.Values, name string) (bool, error) {
 	return false, errBadRequest("invalid_query", fmt.Sprintf("%s must be true or false", name))
 }
 
+// intParam reads a whole number from lo to hi, def when absent.
+func intParam(q url.Values, name string, lo, hi, def int) (int, error) {
+	s := q.Get(name)
+	if s == "" {
+		return def, nil
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < lo || n > hi {
+		return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
+	}
+	return n, nil
+}
+
+// pageCount is how many pages of limit hold total items.
+func pageCount(total int64, limit int) int {
+	return int((total + int64(limit) - 1) / int64(limit))
+}
+
 // guestPage is GET /api/admin/guests.
 type guestPage struct {
 	Guests []guest.Guest `json:"guests"`
@@ -136,24 +154,13 @@ func parseGuestQuery(v url.Values) (store.GuestQuery, error) {
 	default:
 		return q, errBadRequest("invalid_query", "order must be asc or desc")
 	}
-	num := func(name string, lo, hi, def int) (int, error) {
-		s := v.Get(name)
-		if s == "" {
-			return def, nil
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi {
-			return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
-		}
-		return n, nil
-	}
-	if q.Limit, err = num("limit", 1, store.MaxPageSize, 50); err != nil {
+	if q.Limit, err = intParam(v, "limit", 1, store.MaxPageSize, 50); err != nil {
 		return q, err
 	}
-	if q.Offset, err = num("offset", 0, 1<<30, 0); err != nil {
+	if q.Offset, err = intParam(v, "offset", 0, 1<<30, 0); err != nil {
 		return q, err
 	}
-	page, err := num("page", 1, 1<<20, 0)
+	page, err := intParam(v, "page", 1, 1<<20, 0)
 	if err != nil {
 		return q, err
 	}
@@ -176,7 +183,7 @@ func (s *Server) handleListGuests(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, guestPage{
 		Guests: guests, Total: total, Limit: q.Limit, Offset: q.Offset,
-		Page: q.Offset/q.Limit + 1, Pages: int((total + int64(q.Limit) - 1) / int64(q.Limit)),
+		Page: q.Offset/q.Limit + 1, Pages: pageCount(total, q.Limit),
 	})
 }
 

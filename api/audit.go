@@ -2,10 +2,8 @@ package api
 
 import (
 	"context"
-	"fmt"
 	"net/http"
 	"net/url"
-	"strconv"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -200,22 +198,11 @@ func parseAuditQuery(v url.Values) (store.AuditFilter, error) {
 	if !f.Since.IsZero() && !f.Until.IsZero() && f.Until.Before(f.Since) {
 		return bad("until must not be before since")
 	}
-	num := func(name string, lo, hi, def int) (int, error) {
-		s := v.Get(name)
-		if s == "" {
-			return def, nil
-		}
-		n, err := strconv.Atoi(s)
-		if err != nil || n < lo || n > hi {
-			return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
-		}
-		return n, nil
-	}
 	var err error
-	if f.Limit, err = num("limit", 1, store.MaxPageSize, 50); err != nil {
+	if f.Limit, err = intParam(v, "limit", 1, store.MaxPageSize, 50); err != nil {
 		return f, err
 	}
-	if f.Page, err = num("page", 1, 1<<20, 1); err != nil {
+	if f.Page, err = intParam(v, "page", 1, 1<<20, 1); err != nil {
 		return f, err
 	}
 	return f, nil
@@ -234,6 +221,6 @@ func (s *Server) handleListAudit(w http.ResponseWriter, r *http.Request) {
 	}
 	writeJSON(w, http.StatusOK, auditPage{
 		Entries: entries, Total: total, Limit: f.Limit, Page: f.Page,
-		Pages: int((total + int64(f.Limit) - 1) / int64(f.Limit)),
+		Pages: pageCount(total, f.Limit),
 	})
 }

@@ -228,11 +228,11 @@ func (s *Server) handleListJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	var err error
-	if f.Limit, err = jobQueryInt(q.Get("limit"), "limit", 1, 200, 50); err != nil {
+	if f.Limit, err = intParam(q, "limit", 1, 200, 50); err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if f.Offset, err = jobQueryInt(q.Get("offset"), "offset", 0, 1_000_000, 0); err != nil {
+	if f.Offset, err = intParam(q, "offset", 0, 1_000_000, 0); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -293,15 +293,4 @@ func (s *Server) handleRegenerateImagePrompt(w http.ResponseWriter, r *http.Requ
 	}
 	audit.Note(r.Context(), "job", j.ID)
 	writeJSON(w, http.StatusAccepted, j)
-}
-
-func jobQueryInt(v, name string, lo, hi, def int) (int, error) {
-	if v == "" {
-		return def, nil
-	}
-	n, err := strconv.Atoi(v)
-	if err != nil || n < lo || n > hi {
-		return 0, errBadRequest("invalid_query", fmt.Sprintf("%s must be a whole number from %d to %d", name, lo, hi))
-	}
-	return n, nil
 }
