@@ -1,31 +1,10 @@
 package api
 
 import (
-	"bytes"
-	"errors"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 
 	"github.com/barhub/barhub/api/order"
 )
-
-func fuzzRequest(body []byte) *http.Request {
-	r := httptest.NewRequest("POST", "/", bytes.NewReader(body))
-	r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 8192)
-	return r
-}
-
-func checkAPIError(t *testing.T, err error) {
-	t.Helper()
-	var ae *apiError
-	if !errors.As(err, &ae) {
-		t.Fatalf("error %T %v is not an apiError", err, err)
-	}
-	if ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
-		t.Fatalf("bad error %+v", ae)
-	}
-}
 
 // FuzzParseOrderRequest feeds arbitrary bodies to the order decoder: a
 // valid order or a 4xx, never a panic; what it accepts is already in its

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"net/http/httptest"
 	"net/url"
 	"strconv"
 	"strings"
@@ -456,17 +455,9 @@ func FuzzParseCheckIn(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := httptest.NewRequest("POST", "/api/door/checkin", bytes.NewReader(body))
-		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 4096)
-		req, err := parseCheckIn(r)
+		req, err := parseCheckIn(fuzzRequest(body))
 		if err != nil {
-			ae, ok := err.(*apiError)
-			if !ok {
-				t.Fatalf("error %T %v is not an apiError", err, err)
-			}
-			if ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
-				t.Fatalf("bad error %+v", ae)
-			}
+			checkAPIError(t, err)
 			return
 		}
 		switch {

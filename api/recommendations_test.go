@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
-	"net/http/httptest"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -162,13 +161,9 @@ func FuzzRecommendationRequest(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := httptest.NewRequest("POST", "/api/recommendations", bytes.NewReader(body))
-		req, err := readRecommendationRequest(r)
+		req, err := readRecommendationRequest(fuzzRequest(body))
 		if err != nil {
-			var ae *apiError
-			if !errors.As(err, &ae) || ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
-				t.Fatalf("error %v is not a 4xx API error", err)
-			}
+			checkAPIError(t, err)
 			return
 		}
 		if len(req.Likes) > maxTasteTerms || len(req.Dislikes) > maxTasteTerms || utf8.RuneCountInString(req.Mood) > maxMoodLen {

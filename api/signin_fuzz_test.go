@@ -2,8 +2,6 @@ package api
 
 import (
 	"bytes"
-	"net/http"
-	"net/http/httptest"
 	"testing"
 )
 
@@ -19,17 +17,9 @@ func FuzzParseLogin(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r := httptest.NewRequest("POST", "/api/auth/login", bytes.NewReader(body))
-		r.Body = http.MaxBytesReader(httptest.NewRecorder(), r.Body, 4096)
-		req, err := parseLogin(r)
+		req, err := parseLogin(fuzzRequest(body))
 		if err != nil {
-			ae, ok := err.(*apiError)
-			if !ok {
-				t.Fatalf("error %T %v is not an apiError", err, err)
-			}
-			if ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
-				t.Fatalf("bad error %+v", ae)
-			}
+			checkAPIError(t, err)
 			return
 		}
 		if req.Code == "" || req.LastName == "" {
