@@ -2,8 +2,6 @@ package store
 
 import (
 	"context"
-	"crypto/rand"
-	"encoding/hex"
 	"errors"
 	"fmt"
 	"sync"
@@ -33,9 +31,7 @@ func (s *Store) Lock(ctx context.Context, name string, ttl time.Duration) (unloc
 		return local, nil
 	}
 	key := "lock/" + name
-	var b [12]byte
-	rand.Read(b[:])
-	owner := hex.EncodeToString(b[:])
+	owner := NewID() // unique to this holder: only it may remove the claim
 	for attempt := 0; ; attempt++ {
 		err := s.claim(ctx, key, ttl, owner)
 		if err == nil {
