@@ -2,10 +2,13 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"reflect"
 	"slices"
+	"strconv"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/go-chi/chi/v5"
@@ -413,5 +416,34 @@ func TestAuditActionsAreDocumented(t *testing.T) {
 	slices.Sort(want)
 	if !slices.Equal(documented, want) {
 		t.Errorf("documented actions %v, want %v", documented, want)
+	}
+}
+
+// A burst of admin actions at once (here 40 personal announcements) is
+// written together, and every one of them is in the log when its
+// request answers.
+func TestAuditBurst(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin})
+	tok := e.tokenFor(admin)
+	var wg sync.WaitGroup
+	for i := range 40 {
+		wg.Go(func() {
+			body := map[string]string{"text": "your table is " + strconv.Itoa(i), "guestId": fmt.Sprintf("g%02d", i)}
+			if status, raw := e.do("POST", "/api/admin/announcements", tok, body); status != 202 {
+				t.Errorf("announcement %d: %d %s", i, status, raw)
+			}
+		})
+	}
+	wg.Wait()
+	var log auditPage
+	status, raw := e.do("GET", "/api/admin/audit?action=announcement&limit=100", tok, nil)
+	decodeInto(t, raw, &log)
+	seen := map[string]bool{}
+	for _, en := range log.Entries {
+		seen[en.Subject] = true
+	}
+	if status != 200 || log.Total != 40 || len(seen) != 40 {
+		t.Errorf("audit log: %d, %d entries for %d guests, want 40 each", status, log.Total, len(seen))
 	}
 }

@@ -98,6 +98,7 @@ type Server struct {
 	started  time.Time
 	// auditMetrics count the audit log's writes (audit.go).
 	auditMetrics *auditMetrics
+	auditWriter  auditWriter
 	// Menu, orders and the bar queue (see bar.go).
 	bar            *barParts
 	onDrinkCreated func(ctx context.Context, drinkID string)

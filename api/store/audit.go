@@ -32,19 +32,28 @@ func auditIndexes() []mongo.IndexModel {
 
 // InsertAudit stores e. A zero At is now; an empty ID is made from At.
 func (s *Store) InsertAudit(ctx context.Context, e *audit.Entry) error {
-	if e.Action == "" {
-		return errors.New("insert audit entry: empty action")
+	return s.InsertAudits(ctx, []*audit.Entry{e})
+}
+
+// InsertAudits stores entries in one write, as InsertAudit does each.
+func (s *Store) InsertAudits(ctx context.Context, entries []*audit.Entry) error {
+	docs := make([]any, len(entries))
+	for i, e := range entries {
+		if e.Action == "" {
+			return errors.New("insert audit entry: empty action")
+		}
+		if e.At.IsZero() {
+			e.At = time.Now()
+		}
+		// The database keeps milliseconds; the id's time must be the same.
+		e.At = e.At.UTC().Truncate(time.Millisecond)
+		if e.ID == "" {
+			e.ID = audit.NewID(e.At)
+		}
+		docs[i] = e
 	}
-	if e.At.IsZero() {
-		e.At = time.Now()
-	}
-	// The database keeps milliseconds; the id's time must be the same.
-	e.At = e.At.UTC().Truncate(time.Millisecond)
-	if e.ID == "" {
-		e.ID = audit.NewID(e.At)
-	}
-	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collAudit).InsertOne(ctx, e); return err }); err != nil {
-		return fmt.Errorf("insert audit entry %s: %w", e.Action, err)
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collAudit).InsertMany(ctx, docs); return err }); err != nil {
+		return fmt.Errorf("insert %d audit entries (%s…): %w", len(entries), entries[0].Action, err)
 	}
 	return nil
 }
