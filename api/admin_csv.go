@@ -325,7 +325,10 @@ func differences(a, b guest.Guest) []string {
 	add("expectedGuests", a.ExpectedGuests != b.ExpectedGuests)
 	add("extraGuests", a.ExtraGuests != b.ExtraGuests)
 	add("groupId", a.GroupID != b.GroupID)
-	add("dietary", a.Dietary.Text != b.Dietary.Text || !slices.Equal(a.Dietary.Tags, b.Dietary.Tags))
+	add("dietary", a.Dietary.Text != b.Dietary.Text || !slices.Equal(a.Dietary.Tags, b.Dietary.Tags) || a.Dietary.Reviewed != b.Dietary.Reviewed)
+	add("companions", !slices.EqualFunc(a.Companions, b.Companions, func(x, y guest.Companion) bool {
+		return x.Name == y.Name && x.Dietary.Text == y.Dietary.Text && slices.Equal(x.Dietary.Tags, y.Dietary.Tags) && x.Dietary.Reviewed == y.Dietary.Reviewed
+	}))
 	add("tastes", !slices.Equal(a.Tastes.Likes, b.Tastes.Likes) || !slices.Equal(a.Tastes.Dislikes, b.Tastes.Dislikes) || a.Tastes.AlcoholFree != b.Tastes.AlcoholFree)
 	return out
 }

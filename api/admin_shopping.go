@@ -43,9 +43,9 @@ func (s *Server) shoppingPlan(ctx context.Context, q url.Values) (plan.Plan, err
 	if err != nil {
 		return plan.Plan{}, err
 	}
-	guests := make([]plan.Guest, len(coming))
-	for i, g := range coming {
-		guests[i] = plan.GuestOf(g)
+	guests := make([]plan.Guest, 0, len(coming))
+	for _, g := range coming {
+		guests = append(guests, plan.GuestsOf(g)...)
 	}
 	return plan.Make(plan.Input{Guests: guests, Drinks: drinks, Ordered: ordered, OutOfStock: outOfStock, Params: params}), nil
 }

@@ -27,6 +27,7 @@ var auditActions = map[string]string{
 	"PUT /api/admin/guests/{id}":               "guest.update",
 	"DELETE /api/admin/guests/{id}":            "guest.delete",
 	"POST /api/admin/guests/{id}/code":         "guest.code",
+	"PUT /api/admin/guests/{id}/dietary":       "guest.dietary_review",
 	"POST /api/admin/guests/import":            "guest.import",
 	"PUT /api/admin/settings":                  "settings.update",
 	"POST /api/admin/drinks":                   "drink.create",

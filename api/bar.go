@@ -14,8 +14,8 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/images"
-	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/hub"
@@ -239,46 +239,50 @@ func browseClient(r *http.Request, id auth.Identity, ok bool) string {
 	return "ip:" + clientIP(r)
 }
 
-// dietCache keeps each guest's allergens (from their RSVP dietary
-// answer) for a short while, so flagging the menu for them costs no
-// database read per request. Ordering always reads the guest afresh.
+// dietCache keeps each guest's own dietary needs for a short while, so
+// marking the menu for them costs no database read per request. Ordering
+// always reads the guest afresh.
 type dietCache struct {
 	mu sync.Mutex
 	m  map[string]dietEntry
 }
 
 type dietEntry struct {
-	allergens []string
-	at        time.Time
+	needs diet.Needs
+	at    time.Time
 }
 
 const dietTTL = 30 * time.Second
 
-func (c *dietCache) put(guestID string, allergens []string) {
+func (c *dietCache) put(guestID string, needs diet.Needs) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]dietEntry{}
+	}
 	if len(c.m) > 20000 {
 		clear(c.m)
 	}
-	c.m[guestID] = dietEntry{allergens: allergens, at: time.Now()}
+	c.m[guestID] = dietEntry{needs: needs, at: time.Now()}
 }
 
-func (s *Server) guestAllergens(ctx context.Context, guestID string) []string {
+// guestNeeds is the signed-in guest's own needs, for the menu's marks.
+func (s *Server) guestNeeds(ctx context.Context, guestID string) diet.Needs {
 	c := &s.bar.diet
 	c.mu.Lock()
 	e, ok := c.m[guestID]
 	c.mu.Unlock()
 	if ok && time.Since(e.at) < dietTTL {
-		return e.allergens
+		return e.needs
 	}
 	g, err := s.store.GuestByID(ctx, guestID)
 	if err != nil {
-		// Unknown or unreadable: no flags this time; ordering checks again.
-		return nil
+		// Unknown or unreadable: no marks this time; ordering checks again.
+		return diet.Needs{}
 	}
-	a := menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text)
-	c.put(guestID, a)
-	return a
+	n := g.Dietary.Needs()
+	c.put(guestID, n)
+	return n
 }
 
 // prepCache keeps the typical preparation time for a few seconds: every

@@ -214,6 +214,12 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opt := guest.ArrivalOptions{Force: req.Force, Loc: settings.Loc()}
+	if snap, err := s.bar.menu.snapshot(ctx); err == nil {
+		opt.Drinks = snap.dietDrinks()
+	} else {
+		// The card says less, the door keeps working.
+		s.log.WarnContext(ctx, "door card without the menu", "err", err)
+	}
 	if req.Heads != nil {
 		opt.Heads = *req.Heads
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/menu"
 )
 
@@ -48,13 +49,15 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	// Each drink diet.Check finds not safe for the guest is marked with
+	// why: their allergens, "alcohol", a diet.
 	warnings := map[string][]string{}
 	if signed {
-		if mine := s.guestAllergens(r.Context(), id.GuestID); len(mine) > 0 {
+		if mine := s.guestNeeds(r.Context(), id.GuestID); !mine.Empty() {
 			for _, did := range l.ids {
 				d, _ := snap.drink(did)
-				if c := menu.Conflicts(d.Allergens, mine); len(c) > 0 {
-					warnings[did] = c
+				if v := diet.Check(d.Diet(), mine); !v.Safe {
+					warnings[did] = v.Causes()
 				}
 			}
 		}
@@ -93,7 +96,9 @@ func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
 	}
 	v := viewOf(d)
 	if signed {
-		v.AllergenWarning = menu.Conflicts(d.Allergens, s.guestAllergens(r.Context(), id.GuestID))
+		if c := diet.Check(d.Diet(), s.guestNeeds(r.Context(), id.GuestID)); !c.Safe {
+			v.AllergenWarning = c.Causes()
+		}
 	}
 	body, err := json.Marshal(v)
 	if err != nil {

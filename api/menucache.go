@@ -15,6 +15,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
 )
@@ -156,8 +157,8 @@ type cachedList struct {
 type drinkView struct {
 	menu.Drink
 	StandardDrinks float64 `json:"standardDrinks"`
-	// AllergenWarning lists the drink's allergens the signed-in guest
-	// named in their dietary answer.
+	// AllergenWarning lists why the drink is not safe for the signed-in
+	// guest (diet.Check's causes: their allergens, "alcohol", a diet).
 	AllergenWarning []string `json:"allergenWarning,omitempty"`
 }
 
@@ -332,6 +333,18 @@ func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
 	snap.lists[key] = l
 	snap.mu.Unlock()
 	return l, nil
+}
+
+// dietDrinks is the available drinks as diet.Check reads them, for the
+// door card.
+func (snap *menuSnap) dietDrinks() []diet.Drink {
+	out := make([]diet.Drink, 0, len(snap.drinks))
+	for _, d := range snap.drinks {
+		if d.Available {
+			out = append(out, d.Diet())
+		}
+	}
+	return out
 }
 
 // drink returns one drink, if it is on the menu.

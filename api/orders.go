@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +14,8 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/diet"
+	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
@@ -200,7 +202,9 @@ func (s *Server) failOrder(w http.ResponseWriter, r *http.Request, err error) {
 }
 
 // checkedItems resolves the requested drinks: each must be on the menu
-// and available; allergens the guest named must be confirmed.
+// and available, and for someone on the guest's answer (self, a group
+// member, a "+1"); a drink diet.Check finds not safe for the person it is
+// for must be confirmed.
 func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.Request) ([]order.Item, []string, error) {
 	// The menu cache is as fresh as the database for this purpose: every
 	// menu write (a stock mark included) moves the version its reads check
@@ -217,16 +221,16 @@ func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.
 	if err != nil {
 		return nil, nil, err
 	}
-	mine := menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text)
-	s.bar.diet.put(g.ID, mine)
+	s.bar.diet.put(g.ID, g.Dietary.Needs())
+	group := []guest.Guest{g}
+	if slices.ContainsFunc(req.Items, func(it order.ItemInput) bool { return it.For != "" }) {
+		if group, err = s.store.GroupOf(ctx, g); err != nil {
+			return nil, nil, err
+		}
+	}
 
 	items := make([]order.Item, 0, len(req.Items))
-	type flagged struct {
-		DrinkID   string   `json:"drinkId"`
-		Name      string   `json:"name"`
-		Allergens []string `json:"allergens"`
-	}
-	var flags []flagged
+	var flags []unsafeDrink
 	var confirmed []string
 	for _, it := range req.Items {
 		d, ok := snap.drink(it.DrinkID)
@@ -238,23 +242,91 @@ func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.
 			return nil, nil, &apiError{Status: http.StatusConflict, Code: "drink_unavailable", Message: d.UnavailableReason(),
 				Details: map[string]any{"drinkId": d.ID, "missingIngredients": nonNil(d.MissingIngredients), "outOfStock": d.OutOfStock}}
 		}
-		if c := menu.Conflicts(d.Allergens, mine); len(c) > 0 {
-			flags = append(flags, flagged{DrinkID: d.ID, Name: d.Name, Allergens: c})
-			for _, a := range c {
-				confirmed = appendNew(confirmed, a)
+		p := g.People()[0]
+		if it.For != "" {
+			if p, ok = guest.PersonFor(it.For, g.ID, group); !ok {
+				return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "unknown_person",
+					Message: fmt.Sprintf("%q is not someone on your invitation; order for yourself, a member of your group or the people you bring (+1, +2…)", it.For),
+					Details: map[string]string{"for": it.For}}
 			}
 		}
-		items = append(items, order.Item{DrinkID: d.ID, Name: d.Name, Qty: it.Qty, Notes: it.Notes, StandardDrinks: d.StandardDrinks()})
+		item := order.Item{DrinkID: d.ID, Name: d.Name, Qty: it.Qty, Notes: it.Notes, StandardDrinks: d.StandardDrinks()}
+		if p.Ref != g.ID {
+			item.For, item.ForName = p.Ref, p.Name
+		}
+		v := diet.Check(d.Diet(), p.Dietary.Needs())
+		item.Review = v.Review
+		if !v.Safe {
+			item.Confirmed = v.Causes()
+			flags = append(flags, unsafeDrink{DrinkID: d.ID, Name: d.Name, For: item.For, ForName: item.ForName,
+				Allergens: nonNil(v.Allergens), Alcohol: v.Alcohol, Diets: nonNil(v.Diets), Mentions: nonNil(v.Mentions), Causes: v.Causes()})
+			for _, c := range v.Causes() {
+				confirmed = appendNew(confirmed, c)
+			}
+		}
+		items = append(items, item)
 	}
 	if len(flags) > 0 && !req.ConfirmAllergens {
-		msg := fmt.Sprintf("%s contains %s, which you listed in your dietary needs; confirm to order it anyway", flags[0].Name, joinAnd(flags[0].Allergens))
+		msg := flags[0].message()
 		if len(flags) > 1 {
-			msg = fmt.Sprintf("%d of these drinks contain allergens you listed in your dietary needs; confirm to order them anyway", len(flags))
+			msg = fmt.Sprintf("%d of these drinks are not safe for the person they are for (%s); confirm to order them anyway", len(flags), joinAnd(flagSummaries(flags)))
 		}
 		return nil, nil, &apiError{Status: http.StatusUnprocessableEntity, Code: "allergen_confirmation_required", Message: msg,
 			Details: map[string]any{"drinks": flags}}
 	}
 	return items, confirmed, nil
+}
+
+// unsafeDrink is one drink of an order diet.Check finds not safe for the
+// person it is for, as the confirmation question names it.
+type unsafeDrink struct {
+	DrinkID string `json:"drinkId"`
+	Name    string `json:"name"`
+	// For and ForName name the person when it is not the guest ordering.
+	For       string   `json:"for,omitempty"`
+	ForName   string   `json:"forName,omitempty"`
+	Allergens []string `json:"allergens"`
+	Alcohol   bool     `json:"alcohol"`
+	Diets     []string `json:"diets"`
+	Mentions  []string `json:"mentions"`
+	// Causes lists every reason, in words: allergens, "alcohol", diets,
+	// words of unclear needs.
+	Causes []string `json:"causes"`
+}
+
+// message asks for the confirmation of one drink, naming what is wrong
+// with it and for whom.
+func (u unsafeDrink) message() string {
+	whose, they := "which you listed in your dietary needs", "you take"
+	if u.ForName != "" {
+		whose, they = fmt.Sprintf("which %s listed in their dietary needs", u.ForName), u.ForName+" takes"
+	}
+	var parts []string
+	if len(u.Allergens) > 0 {
+		parts = append(parts, fmt.Sprintf("contains %s, %s", joinAnd(u.Allergens), whose))
+	}
+	if u.Alcohol {
+		parts = append(parts, fmt.Sprintf("has alcohol, and %s none", they))
+	}
+	if len(u.Diets) > 0 {
+		parts = append(parts, fmt.Sprintf("is not %s", joinAnd(u.Diets)))
+	}
+	if len(u.Mentions) > 0 {
+		parts = append(parts, fmt.Sprintf("has %s, named in needs the host has not reviewed yet", joinAnd(u.Mentions)))
+	}
+	return fmt.Sprintf("%s %s; confirm to order it anyway", u.Name, strings.Join(parts, "; it "))
+}
+
+func flagSummaries(flags []unsafeDrink) []string {
+	out := make([]string, len(flags))
+	for i, f := range flags {
+		who := "you"
+		if f.ForName != "" {
+			who = f.ForName
+		}
+		out[i] = fmt.Sprintf("%s: %s for %s", f.Name, strings.Join(f.Causes, ", "), who)
+	}
+	return out
 }
 
 // paceError is the friendly refusal of the standard-drinks cap.

@@ -37,7 +37,8 @@ func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {
 type rsvpView struct {
 	Guest guest.Guest `json:"guest"`
 	// Group lists every member of the guest's invitation, the guest
-	// included, without codes or dietary answers.
+	// included, without codes, with their dietary needs and companions
+	// (the one answering fills them in for everyone).
 	Group []guest.Member `json:"group"`
 	// ExpectedTotal is how many people the invitation is for; ComingTotal
 	// how many of them are coming now.
@@ -57,7 +58,8 @@ func newRSVPView(me guest.Guest, group []guest.Guest, st guest.Settings, now tim
 		DeadlinePassed: st.DeadlinePassed(now), DietaryTags: guest.DietaryTags(),
 	}
 	for _, g := range group {
-		v.Group = append(v.Group, guest.MemberOf(g))
+		// The family's own form shows and edits everyone's needs.
+		v.Group = append(v.Group, guest.FamilyMemberOf(g))
 		v.ComingTotal += g.Heads()
 		if g.ID == me.ID {
 			v.Guest = g
@@ -104,6 +106,24 @@ type rsvpRequest struct {
 	Scope     string        `json:"scope"`
 	Dietary   *dietaryInput `json:"dietary"`
 	Tastes    *guest.Tastes `json:"tastes"`
+	// Companions are the people the guest brings without a login ("+1"s),
+	// each with their own needs; Members the needs the one answering
+	// gives for other members of the group.
+	Companions *[]companionInput `json:"companions"`
+	Members    []memberInput     `json:"members"`
+}
+
+// companionInput is one "+1" as the form sends it.
+type companionInput struct {
+	Name    string        `json:"name"`
+	Dietary *dietaryInput `json:"dietary"`
+}
+
+// memberInput is the needs given for one member of the group.
+type memberInput struct {
+	ID         string            `json:"id"`
+	Dietary    *dietaryInput     `json:"dietary"`
+	Companions *[]companionInput `json:"companions"`
 }
 
 // dietaryInput takes the dietary answer as {"text","tags"} or, for
@@ -126,6 +146,48 @@ func (d *dietaryInput) UnmarshalJSON(b []byte) error {
 	}
 	*d = dietaryInput(v)
 	return nil
+}
+
+// dietary checks one dietary answer's size; nil stays nil (no change).
+func (d *dietaryInput) dietary(field string) (*guest.Dietary, error) {
+	if d == nil {
+		return nil, nil
+	}
+	if len(d.Text) > guest.MaxDietaryText {
+		return nil, errBadRequest("invalid_field", fmt.Sprintf("%s: the text is longer than %d characters", field, guest.MaxDietaryText))
+	}
+	if len(d.Tags) > 50 {
+		return nil, errBadRequest("invalid_field", field+" lists too many tags")
+	}
+	// Reviewed and Unclear are the host's and the server's to set.
+	out := guest.Dietary{Text: d.Text, Tags: d.Tags}
+	return &out, nil
+}
+
+// companions checks the "+1"s of one answer; nil stays nil (no change).
+func companions(in *[]companionInput, field string) (*[]guest.Companion, error) {
+	if in == nil {
+		return nil, nil
+	}
+	if len(*in) > guest.MaxCompanions {
+		return nil, errBadRequest("invalid_field", fmt.Sprintf("%s lists more than %d people", field, guest.MaxCompanions))
+	}
+	out := make([]guest.Companion, 0, len(*in))
+	for i, c := range *in {
+		if len(c.Name) > 200 {
+			return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d]: the name is too long", field, i))
+		}
+		d, err := c.Dietary.dietary(fmt.Sprintf("%s[%d].dietary", field, i))
+		if err != nil {
+			return nil, err
+		}
+		cp := guest.Companion{Name: c.Name}
+		if d != nil {
+			cp.Dietary = *d
+		}
+		out = append(out, cp)
+	}
+	return &out, nil
 }
 
 // parseRSVP decodes and checks an RSVP body; the group rules come after,
@@ -152,15 +214,28 @@ func parseRSVP(r *http.Request) (guest.Answer, error) {
 		}
 		a.NotComing = append(a.NotComing, id)
 	}
-	if req.Dietary != nil {
-		if len(req.Dietary.Text) > guest.MaxDietaryText {
-			return a, errBadRequest("invalid_field", fmt.Sprintf("dietary text is longer than %d characters", guest.MaxDietaryText))
+	var err error
+	if a.Dietary, err = req.Dietary.dietary("dietary"); err != nil {
+		return a, err
+	}
+	if a.Companions, err = companions(req.Companions, "companions"); err != nil {
+		return a, err
+	}
+	if len(req.Members) > guest.MaxPartySize {
+		return a, errBadRequest("invalid_field", fmt.Sprintf("members lists more than %d people", guest.MaxPartySize))
+	}
+	for i, m := range req.Members {
+		if !guest.ValidID(m.ID) {
+			return a, errBadRequest("invalid_field", "members must name your group's members by id")
 		}
-		if len(req.Dietary.Tags) > 50 {
-			return a, errBadRequest("invalid_field", "dietary lists too many tags")
+		mn := guest.MemberNeeds{ID: m.ID}
+		if mn.Dietary, err = m.Dietary.dietary(fmt.Sprintf("members[%d].dietary", i)); err != nil {
+			return a, err
 		}
-		d := guest.Dietary(*req.Dietary)
-		a.Dietary = &d
+		if mn.Companions, err = companions(m.Companions, fmt.Sprintf("members[%d].companions", i)); err != nil {
+			return a, err
+		}
+		a.Members = append(a.Members, mn)
 	}
 	if t := req.Tastes; t != nil && (len(t.Likes) > 50 || len(t.Dislikes) > 50) {
 		return a, errBadRequest("invalid_field", "tastes list too many likes or dislikes")
@@ -220,7 +295,7 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 	}
 	view := newRSVPView(me, after, st, now)
 	view.Message = confirmation(d, view)
-	if d.Status != "" {
+	if d.Status != "" || d.ChangesNeeds() {
 		s.guestsChanged(ctx, "rsvp", identity(ctx), after, nil)
 	}
 	writeJSON(w, http.StatusOK, view)

@@ -146,15 +146,16 @@ func TestNormalizeDietary(t *testing.T) {
 	}{
 		{Dietary{}, Dietary{}},
 		{Dietary{Text: "  "}, Dietary{}},
-		{Dietary{Text: "Lactose intolerant, no peanuts"}, Dietary{Text: "Lactose intolerant, no peanuts", Tags: []string{"milk", "peanuts"}}},
+		{Dietary{Text: "Lactose intolerant, no peanuts"}, Dietary{Text: "Lactose intolerant, no peanuts", Tags: []string{"peanuts", "milk"}}},
 		{Dietary{Text: "I'm pregnant"}, Dietary{Text: "I'm pregnant", Tags: []string{TagNoAlcohol}}},
-		{Dietary{Text: "no coriander"}, Dietary{Text: "no coriander", Tags: []string{TagOther}}},
-		{Dietary{Tags: []string{" Vegan ", "vegan", "Gluten", "low sugar"}}, Dietary{Tags: []string{"gluten", "low sugar", "vegan"}}},
-		{Dietary{Text: "other stuff", Tags: []string{"other", "nuts"}}, Dietary{Text: "other stuff", Tags: []string{"nuts"}}},
+		{Dietary{Text: "no coriander"}, Dietary{Text: "no coriander", Unclear: []string{"no coriander"}}},
+		{Dietary{Tags: []string{" Vegan ", "vegan", "Gluten", "low sugar"}}, Dietary{Tags: []string{"gluten", "vegan"}, Unclear: []string{"low sugar"}}},
+		{Dietary{Text: "other stuff", Tags: []string{"other", "nuts"}}, Dietary{Text: "other stuff", Tags: []string{"nuts"}, Unclear: []string{"other stuff"}}},
+		{Dietary{Text: "nötallergi"}, Dietary{Text: "nötallergi", Tags: []string{"nuts"}}},
 	}
 	for _, tt := range tests {
 		got := NormalizeDietary(tt.in)
-		if got.Text != tt.want.Text || !slices.Equal(got.Tags, tt.want.Tags) {
+		if got.Text != tt.want.Text || !slices.Equal(got.Tags, tt.want.Tags) || !slices.Equal(got.Unclear, tt.want.Unclear) {
 			t.Errorf("NormalizeDietary(%+v) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}

@@ -4,116 +4,73 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+
+	"github.com/barhub/barhub/api/diet"
 )
 
-// Dietary tags. The allergens are the EU's fourteen, named as the drink
-// menu names allergens, so a drink can be checked against a guest's
-// answer; the rest are diets.
-const (
-	TagOther     = "other"
-	TagNoAlcohol = "alcohol-free"
-)
+// TagNoAlcohol is the dietary tag of someone who takes no alcohol.
+const TagNoAlcohol = diet.AlcoholFree
 
-// dietaryWords maps words (and short phrases) people write to tags.
-var dietaryWords = map[string]string{
-	"gluten": "gluten", "wheat": "gluten", "coeliac": "gluten", "celiac": "gluten", "barley": "gluten", "rye": "gluten",
-	"crustacean": "crustaceans", "crustaceans": "crustaceans", "shrimp": "crustaceans", "prawn": "crustaceans", "prawns": "crustaceans", "crab": "crustaceans", "lobster": "crustaceans", "shellfish": "crustaceans",
-	"egg": "eggs", "eggs": "eggs",
-	"fish":   "fish",
-	"peanut": "peanuts", "peanuts": "peanuts",
-	"soy": "soy", "soya": "soy", "soybean": "soy", "soybeans": "soy",
-	"milk": "milk", "dairy": "milk", "lactose": "milk", "cream": "milk",
-	"nut": "nuts", "nuts": "nuts", "almond": "nuts", "almonds": "nuts", "hazelnut": "nuts", "hazelnuts": "nuts", "walnut": "nuts", "walnuts": "nuts",
-	"cashew": "nuts", "cashews": "nuts", "pistachio": "nuts", "pistachios": "nuts", "pecan": "nuts", "pecans": "nuts",
-	"celery":   "celery",
-	"mustard":  "mustard",
-	"sesame":   "sesame",
-	"sulphite": "sulphites", "sulphites": "sulphites", "sulfite": "sulphites", "sulfites": "sulphites",
-	"lupin": "lupin", "lupine": "lupin",
-	"mollusc": "molluscs", "molluscs": "molluscs", "mollusk": "molluscs", "mollusks": "molluscs", "oyster": "molluscs", "oysters": "molluscs", "mussel": "molluscs", "mussels": "molluscs", "squid": "molluscs",
-	"vegan":      "vegan",
-	"vegetarian": "vegetarian", "veggie": "vegetarian", "pescatarian": "vegetarian",
-	"halal":        "halal",
-	"kosher":       "kosher",
-	"alcohol-free": TagNoAlcohol, "alcoholfree": TagNoAlcohol, "no alcohol": TagNoAlcohol, "non-alcoholic": TagNoAlcohol, "sober": TagNoAlcohol,
-	"teetotal": TagNoAlcohol, "teetotaler": TagNoAlcohol, "pregnant": TagNoAlcohol, "don't drink": TagNoAlcohol, "do not drink": TagNoAlcohol,
-	"alcohol free": TagNoAlcohol,
-}
+// NeedReview marks, in a guest's needs summary, needs the host has to
+// look at: text barhub did not fully understand.
+const NeedReview = "review"
 
-// DietaryTags lists the tags barhub recognises, for the forms.
-func DietaryTags() []string {
-	seen := map[string]bool{}
-	var out []string
-	for _, t := range dietaryWords {
-		if !seen[t] {
-			seen[t] = true
-			out = append(out, t)
-		}
-	}
-	slices.Sort(out)
-	return append(out, TagOther)
-}
+// DietaryTags lists the tags the forms offer: the fourteen allergens, the
+// diets and alcohol-free (diet.Tags).
+func DietaryTags() []string { return diet.Tags() }
 
 // Limits on dietary and taste answers.
 const (
-	MaxDietaryText = 500
-	maxTags        = 12
+	MaxDietaryText = diet.MaxText
 	maxTagLen      = 30
 	maxTastes      = 20
+	// MaxCompanions bounds the "+1"s one guest can describe.
+	MaxCompanions = MaxPartySize - 1
+	maxCompanion  = 60
 )
 
-// NormalizeDietary trims the text, cleans the tags and adds the tags the
-// text names ("no nuts please" → nuts). Text that names nothing barhub
-// knows gets the tag "other", so "has a dietary need" is always "has a
-// tag" — the query the (status, dietary) index serves.
-func NormalizeDietary(d Dietary) Dietary {
-	out := Dietary{Text: strings.TrimSpace(d.Text)}
-	if len(out.Text) > MaxDietaryText {
-		out.Text = truncate(out.Text, MaxDietaryText)
-	}
-	var tags []string
-	add := func(t string) {
-		if t != "" && !slices.Contains(tags, t) && len(tags) < maxTags {
-			tags = append(tags, t)
-		}
-	}
-	for _, t := range d.Tags {
-		t = cleanWord(t, maxTagLen)
-		if known, ok := dietaryWords[t]; ok {
-			t = known
-		}
-		add(t)
-	}
-	for _, t := range tagsIn(out.Text) {
-		add(t)
-	}
-	if len(tags) == 0 && out.Text != "" {
-		add(TagOther)
-	}
-	if len(tags) > 1 {
-		tags = slices.DeleteFunc(tags, func(t string) bool { return t == TagOther })
-	}
-	slices.Sort(tags)
-	out.Tags = tags
-	return out
+// NormalizeDietary trims the text, maps the tags to canonical ones and
+// adds the tags the text names ("no nuts please" → nuts), as diet.Normalize
+// does. Text barhub does not understand is kept in Unclear for the host,
+// never turned into a tag no check uses.
+func NormalizeDietary(d Dietary) Dietary { return DietaryOf(diet.Normalize(d.Needs())) }
+
+// Needs is the answer as the diet package reads it.
+func (d Dietary) Needs() diet.Needs {
+	return diet.Needs{Tags: d.Tags, Text: d.Text, Unclear: d.Unclear, Reviewed: d.Reviewed}
 }
 
-// tagsIn finds the tags a free text names.
-func tagsIn(text string) []string {
-	folded := strings.ToLower(text)
-	words := strings.FieldsFunc(folded, func(r rune) bool {
-		return !unicode.IsLetter(r) && r != '-' && r != '\''
-	})
-	var out []string
-	for i, w := range words {
-		if t, ok := dietaryWords[w]; ok {
-			out = append(out, t)
+// DietaryOf is a diet reading as the guest document keeps it.
+func DietaryOf(n diet.Needs) Dietary {
+	return Dietary{Tags: n.Tags, Text: n.Text, Unclear: n.Unclear, Reviewed: n.Reviewed}
+}
+
+// Merge keeps what the host reviewed when a person answers again with the
+// same words: a changed text is read afresh and needs the host's eyes
+// again if it is unclear.
+func (d Dietary) Merge(before Dietary) Dietary {
+	if before.Reviewed && strings.TrimSpace(d.Text) == strings.TrimSpace(before.Text) && slices.Equal(NormalizeDietary(Dietary{Tags: d.Tags}).Tags, NormalizeDietary(Dietary{Tags: before.Tags}).Tags) {
+		return before
+	}
+	d.Reviewed = false
+	return NormalizeDietary(Dietary{Text: d.Text, Tags: d.Tags})
+}
+
+// NormalizeCompanions cleans the "+1"s: names trimmed and bounded, needs
+// normalised, at most MaxCompanions.
+func NormalizeCompanions(cs []Companion) []Companion {
+	var out []Companion
+	for _, c := range cs {
+		if len(out) == MaxCompanions {
+			break
 		}
-		if i+1 < len(words) {
-			if t, ok := dietaryWords[w+" "+words[i+1]]; ok {
-				out = append(out, t)
-			}
-		}
+		c.Name = truncate(strings.Join(strings.Fields(c.Name), " "), maxCompanion)
+		c.Dietary = NormalizeDietary(c.Dietary)
+		out = append(out, c)
+	}
+	// Trailing "+1"s with nothing said are not kept.
+	for len(out) > 0 && out[len(out)-1].Name == "" && out[len(out)-1].Dietary.Empty() {
+		out = out[:len(out)-1]
 	}
 	return out
 }

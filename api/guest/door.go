@@ -5,6 +5,8 @@ import (
 	"net/url"
 	"strings"
 	"time"
+
+	"github.com/barhub/barhub/api/diet"
 )
 
 // The door: one personal code for RSVP, ordering and the way in. A scan
@@ -48,6 +50,7 @@ const (
 	WarnDeclined         = "declined"
 	WarnNotAnswered      = "not_answered"
 	WarnDietary          = "dietary"
+	WarnDietaryReview    = "dietary_review"
 	WarnGroup            = "group"
 	WarnMoreThanInvited  = "more_than_invited"
 )
@@ -101,6 +104,9 @@ type ArrivalOptions struct {
 	Force bool
 	// Loc is the event's time zone, for "checked in at 20:14".
 	Loc *time.Location
+	// Drinks is tonight's menu: the card names, per person, the drinks
+	// diet.Check rules out for them.
+	Drinks []diet.Drink
 }
 
 // DecideArrival says whether to let g in and what to tell the door
@@ -146,8 +152,22 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 		}
 	}
 
-	if !g.Dietary.Empty() {
-		warn(WarnDietary, LevelInfo, "Dietary: %s", dietaryText(g.Dietary))
+	for _, p := range g.People() {
+		if p.Dietary.Empty() {
+			continue
+		}
+		who := ""
+		if p.Companion > 0 || len(g.Companions) > 0 {
+			who = p.Name + ": "
+		}
+		msg := "Dietary: " + who + dietaryText(p.Dietary)
+		if not := unsafeDrinks(opt.Drinks, p.Dietary); len(not) > 0 {
+			msg += " — not " + list(not)
+		}
+		warn(WarnDietary, LevelInfo, "%s", msg)
+		if p.Dietary.NeedsReview() {
+			warn(WarnDietaryReview, LevelWarn, "%s: needs the host's eyes: %q", p.Name, strings.Join(p.Dietary.Unclear, "; "))
+		}
 	}
 
 	var in, out []string
@@ -205,6 +225,25 @@ func dietaryText(d Dietary) string {
 		return text
 	}
 	return text + " (" + tags + ")"
+}
+
+// unsafeDrinks names the drinks of the menu diet.Check rules out for
+// someone with needs d, other than for alcohol (a few, for the card).
+func unsafeDrinks(drinks []diet.Drink, d Dietary) []string {
+	var out []string
+	for _, dr := range drinks {
+		v := diet.Check(dr, d.Needs())
+		// "Alcohol-free only" says the rest; the card names the drinks
+		// ruled out for another reason.
+		v.Alcohol = false
+		if len(v.Causes()) > 0 {
+			out = append(out, dr.Name)
+		}
+	}
+	if len(out) > 6 {
+		out = append(out[:5], fmt.Sprintf("%d more", len(out)-5))
+	}
+	return out
 }
 
 func list(names []string) string {

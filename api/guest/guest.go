@@ -42,24 +42,48 @@ func (s Status) Valid() bool {
 	return s == StatusPending || s == StatusComing || s == StatusDeclined
 }
 
-// Dietary is what a guest told us they cannot or will not eat or drink.
+// Dietary is what one person told us they cannot or will not eat or
+// drink: canonical tags (see the diet package), their own words, the parts
+// of those words not understood, and whether the host reviewed them.
 type Dietary struct {
 	Text string   `bson:"text,omitempty" json:"text"`
 	Tags []string `bson:"tags,omitempty" json:"tags"`
+	// Unclear are parts of Text barhub did not understand: they need the
+	// host's eyes until the host reviews the tags.
+	Unclear []string `bson:"unclear,omitempty" json:"unclear"`
+	// Reviewed is set when the host confirmed or corrected the tags.
+	Reviewed bool `bson:"reviewed,omitempty" json:"reviewed"`
 }
 
-// MarshalJSON writes missing tags as [] rather than null, so clients can
+// MarshalJSON writes missing lists as [] rather than null, so clients can
 // iterate without a check.
 func (d Dietary) MarshalJSON() ([]byte, error) {
 	type plain Dietary
 	if d.Tags == nil {
 		d.Tags = []string{}
 	}
+	if d.Unclear == nil {
+		d.Unclear = []string{}
+	}
 	return json.Marshal(plain(d))
 }
 
 // Empty reports whether nothing was said.
-func (d Dietary) Empty() bool { return strings.TrimSpace(d.Text) == "" && len(d.Tags) == 0 }
+func (d Dietary) Empty() bool {
+	return strings.TrimSpace(d.Text) == "" && len(d.Tags) == 0 && len(d.Unclear) == 0
+}
+
+// NeedsReview reports whether some of the answer was not understood and
+// the host has not reviewed it.
+func (d Dietary) NeedsReview() bool { return d.Needs().NeedsReview() }
+
+// Companion is one of the people a guest brings who has no login of their
+// own (a child, a "+1"), counted in ExpectedGuests or ExtraGuests: a name
+// if the guest gave one, and their own dietary needs.
+type Companion struct {
+	Name    string  `bson:"name,omitempty" json:"name"`
+	Dietary Dietary `bson:"dietary" json:"dietary"`
+}
 
 // Tastes are the taste answers given with the RSVP; recommendations use them.
 type Tastes struct {
@@ -104,8 +128,17 @@ type Guest struct {
 	ExtraGuests int    `bson:"extraGuests,omitempty" json:"extraGuests"`
 	GroupID     string `bson:"groupId,omitempty" json:"groupId,omitempty"`
 	// RSVPBy is the guest whose answer set Status (self or a group member).
-	RSVPBy     string     `bson:"rsvpBy,omitempty" json:"rsvpBy,omitempty"`
-	Dietary    Dietary    `bson:"dietary" json:"dietary"`
+	RSVPBy  string  `bson:"rsvpBy,omitempty" json:"rsvpBy,omitempty"`
+	Dietary Dietary `bson:"dietary" json:"dietary"`
+	// Companions are the needs of the people the guest brings without a
+	// login of their own, in the order the guest listed them ("+1",
+	// "+2"…); fewer than the headcount when the others need nothing.
+	Companions []Companion `bson:"companions,omitempty" json:"companions"`
+	// Needs summarises the dietary needs on this document, the guest's
+	// and their companions': every tag, and NeedReview while some need the
+	// host's eyes. Empty means nobody here needs anything; the store
+	// keeps it (RefreshNeeds) for the (status, needs) index.
+	Needs      []string   `bson:"needs,omitempty" json:"needs"`
 	Tastes     Tastes     `bson:"tastes" json:"tastes"`
 	RSVPDate   *time.Time `bson:"rsvpDate,omitempty" json:"rsvpDate,omitempty"`
 	LastLogin  *time.Time `bson:"lastLogin,omitempty" json:"lastLogin,omitempty"`
@@ -140,6 +173,12 @@ func (g Guest) MarshalJSON() ([]byte, error) {
 	type plain Guest // no methods: no recursion
 	p := plain(g)
 	p.NumGuests = g.Heads()
+	if p.Companions == nil {
+		p.Companions = []Companion{}
+	}
+	if p.Needs == nil {
+		p.Needs = []string{}
+	}
 	var group *string
 	if g.GroupID != "" {
 		group = &g.GroupID

@@ -15,9 +15,10 @@ type Patch struct {
 	ExpectedGuests *int
 	ExtraGuests    *int
 	// GroupID joins a group; an empty string leaves it.
-	GroupID *string
-	Dietary *Dietary
-	Tastes  *Tastes
+	GroupID    *string
+	Dietary    *Dietary
+	Companions *[]Companion
+	Tastes     *Tastes
 }
 
 // Empty reports whether the patch changes nothing.
@@ -87,6 +88,10 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 	if p.Dietary != nil {
 		g.Dietary = NormalizeDietary(*p.Dietary)
 	}
+	if p.Companions != nil {
+		g.Companions = NormalizeCompanions(*p.Companions)
+	}
+	g.RefreshNeeds()
 	if p.Tastes != nil {
 		g.Tastes = NormalizeTastes(*p.Tastes)
 	}

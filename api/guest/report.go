@@ -61,44 +61,77 @@ func Timeline(answers []Guest, loc *time.Location) []Day {
 	return out
 }
 
-// DietaryTag is one line of the dietary report: who needs it.
+// DietaryTag is one line of the dietary report: who needs it. The tag
+// NeedReview lists the people whose words need the host's eyes.
 type DietaryTag struct {
-	Tag    string `json:"tag"`
-	Guests int    `json:"guests"`
-	// People counts dependants too: a coming guest's headcount, or the
-	// invitation's size while they have not answered.
+	Tag string `json:"tag"`
+	// Guests counts the guests (documents) with someone needing the tag.
+	Guests int `json:"guests"`
+	// People counts the people: each person named (a guest or a described
+	// companion) once; a guest's undescribed companions share the guest's
+	// needs for the count, as they did before needs were per person.
 	People  int            `json:"people"`
 	Entries []DietaryEntry `json:"entries"`
 }
 
-// DietaryEntry is one guest in the dietary report.
+// DietaryEntry is one person in the dietary report.
 type DietaryEntry struct {
+	// ID is the guest's; Ref names the person (see Person).
 	ID        string `json:"id"`
+	Ref       string `json:"ref"`
+	Companion int    `json:"companion,omitempty"`
+	Name      string `json:"name"`
 	FirstName string `json:"firstName"`
 	LastName  string `json:"lastName"`
 	Status    Status `json:"status"`
 	Text      string `json:"text"`
-	People    int    `json:"people"`
+	// Tags, Unclear and Reviewed are the person's needs, so the host can
+	// review them from the report.
+	Tags     []string `json:"tags"`
+	Unclear  []string `json:"unclear"`
+	Reviewed bool     `json:"reviewed"`
+	People   int      `json:"people"`
 }
 
-// DietaryByTag groups guests by their dietary tags, the most common tag
-// first ("other" last); a guest with two tags is under both.
+// DietaryByTag groups people by their dietary tags, the people needing the
+// host's eyes first, then the tags most guests need; a person with two tags is
+// under both.
 func DietaryByTag(guests []Guest) []DietaryTag {
 	byTag := map[string]*DietaryTag{}
 	for _, g := range guests {
-		people := g.Heads()
+		heads := g.Heads()
 		if g.Status != StatusComing {
-			people = max(1, g.ExpectedGuests)
+			heads = max(1, g.ExpectedGuests)
 		}
-		for _, t := range g.Dietary.Tags {
-			dt := byTag[t]
-			if dt == nil {
-				dt = &DietaryTag{Tag: t}
-				byTag[t] = dt
+		people := g.People()
+		counted := map[string]bool{}
+		for i, p := range people {
+			// The guest stands for the companions nobody described.
+			n := 1
+			if i == 0 {
+				n = max(1, heads-(len(people)-1))
 			}
-			dt.Guests++
-			dt.People += people
-			dt.Entries = append(dt.Entries, DietaryEntry{ID: g.ID, FirstName: g.FirstName, LastName: g.LastName, Status: g.Status, Text: g.Dietary.Text, People: people})
+			tags := slices.Clone(p.Dietary.Tags)
+			if p.Dietary.NeedsReview() {
+				tags = append([]string{NeedReview}, tags...)
+			}
+			for _, t := range tags {
+				dt := byTag[t]
+				if dt == nil {
+					dt = &DietaryTag{Tag: t}
+					byTag[t] = dt
+				}
+				if !counted[t] {
+					counted[t] = true
+					dt.Guests++
+				}
+				dt.People += n
+				dt.Entries = append(dt.Entries, DietaryEntry{
+					ID: g.ID, Ref: p.Ref, Companion: p.Companion, Name: p.Name, FirstName: g.FirstName, LastName: g.LastName,
+					Status: g.Status, Text: p.Dietary.Text, Tags: nonNil(p.Dietary.Tags), Unclear: nonNil(p.Dietary.Unclear),
+					Reviewed: p.Dietary.Reviewed, People: n,
+				})
+			}
 		}
 	}
 	out := make([]DietaryTag, 0, len(byTag))
@@ -107,11 +140,11 @@ func DietaryByTag(guests []Guest) []DietaryTag {
 	}
 	slices.SortFunc(out, func(a, b DietaryTag) int {
 		switch {
-		case (a.Tag == TagOther) != (b.Tag == TagOther):
-			if a.Tag == TagOther {
-				return 1
+		case (a.Tag == NeedReview) != (b.Tag == NeedReview):
+			if a.Tag == NeedReview {
+				return -1
 			}
-			return -1
+			return 1
 		case a.Guests != b.Guests:
 			return b.Guests - a.Guests
 		case a.Tag < b.Tag:
@@ -122,4 +155,11 @@ func DietaryByTag(guests []Guest) []DietaryTag {
 		return 0
 	})
 	return out
+}
+
+func nonNil(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
 }

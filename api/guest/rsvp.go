@@ -31,6 +31,20 @@ type Answer struct {
 	Scope   Scope
 	Dietary *Dietary
 	Tastes  *Tastes
+	// Companions are the answering guest's "+1"s and their needs; nil
+	// leaves them as they are.
+	Companions *[]Companion
+	// Members are the needs the one answering gives for other members of
+	// the group (a parent for a child with their own code).
+	Members []MemberNeeds
+}
+
+// MemberNeeds is the dietary answer given for one person with a login of
+// their own, and for their companions; nil fields stay as they are.
+type MemberNeeds struct {
+	ID         string       `json:"id"`
+	Dietary    *Dietary     `json:"dietary,omitempty"`
+	Companions *[]Companion `json:"companions,omitempty"`
 }
 
 // MaxPartySize bounds NumGuests: more is a typo, not a party.
@@ -59,21 +73,37 @@ const (
 	CodeInvalidAnswer     = "invalid_answer"
 	CodeNothingToChange   = "nothing_to_change"
 	CodeNobodyIsComing    = "nobody_coming"
+	CodeTooManyCompanions = "too_many_companions"
 	CodeDeadlinePassed    = "deadline_passed"
 	MessageDeadlinePassed = "the RSVP deadline has passed; contact the host"
 )
 
-// Member is how a group member is shown to the others: no code, no
-// dietary answers.
+// Member is how a group member is shown to the others: no code; the
+// dietary answers only in the family's own view (GET /api/rsvp), where
+// the one answering fills them in for everyone.
 type Member struct {
-	ID             string     `json:"id"`
-	FirstName      string     `json:"firstName"`
-	LastName       string     `json:"lastName"`
-	Status         Status     `json:"status"`
-	ExpectedGuests int        `json:"expectedGuests"`
-	NumGuests      int        `json:"numGuests"`
-	RSVPDate       *time.Time `json:"rsvpDate,omitempty"`
-	RSVPBy         string     `json:"rsvpBy,omitempty"`
+	ID             string      `json:"id"`
+	FirstName      string      `json:"firstName"`
+	LastName       string      `json:"lastName"`
+	Status         Status      `json:"status"`
+	ExpectedGuests int         `json:"expectedGuests"`
+	NumGuests      int         `json:"numGuests"`
+	RSVPDate       *time.Time  `json:"rsvpDate,omitempty"`
+	RSVPBy         string      `json:"rsvpBy,omitempty"`
+	Dietary        *Dietary    `json:"dietary,omitempty"`
+	Companions     []Companion `json:"companions,omitempty"`
+}
+
+// FamilyMemberOf is MemberOf with the member's dietary needs, for the
+// group's own RSVP form.
+func FamilyMemberOf(g Guest) Member {
+	m := MemberOf(g)
+	d := g.Dietary
+	m.Dietary, m.Companions = &d, g.Companions
+	if m.Companions == nil {
+		m.Companions = []Companion{}
+	}
+	return m
 }
 
 // MemberOf gives the group view of g.
@@ -106,10 +136,19 @@ type Decision struct {
 	// Extra holds the non-zero ExtraGuests of coming members; every other
 	// changed member gets 0.
 	Extra map[string]int
-	// Dietary and Tastes are the answering guest's own, normalised; nil
-	// leaves them as they are.
-	Dietary *Dietary
-	Tastes  *Tastes
+	// Dietary, Companions and Tastes are the answering guest's own,
+	// normalised; nil leaves them as they are.
+	Dietary    *Dietary
+	Companions *[]Companion
+	Tastes     *Tastes
+	// Members holds the needs given for other members, by id, normalised.
+	Members map[string]MemberNeeds
+}
+
+// ChangesNeeds reports whether the decision changes someone's dietary
+// answers.
+func (d Decision) ChangesNeeds() bool {
+	return d.Dietary != nil || d.Companions != nil || len(d.Members) > 0
 }
 
 // Decide applies the group rules (docs/DESIGN.md, flow 2) to an answer by me,
@@ -126,27 +165,108 @@ func Decide(a Answer, me Guest, group []Guest) (Decision, error) {
 		group = append([]Guest{me}, group...)
 	}
 	d := Decision{}
-	if a.Dietary != nil {
-		dt := NormalizeDietary(*a.Dietary)
-		d.Dietary = &dt
+	if err := decideNeeds(&d, a, me, group); err != nil {
+		return d, err
 	}
 	if a.Tastes != nil {
 		ts := NormalizeTastes(*a.Tastes)
 		d.Tastes = &ts
 	}
+	var err error
 	switch a.Status {
 	case "":
-		if d.Dietary == nil && d.Tastes == nil {
+		if !d.ChangesNeeds() && d.Tastes == nil {
 			return d, &RuleError{Code: CodeNothingToChange, Message: "send a status (coming or declined), dietary needs or taste answers"}
 		}
-		return d, nil
 	case StatusDeclined:
-		return decline(d, a, me, group)
+		d, err = decline(d, a, me, group)
 	case StatusComing:
-		return come(d, a, me, group)
+		d, err = come(d, a, me, group)
 	default:
 		return d, &RuleError{Code: CodeInvalidAnswer, Message: fmt.Sprintf("status must be \"coming\" or \"declined\", not %q", a.Status)}
 	}
+	if err != nil {
+		return d, err
+	}
+	return d, checkCompanions(d, me, group)
+}
+
+// decideNeeds reads the dietary part of an answer: the guest's own needs
+// and companions, and the needs given for other members of the group. An
+// answer that repeats what the host reviewed keeps the review.
+func decideNeeds(d *Decision, a Answer, me Guest, group []Guest) error {
+	byID := map[string]Guest{}
+	for _, g := range group {
+		byID[g.ID] = g
+	}
+	mine := MemberNeeds{ID: me.ID, Dietary: a.Dietary, Companions: a.Companions}
+	answers := append([]MemberNeeds{mine}, a.Members...)
+	for _, m := range answers {
+		g, ok := byID[m.ID]
+		if !ok {
+			return &RuleError{Code: CodeNotInGroup, Message: fmt.Sprintf("%q is not in your group; give needs for members of your invitation only", m.ID)}
+		}
+		var out MemberNeeds
+		if m.Dietary != nil {
+			dt := m.Dietary.Merge(g.Dietary)
+			out.Dietary = &dt
+		}
+		if m.Companions != nil {
+			cs := NormalizeCompanions(*m.Companions)
+			for i := range cs {
+				if i < len(g.Companions) {
+					cs[i].Dietary = cs[i].Dietary.Merge(g.Companions[i].Dietary)
+				}
+			}
+			out.Companions = &cs
+		}
+		if out.Dietary == nil && out.Companions == nil {
+			continue
+		}
+		if m.ID == me.ID {
+			if out.Dietary != nil {
+				d.Dietary = out.Dietary
+			}
+			if out.Companions != nil {
+				d.Companions = out.Companions
+			}
+			continue
+		}
+		if d.Members == nil {
+			d.Members = map[string]MemberNeeds{}
+		}
+		prev := d.Members[m.ID]
+		if out.Dietary == nil {
+			out.Dietary = prev.Dietary
+		}
+		if out.Companions == nil {
+			out.Companions = prev.Companions
+		}
+		out.ID = m.ID
+		d.Members[m.ID] = out
+	}
+	return nil
+}
+
+// checkCompanions refuses more companions than a guest brings: a guest
+// counted for three (self and two without a login) describes at most two.
+func checkCompanions(d Decision, me Guest, group []Guest) error {
+	after := d.Apply(group, me.ID, time.Time{})
+	for _, g := range after {
+		changed := g.ID == me.ID && d.Companions != nil || d.Members[g.ID].Companions != nil
+		if n, limit := len(g.Companions), max(g.ExpectedGuests, g.ExpectedGuests+g.ExtraGuests)-1; changed && n > limit {
+			return &RuleError{Code: CodeTooManyCompanions,
+				Message: fmt.Sprintf("%s brings %d %s without a login of their own; describe at most that many", g.Name(), max(0, limit), plural(limit, "person", "people"))}
+		}
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func decline(d Decision, a Answer, me Guest, group []Guest) (Decision, error) {
@@ -290,16 +410,23 @@ func (d Decision) Apply(group []Guest, me string, at time.Time) []Guest {
 		case slices.Contains(d.Declined, g.ID):
 			set(StatusDeclined)
 		}
+		needs := d.Members[g.ID]
 		if g.ID == me {
-			if d.Dietary != nil {
-				g.Dietary = *d.Dietary
-				g.UpdatedAt = at
-			}
+			needs = MemberNeeds{Dietary: d.Dietary, Companions: d.Companions}
 			if d.Tastes != nil {
 				g.Tastes = *d.Tastes
 				g.UpdatedAt = at
 			}
 		}
+		if needs.Dietary != nil {
+			g.Dietary = *needs.Dietary
+			g.UpdatedAt = at
+		}
+		if needs.Companions != nil {
+			g.Companions = *needs.Companions
+			g.UpdatedAt = at
+		}
+		g.RefreshNeeds()
 		out[i] = g
 	}
 	return out

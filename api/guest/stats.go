@@ -17,7 +17,8 @@ type Counts struct {
 	ComingHeads   int `bson:"comingHeads" json:"comingHeads"`
 	Declined      int `bson:"declined" json:"declined"`
 	NeverLoggedIn int `bson:"neverLoggedIn" json:"neverLoggedIn"`
-	// WithAllergies counts coming guests who gave a dietary need.
+	// WithAllergies counts coming guests with a dietary need on their
+	// answer: their own, a companion's, or words for the host to review.
 	WithAllergies int `bson:"withAllergies" json:"withAllergies"`
 	// CheckedIn counts guests the door let in; CheckedInHeads the people
 	// who came in with them (door.go).
@@ -32,7 +33,7 @@ func CountOf(g Guest) Counts {
 	case StatusComing:
 		c.Coming = 1
 		c.ComingHeads = g.Heads()
-		if len(g.Dietary.Tags) > 0 {
+		if len(g.NeedsSummary()) > 0 {
 			c.WithAllergies = 1
 		}
 	case StatusDeclined:

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/barhub/barhub/api/diet"
 )
 
 // Section groups drinks on the menu ("Classics", "Alcohol-free", …).
@@ -66,6 +68,19 @@ type Drink struct {
 	ImagePrompt        *ImagePrompt `bson:"imagePrompt,omitempty" json:"imagePrompt,omitempty"`
 	CreatedAt          time.Time    `bson:"createdAt" json:"createdAt"`
 	UpdatedAt          time.Time    `bson:"updatedAt" json:"updatedAt"`
+}
+
+// Diet is the drink as diet.Check reads it.
+func (d Drink) Diet() diet.Drink {
+	return diet.Drink{Name: d.Name, Ingredients: d.ingredientNames(), Allergens: d.Allergens, AlcoholFree: d.AlcoholFree, ABV: d.ABV}
+}
+
+func (d Drink) ingredientNames() []string {
+	out := make([]string, len(d.Ingredients))
+	for i, in := range d.Ingredients {
+		out[i] = in.Name
+	}
+	return out
 }
 
 // RefreshAvailable recomputes Available from the stock fields.
@@ -277,9 +292,17 @@ func (in Input) Normalize() (Drink, error) {
 			break
 		}
 	}
+	// Labels the diet package knows become canonical ("Dairy" is milk);
+	// the ingredients add what they give away (orgeat is nuts), so a
+	// label the host forgot is still on the menu.
 	d.Allergens = make([]string, 0, len(in.Allergens))
 	for _, a := range foldList(in.Allergens) {
-		d.Allergens = appendUnique(d.Allergens, CanonicalAllergen(a))
+		for _, c := range diet.Label(a) {
+			d.Allergens = appendUnique(d.Allergens, c)
+		}
+	}
+	for _, c := range diet.Contents(diet.Drink{Ingredients: d.ingredientNames()}) {
+		d.Allergens = appendUnique(d.Allergens, c)
 	}
 	if len(d.Allergens) > MaxAllergens {
 		add("allergens", "a drink lists at most %d allergens", MaxAllergens)

@@ -4,8 +4,11 @@ import (
 	"errors"
 	"net/url"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/barhub/barhub/api/diet"
 )
 
 func validInput() Input {
@@ -193,41 +196,49 @@ func TestSlug(t *testing.T) {
 	}
 }
 
-func TestGuestAllergens(t *testing.T) {
-	tests := []struct {
-		tags []string
-		text string
-		want []string
-	}{
-		{nil, "", []string{}},
-		{[]string{"Vegan"}, "", []string{"crustaceans", "eggs", "fish", "honey", "milk", "molluscs"}},
-		{nil, "Lactose intolerant, and no egg white please", []string{"eggs", "milk"}},
-		{nil, "severe nut allergy", []string{"nuts", "peanuts"}},
-		{[]string{"sulfites"}, "coeliac", []string{"gluten", "sulphites"}},
-		{[]string{"kiwi"}, "", []string{"kiwi"}},
-		{nil, "Shellfish!", []string{"crustaceans", "molluscs"}},
+// The starter menu's labels agree with what its ingredients give away,
+// and diet.Check reads them: the menu never hides an allergen a guest
+// named.
+func TestStarterAllergensAndCheck(t *testing.T) {
+	_, drinks, err := StarterMenu()
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, tt := range tests {
-		got := GuestAllergens(tt.tags, tt.text)
-		if !reflect.DeepEqual(got, tt.want) {
-			t.Errorf("GuestAllergens(%q, %q) = %q, want %q", tt.tags, tt.text, got, tt.want)
+	byName := map[string]Drink{}
+	for _, d := range drinks {
+		byName[d.Name] = d
+		for _, a := range diet.DrinkAllergens(d.Diet()) {
+			if !slices.Contains(d.Allergens, a) {
+				t.Errorf("%s: its ingredients give away %s, its labels say %q", d.Name, a, d.Allergens)
+			}
 		}
 	}
-}
-
-func TestConflicts(t *testing.T) {
-	vegan := GuestAllergens([]string{"vegan"}, "")
-	if got := Conflicts([]string{"eggs", "sulphites"}, vegan); !reflect.DeepEqual(got, []string{"eggs"}) {
-		t.Errorf("vegan vs whiskey sour = %q", got)
+	tests := []struct {
+		drink, needs string
+		safe         bool
+	}{
+		{"Mai Tai", "nötallergi", false},
+		{"Mai Tai", "allergie aux noix", false},
+		{"Amaretto Sour", "no eggwhite please", false},
+		{"Bloody Mary", "allergic to anchovies", false},
+		{"White Russian", "dairy-free", false},
+		{"Negroni", "I'm the designated driver tonight", false},
+		{"Virgin Mojito", "I'm the designated driver tonight", true},
+		{"Negroni", "sin gluten", true},
+		{"Kir Royale", "sulfites", false},
 	}
-	if got := Conflicts([]string{"sulphites"}, vegan); got != nil {
-		t.Errorf("vegan vs negroni = %q, want none", got)
+	for _, tt := range tests {
+		d, ok := byName[tt.drink]
+		if !ok {
+			t.Fatalf("no %s on the starter menu", tt.drink)
+		}
+		if v := diet.Check(d.Diet(), diet.Normalize(diet.Needs{Text: tt.needs})); v.Safe != tt.safe {
+			t.Errorf("Check(%s, %q) = %+v, want safe %v", tt.drink, tt.needs, v, tt.safe)
+		}
 	}
-	if got := Conflicts([]string{"Dairy"}, GuestAllergens(nil, "no milk")); !reflect.DeepEqual(got, []string{"milk"}) {
-		t.Errorf("dairy label vs milk = %q", got)
-	}
-	if got := Conflicts([]string{"kiwi"}, GuestAllergens([]string{"kiwi"}, "")); !reflect.DeepEqual(got, []string{"kiwi"}) {
-		t.Errorf("free-form allergen = %q", got)
+	in := Input{Name: "Nutty", Section: "sours", Ingredients: []Ingredient{{Name: "Orgeat", Amount: 15, Unit: "ml"}, {Name: "Rum", Amount: 45, Unit: "ml"}}, Allergens: []string{"Dairy"}, ABV: 20}
+	if d, err := in.Normalize(); err != nil || !reflect.DeepEqual(d.Allergens, []string{"milk", "nuts"}) {
+		t.Errorf("Normalize allergens = %q, %v; want the label read as milk and the orgeat as nuts", d.Allergens, err)
 	}
 }
 

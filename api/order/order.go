@@ -163,6 +163,18 @@ type Item struct {
 	Name    string `bson:"name" json:"name"`
 	Qty     int    `bson:"qty" json:"qty"`
 	Notes   string `bson:"notes,omitempty" json:"notes"`
+	// For names the person the drink is for when it is not the guest
+	// ordering: a member of their group or a "+1" (guest.Person's Ref);
+	// ForName is that person's name, for the bar.
+	For     string `bson:"for,omitempty" json:"for,omitempty"`
+	ForName string `bson:"forName,omitempty" json:"forName,omitempty"`
+	// Confirmed lists why the drink was not safe for the person (their
+	// allergens, "alcohol", a diet) when the guest ordered it anyway.
+	Confirmed []string `bson:"confirmed,omitempty" json:"confirmed,omitempty"`
+	// Review is set when the person's dietary needs were not all
+	// understood and the host has not reviewed them yet: the bar should
+	// ask.
+	Review bool `bson:"review,omitempty" json:"review,omitempty"`
 	// StandardDrinks is per glass, fixed when ordered so later menu edits
 	// do not rewrite what a guest drank.
 	StandardDrinks float64 `bson:"standardDrinks" json:"standardDrinks"`
@@ -233,6 +245,9 @@ type ItemInput struct {
 	DrinkID string `json:"drinkId"`
 	Qty     int    `json:"qty"`
 	Notes   string `json:"notes"`
+	// For is whom the drink is for: empty for the guest ordering, a group
+	// member's id, or "+1", "+2"… for the people they bring (guest.Person).
+	For string `json:"for,omitempty"`
 }
 
 // Request is the body of POST /api/orders and PATCH /api/orders/{id}.
@@ -265,6 +280,7 @@ func (r Request) Normalize() (Request, error) {
 	for i, it := range r.Items {
 		it.DrinkID = strings.TrimSpace(it.DrinkID)
 		it.Notes = strings.Join(strings.Fields(it.Notes), " ")
+		it.For = strings.TrimSpace(it.For)
 		switch {
 		case it.DrinkID == "":
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: say which drink (drinkId)", i+1)}
@@ -278,10 +294,13 @@ func (r Request) Normalize() (Request, error) {
 		if utf8.RuneCountInString(it.Notes) > MaxNotesLen {
 			return r, &InputError{"notes_too_long", fmt.Sprintf("item %d: keep notes under %d characters", i+1, MaxNotesLen)}
 		}
+		if len(it.For) > MaxDrinkIDLen+4 || strings.ContainsFunc(it.For, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
+			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: \"for\" names a member of your group or \"+1\"", i+1)}
+		}
 		total += it.Qty
 		merged := false
 		for j := range out.Items {
-			if out.Items[j].DrinkID == it.DrinkID && out.Items[j].Notes == it.Notes {
+			if out.Items[j].DrinkID == it.DrinkID && out.Items[j].Notes == it.Notes && out.Items[j].For == it.For {
 				out.Items[j].Qty += it.Qty
 				merged = true
 			}

@@ -5,9 +5,10 @@
 // The model, in order:
 //
 //  1. Each coming person drinks Params.DrinksPerHead() over the evening.
-//  2. A guest's drinks are shared out over the drinks they may have (no
-//     allergen from their dietary answer; only alcohol-free ones when they
-//     asked for alcohol-free), weighted by taste: 1, plus LikeBoost for
+//  2. A person's drinks are shared out over the drinks they may have (the
+//     ones diet.Check finds safe for their dietary needs, each companion
+//     with needs of their own counted apart; only alcohol-free ones when
+//     they asked for alcohol-free), weighted by taste: 1, plus LikeBoost for
 //     each like a drink meets (a tag, an ingredient or a word of its name),
 //     times DislikeFactor when it meets a dislike. No tastes: equal shares.
 //  3. When orders have been placed, their shares are blended in: the taste
@@ -30,6 +31,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/menu"
 )
@@ -44,29 +46,53 @@ const (
 	DislikeFactor = 0.05
 )
 
-// Guest is what the plan knows of one coming guest.
+// Guest is what the plan knows of one coming guest, or of the people on
+// one answer who share the same needs.
 type Guest struct {
-	// Heads is the people on the answer (the guest and anyone without
-	// their own code); they share the guest's tastes and restrictions.
+	// Heads is the people this entry stands for: the guest and anyone
+	// without their own code who has no needs of their own; a companion
+	// with their own needs is an entry of their own.
 	Heads       int
 	Likes       []string
 	Dislikes    []string
 	AlcoholFree bool
-	// Allergens are canonical names (menu.GuestAllergens).
-	Allergens []string
+	// Needs are the dietary needs diet.Check reads.
+	Needs diet.Needs
 }
 
-// GuestOf reads a guest's answer: heads, tastes and the allergens their
-// dietary answer rules out. A dietary "alcohol-free" counts as asking for
-// alcohol-free drinks.
+// GuestOf reads a guest's own answer for the plan: heads, tastes and
+// dietary needs (see GuestsOf for the people they bring).
 func GuestOf(g guest.Guest) Guest {
 	return Guest{
 		Heads:       g.Heads(),
 		Likes:       g.Tastes.Likes,
 		Dislikes:    g.Tastes.Dislikes,
-		AlcoholFree: g.Tastes.AlcoholFree || slices.Contains(g.Dietary.Tags, guest.TagNoAlcohol),
-		Allergens:   menu.GuestAllergens(g.Dietary.Tags, g.Dietary.Text),
+		AlcoholFree: g.Tastes.AlcoholFree,
+		Needs:       g.Dietary.Needs(),
 	}
+}
+
+// GuestsOf reads a guest's answer person by person: each companion with
+// needs of their own is an entry of one head (with the guest's tastes);
+// the guest's entry counts the rest.
+func GuestsOf(g guest.Guest) []Guest {
+	self := GuestOf(g)
+	if self.Heads == 0 || len(g.Companions) == 0 {
+		return []Guest{self}
+	}
+	out := []Guest{self}
+	for _, c := range g.Companions {
+		if self.Heads <= 1 {
+			break
+		}
+		if c.Dietary.Empty() {
+			continue
+		}
+		self.Heads--
+		out = append(out, Guest{Heads: 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: self.AlcoholFree, Needs: c.Dietary.Needs()})
+	}
+	out[0] = self
+	return out
 }
 
 // Input is everything a plan is made from.
@@ -313,7 +339,7 @@ func weight(d menu.Drink, f drinkFacts, g Guest) float64 {
 	if g.AlcoholFree && !d.AlcoholFree {
 		return 0
 	}
-	if len(menu.Conflicts(d.Allergens, g.Allergens)) > 0 {
+	if !diet.Check(d.Diet(), g.Needs).Safe {
 		return 0
 	}
 	w := 1.0

@@ -14,7 +14,8 @@ import (
 )
 
 // guestIndexes are the guest collection's indexes. On MongoDB they serve
-// the admin list filters (status, status+dietary) and group look-ups
+// the admin list filters (status, status+needs: anyone on the answer with
+// a dietary need) and group look-ups
 // (groupId); code is unique as a second line of defence behind the codes
 // collection, which is what sign-in reads (an _id look-up, fast on every
 // backend).
@@ -23,7 +24,7 @@ func guestIndexes() []mongo.IndexModel {
 		{Keys: bson.D{{Key: "code", Value: 1}}, Options: options.Index().SetName("code_unique").SetUnique(true)},
 		{Keys: bson.D{{Key: "groupId", Value: 1}}, Options: options.Index().SetName("groupId_sparse").SetSparse(true)},
 		{Keys: bson.D{{Key: "status", Value: 1}}, Options: options.Index().SetName("status")},
-		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "dietary.tags", Value: 1}}, Options: options.Index().SetName("status_dietary")},
+		{Keys: bson.D{{Key: "status", Value: 1}, {Key: "needs", Value: 1}}, Options: options.Index().SetName("status_needs")},
 	}
 }
 

@@ -34,6 +34,8 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 	}
 	g.LastNameKey = guest.NameKey(g.LastName)
 	g.Dietary = guest.NormalizeDietary(g.Dietary)
+	g.Companions = guest.NormalizeCompanions(g.Companions)
+	g.RefreshNeeds()
 	g.Tastes = guest.NormalizeTastes(g.Tastes)
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	g.CreatedAt, g.UpdatedAt = now, now
@@ -101,6 +103,8 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	opt("groupId", after.GroupID != "", after.GroupID)
 	opt("rsvpDate", after.RSVPDate != nil, after.RSVPDate)
 	opt("rsvpBy", after.RSVPBy != "", after.RSVPBy)
+	opt("companions", len(after.Companions) > 0, after.Companions)
+	opt("needs", len(after.Needs) > 0, after.Needs)
 	update := bson.D{{Key: "$set", Value: set}}
 	if len(unset) > 0 {
 		update = append(update, bson.E{Key: "$unset", Value: unset})
@@ -167,12 +171,12 @@ const MaxPageSize = 500
 
 func (q GuestQuery) filter() bson.D {
 	f := bson.D{}
-	// status first: the status and (status, dietary) indexes lead with it.
+	// status first: the status and (status, needs) indexes lead with it.
 	if q.Status != "" {
 		f = append(f, bson.E{Key: "status", Value: q.Status})
 	}
 	if q.HasDietary {
-		f = append(f, bson.E{Key: "dietary.tags", Value: bson.D{{Key: "$exists", Value: true}}})
+		f = append(f, bson.E{Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}})
 	}
 	if q.GroupID != "" {
 		f = append(f, bson.E{Key: "groupId", Value: q.GroupID})
@@ -282,12 +286,13 @@ func (s *Store) AllGuests(ctx context.Context) ([]guest.Guest, error) {
 	return out, nil
 }
 
-// DietaryGuests returns the guests with one of statuses who gave a dietary
-// need: the query the (status, dietary) index serves.
+// DietaryGuests returns the guests with one of statuses with a dietary
+// need on their answer (their own or a companion's, or words for the host
+// to review): the query the (status, needs) index serves.
 func (s *Store) DietaryGuests(ctx context.Context, statuses ...guest.Status) ([]guest.Guest, error) {
 	filter := bson.D{
 		{Key: "status", Value: bson.D{{Key: "$in", Value: statuses}}},
-		{Key: "dietary.tags", Value: bson.D{{Key: "$exists", Value: true}}},
+		{Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}},
 	}
 	cur, err := s.coll(collGuests).Find(ctx, filter, options.Find().SetSort(GuestQuery{}.sort()))
 	if err != nil {

@@ -86,9 +86,23 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 			}
 		}
 	}
+	after := d.Apply(group, me.ID, at)
+	// Each document whose answers change gets its needs summary anew
+	// (guest.Guest.Needs): absent when nobody on it needs anything.
+	needsOf := func(id string) []string {
+		for _, g := range after {
+			if g.ID == id {
+				return g.Needs
+			}
+		}
+		return nil
+	}
 	mine := bson.D{}
 	if d.Dietary != nil {
 		mine = append(mine, bson.E{Key: "dietary", Value: *d.Dietary})
+	}
+	if d.Companions != nil {
+		mine = append(mine, bson.E{Key: "companions", Value: *d.Companions})
 	}
 	if d.Tastes != nil {
 		mine = append(mine, bson.E{Key: "tastes", Value: *d.Tastes})
@@ -98,8 +112,10 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 			continue
 		}
 		upd := bson.D{{Key: "extraGuests", Value: n}}
-		if id == me.ID {
-			upd, mine = append(mine, upd...), nil
+		if id == me.ID && len(mine) > 0 {
+			// One update for the headcount and the answers.
+			mine = append(mine, upd...)
+			continue
 		}
 		if err := s.retry(ctx, onBusy, func() error {
 			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{{Key: "$set", Value: upd}})
@@ -108,16 +124,38 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 			return nil, fmt.Errorf("rsvp of %s: headcount of %s: %w", me.ID, id, err)
 		}
 	}
-	if len(mine) > 0 {
-		mine = append(mine, bson.E{Key: "updatedAt", Value: at})
-		if err := s.retry(ctx, onBusy, func() error {
-			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: me.ID}}, bson.D{{Key: "$set", Value: mine}})
+	saveNeeds := func(id string, set bson.D) error {
+		set = append(set, bson.E{Key: "updatedAt", Value: at})
+		var unset bson.D
+		if n := needsOf(id); len(n) > 0 {
+			set = append(set, bson.E{Key: "needs", Value: n})
+		} else {
+			unset = bson.D{{Key: "$unset", Value: bson.D{{Key: "needs", Value: ""}}}}
+		}
+		update := append(bson.D{{Key: "$set", Value: set}}, unset...)
+		return s.retry(ctx, onBusy, func() error {
+			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, update)
 			return err
-		}); err != nil {
+		})
+	}
+	if len(mine) > 0 {
+		if err := saveNeeds(me.ID, mine); err != nil {
 			return nil, fmt.Errorf("save answers of %s: %w", me.ID, err)
 		}
 	}
-	after := d.Apply(group, me.ID, at)
+	// The needs given for other members of the group, one update each.
+	for id, m := range d.Members {
+		set := bson.D{}
+		if m.Dietary != nil {
+			set = append(set, bson.E{Key: "dietary", Value: *m.Dietary})
+		}
+		if m.Companions != nil {
+			set = append(set, bson.E{Key: "companions", Value: *m.Companions})
+		}
+		if err := saveNeeds(id, set); err != nil {
+			return nil, fmt.Errorf("save needs of %s for %s: %w", me.ID, id, err)
+		}
+	}
 	if err := s.adjustStats(ctx, guest.Change(group, after)); err != nil {
 		s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)
 	}

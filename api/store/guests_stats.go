@@ -302,7 +302,7 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 		filter bson.D
 	}{
 		{&c.NeverLoggedIn, bson.D{{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}}},
-		{&c.WithAllergies, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "dietary.tags", Value: bson.D{{Key: "$exists", Value: true}}}}},
+		{&c.WithAllergies, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}}}},
 	}
 	for _, q := range counts {
 		n, err := s.coll(collGuests).CountDocuments(ctx, q.filter)

@@ -16,14 +16,14 @@ import (
 // with what they like and may not have, and what has been ordered so far.
 
 // ComingGuests returns every guest who is coming, with only what the plan
-// needs (heads, dietary answer, tastes), by id so the plan is the same on
+// needs (heads, dietary answers and companions, tastes), by id so the plan is the same on
 // every call. On MongoDB the status index serves it; the embedded database
 // scans, which a party of hundreds does not notice.
 func (s *Store) ComingGuests(ctx context.Context) ([]guest.Guest, error) {
 	cur, err := s.coll(collGuests).Find(ctx, bson.D{{Key: "status", Value: guest.StatusComing}},
 		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetProjection(bson.D{
 			{Key: "status", Value: 1}, {Key: "expectedGuests", Value: 1}, {Key: "extraGuests", Value: 1},
-			{Key: "dietary", Value: 1}, {Key: "tastes", Value: 1},
+			{Key: "dietary", Value: 1}, {Key: "companions", Value: 1}, {Key: "tastes", Value: 1},
 		}))
 	if err != nil {
 		return nil, fmt.Errorf("load coming guests: %w", err)

@@ -91,6 +91,11 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 		s.Close(context.Background())
 		return nil, err
 	}
+	if n, err := s.UpgradeDietary(ctx); err != nil {
+		logger.WarnContext(ctx, "upgrade dietary answers", "err", err)
+	} else if n > 0 {
+		logger.InfoContext(ctx, "dietary answers read again", "guests", n)
+	}
 	if emb != nil {
 		// Now, not at the next round of its loop: a restart on a big
 		// party's data is fast from the first request.

@@ -19,6 +19,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/store"
@@ -231,9 +232,9 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 	if err != nil {
 		return ai.Guest{}, err
 	}
-	// The menu's own reading of the dietary answer goes in too, so a
-	// recommendation never names a drink that ordering would warn about.
-	tags := append(append([]string{}, gu.Dietary.Tags...), menu.GuestAllergens(gu.Dietary.Tags, gu.Dietary.Text)...)
+	// The dietary answer as the diet package reads it (canonical tags), so
+	// a recommendation never names a drink that ordering would warn about.
+	tags := append([]string{}, guest.NormalizeDietary(gu.Dietary).Tags...)
 	return ai.Guest{
 		ID:          gu.ID,
 		Name:        gu.Name(),

@@ -1,0 +1,99 @@
+package api
+
+import (
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/go-chi/chi/v5"
+
+	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/api/diet"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
+)
+
+// Dietary needs beyond the RSVP itself: the form's "We read: …" preview
+// and the host's review of words barhub did not understand.
+
+// dietaryReadRequest is POST /api/dietary/read.
+type dietaryReadRequest struct {
+	Text string `json:"text"`
+}
+
+// handleReadDietary reads a free text as the RSVP will ("nötallergi" →
+// nuts), so the form can show the guest what it understood before they
+// save, and what it will ask the host to look at.
+func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
+	var req dietaryReadRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if len(req.Text) > guest.MaxDietaryText {
+		s.fail(w, r, errBadRequest("invalid_field", fmt.Sprintf("the text is longer than %d characters", guest.MaxDietaryText)))
+		return
+	}
+	rd := diet.Read(req.Text)
+	if rd.Tags == nil {
+		rd.Tags = []string{}
+	}
+	if rd.Unclear == nil {
+		rd.Unclear = []string{}
+	}
+	writeJSON(w, http.StatusOK, rd)
+}
+
+// dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
+// tags for one person on the answer.
+type dietaryReviewRequest struct {
+	// Companion is 0 (or absent) for the guest, n for their n-th "+1".
+	Companion int       `json:"companion"`
+	Tags      *[]string `json:"tags"`
+}
+
+// handleReviewDietary records the host's review: the tags they confirm or
+// correct stand, and the person no longer needs the host's eyes.
+func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	var req dietaryReviewRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if req.Tags == nil {
+		s.fail(w, r, errUnprocessable("missing_fields", "send the tags that hold for this person (an empty list when nothing does)"))
+		return
+	}
+	if req.Companion < 0 || req.Companion > guest.MaxCompanions {
+		s.fail(w, r, errUnprocessable("invalid_field", fmt.Sprintf("companion must be 0 (the guest) to %d", guest.MaxCompanions)))
+		return
+	}
+	tags := make([]string, 0, len(*req.Tags))
+	for _, t := range *req.Tags {
+		tags = append(tags, strings.ToLower(strings.TrimSpace(t)))
+	}
+	id := chi.URLParam(r, "id")
+	before, after, err := s.store.ReviewDietary(ctx, id, req.Companion, tags, time.Now())
+	if errors.Is(err, store.ErrConflict) {
+		s.fail(w, r, errConflict("answer_changed", "the guest changed their answer meanwhile; reload it and review the new words"))
+		return
+	}
+	if err != nil {
+		s.fail(w, r, storeError(err, "that guest"))
+		return
+	}
+	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{after}, nil)
+	person := after.People()
+	name := after.Name()
+	if req.Companion < len(person) {
+		name = person[req.Companion].Name
+	}
+	audit.Note(ctx, "name", after.Name())
+	audit.Note(ctx, "person", name)
+	audit.Note(ctx, "changed", differences(before, after))
+	audit.Note(ctx, "tags", strings.Join(tags, ", "))
+	writeJSON(w, http.StatusOK, after)
+}

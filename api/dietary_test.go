@@ -1,0 +1,228 @@
+package api
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/order"
+)
+
+// Issue 10, "per invitation, not per person": a parent answers for the
+// family and gives the son a nut allergy; the son signs in with his own
+// code and opens Mai Tai: the menu marks it and ordering asks him to
+// confirm, naming the allergen and him. The parent's own "+1" has needs
+// of their own, checked when the parent orders for them.
+func TestFamilyNeedsPerPerson(t *testing.T) {
+	e := newBarEnv(t)
+	mum := e.addGuest(guest.Guest{FirstName: "Mia", LastName: "Berg", GroupID: "berg", ExpectedGuests: 2})
+	leo := e.addGuest(guest.Guest{FirstName: "Leo", LastName: "Berg", GroupID: "berg"})
+	mumTok, leoTok := e.tokenFor(mum), e.tokenFor(leo)
+
+	status, raw := e.do("PUT", "/api/rsvp", mumTok, map[string]any{
+		"status":     "coming",
+		"dietary":    map[string]any{"tags": []string{}, "text": ""},
+		"companions": []any{map[string]any{"name": "Olle", "dietary": "I'm the designated driver tonight"}},
+		"members":    []any{map[string]any{"id": leo.ID, "dietary": map[string]any{"text": "nötallergi", "tags": []string{}}}},
+	})
+	if status != 200 {
+		t.Fatalf("family answer: %d %s", status, raw)
+	}
+	var v rsvpView
+	decodeInto(t, raw, &v)
+	var leoView *guest.Member
+	for i := range v.Group {
+		if v.Group[i].ID == leo.ID {
+			leoView = &v.Group[i]
+		}
+	}
+	if leoView == nil || leoView.Dietary == nil || !slices.Equal(leoView.Dietary.Tags, []string{"nuts"}) {
+		t.Fatalf("Leo in the family view: %+v", leoView)
+	}
+	if len(v.Guest.Companions) != 1 || !slices.Equal(v.Guest.Companions[0].Dietary.Tags, []string{"alcohol-free"}) {
+		t.Fatalf("Mia's +1: %+v", v.Guest.Companions)
+	}
+	// Leo's own menu marks Mai Tai; Mia's does not.
+	var menuLeo, menuMia drinksBody
+	_, raw = e.do("GET", "/api/drinks?section=sours", leoTok, nil)
+	decodeInto(t, raw, &menuLeo)
+	_, raw = e.do("GET", "/api/drinks?section=sours", mumTok, nil)
+	decodeInto(t, raw, &menuMia)
+	if got := menuLeo.AllergenWarnings["mai-tai"]; !slices.Equal(got, []string{"nuts"}) || len(menuMia.AllergenWarnings) != 0 {
+		t.Errorf("menu marks: Leo %v, Mia %v", menuLeo.AllergenWarnings, menuMia.AllergenWarnings)
+	}
+	// Leo orders Mai Tai: a confirmation naming nuts and him.
+	key := newKey()
+	status, raw = e.do("POST", "/api/orders", leoTok, order.Request{Items: []order.ItemInput{one("mai-tai")}}, "Idempotency-Key", key)
+	if status != 422 || errorCode(t, raw) != "allergen_confirmation_required" || !strings.Contains(string(raw), "Mai Tai contains nuts, which you listed") {
+		t.Fatalf("Leo's Mai Tai: %d %s", status, raw)
+	}
+	status, raw = e.do("POST", "/api/orders", leoTok, order.Request{Items: []order.ItemInput{one("mai-tai")}, ConfirmAllergens: true}, "Idempotency-Key", key)
+	var o orderView
+	decodeInto(t, raw, &o)
+	if status != 201 || !slices.Equal(o.Items[0].Confirmed, []string{"nuts"}) || !slices.Equal(o.AllergensConfirmed, []string{"nuts"}) {
+		t.Fatalf("Leo confirmed: %d %s", status, raw)
+	}
+	// Mia orders Mai Tai for Leo: the message names him.
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "mai-tai", For: leo.ID}}}, "Idempotency-Key", newKey())
+	if status != 422 || !strings.Contains(string(raw), "Mai Tai contains nuts, which Leo Berg listed in their dietary needs") || !strings.Contains(string(raw), `"forName":"Leo Berg"`) {
+		t.Fatalf("Mai Tai for Leo: %d %s", status, raw)
+	}
+	// For herself, nothing to confirm; for her +1, the designated driver,
+	// a Negroni needs a yes and a Virgin Mojito does not.
+	e.order(mumTok, 201, one("mai-tai"))
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", For: "+1"}}}, "Idempotency-Key", newKey())
+	if status != 422 || !strings.Contains(string(raw), "Negroni has alcohol, and Olle takes none") {
+		t.Fatalf("Negroni for the driver: %d %s", status, raw)
+	}
+	v2 := e.order(mumTok, 201, order.ItemInput{DrinkID: "virgin-mojito", For: "+1"})
+	if v2.Items[0].ForName != "Olle" || v2.Items[0].For != mum.ID+"/1" {
+		t.Errorf("the +1's drink: %+v", v2.Items[0])
+	}
+	// Someone not on the invitation is refused.
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", For: e.guest.ID}}}, "Idempotency-Key", newKey())
+	if status != 422 || errorCode(t, raw) != "unknown_person" {
+		t.Errorf("a drink for a stranger: %d %s", status, raw)
+	}
+	// Needs for someone outside the group are refused too.
+	status, raw = e.do("PUT", "/api/rsvp", mumTok, map[string]any{"members": []any{map[string]any{"id": e.guest.ID, "dietary": "vegan"}}})
+	if status != 422 || errorCode(t, raw) != guest.CodeNotInGroup {
+		t.Errorf("needs for a stranger: %d %s", status, raw)
+	}
+	// More companions than people brought: refused.
+	status, raw = e.do("PUT", "/api/rsvp", leoTok, map[string]any{"companions": []any{map[string]any{"name": "Ghost"}}})
+	if status != 422 || errorCode(t, raw) != guest.CodeTooManyCompanions {
+		t.Errorf("a +1 Leo does not bring: %d %s", status, raw)
+	}
+}
+
+// Issue 10, "unrecognised wording is silently other": each of these
+// reads as the allergen it names; the order screen asks to confirm and
+// the host's report lists the tag, never "other".
+func TestFreeTextNeedsAreRead(t *testing.T) {
+	e := newBarEnv(t)
+	tests := []struct {
+		text, tag, drink, name string
+	}{
+		{"nötallergi", "nuts", "mai-tai", "Mai Tai"},
+		{"allergie aux noix", "nuts", "amaretto-sour", "Amaretto Sour"},
+		{"no eggwhite please", "eggs", "whiskey-sour", "Whiskey Sour"},
+		{"allergic to anchovies", "fish", "bloody-mary", "Bloody Mary"},
+		{"dairy-free", "milk", "white-russian", "White Russian"},
+		{"I'm the designated driver tonight", "alcohol-free", "negroni", "Negroni"},
+	}
+	for i, tt := range tests {
+		g := e.addGuest(guest.Guest{FirstName: "G" + string(rune('a'+i)), LastName: "Test", Status: guest.StatusComing})
+		tok := e.tokenFor(g)
+		status, raw := e.do("PUT", "/api/rsvp", tok, map[string]any{"dietary": tt.text})
+		var v rsvpView
+		decodeInto(t, raw, &v)
+		if status != 200 || !slices.Equal(v.Guest.Dietary.Tags, []string{tt.tag}) || len(v.Guest.Dietary.Unclear) != 0 {
+			t.Errorf("%q: %d tags %q unclear %q", tt.text, status, v.Guest.Dietary.Tags, v.Guest.Dietary.Unclear)
+			continue
+		}
+		status, raw = e.do("POST", "/api/orders", tok, order.Request{Items: []order.ItemInput{one(tt.drink)}}, "Idempotency-Key", newKey())
+		if status != 422 || errorCode(t, raw) != "allergen_confirmation_required" || !strings.Contains(string(raw), tt.name) {
+			t.Errorf("%q, ordering %s: %d %s", tt.text, tt.drink, status, raw)
+		}
+	}
+	_, raw := e.do("GET", "/api/admin/reports/dietary", e.aTok, nil)
+	var r dietaryReport
+	decodeInto(t, raw, &r)
+	for _, tt := range tests {
+		if !slices.ContainsFunc(r.Tags, func(d guest.DietaryTag) bool { return d.Tag == tt.tag }) {
+			t.Errorf("the report has no %s: %s", tt.tag, raw)
+		}
+	}
+	if slices.ContainsFunc(r.Tags, func(d guest.DietaryTag) bool { return d.Tag == "other" || d.Tag == guest.NeedReview }) {
+		t.Errorf("the report has other or review: %s", raw)
+	}
+	// The form's preview reads the same way.
+	status, raw := e.do("POST", "/api/dietary/read", e.gTok, map[string]string{"text": "nötallergi, och ingen koriander"})
+	if status != 200 || string(raw) != `{"tags":["nuts"],"unclear":["ingen koriander"]}`+"\n" {
+		t.Errorf("read: %d %s", status, raw)
+	}
+}
+
+// Words barhub does not understand need the host's eyes: the report, the
+// door card and the bar ticket flag them, and the host's review (audited)
+// clears the flag and sets the tags that hold.
+func TestHostReviewsUnclearNeeds(t *testing.T) {
+	e := newBarEnv(t)
+	g := e.addGuest(guest.Guest{FirstName: "Kim", LastName: "Kiwi", Status: guest.StatusComing, ExpectedGuests: 2,
+		Dietary:    guest.Dietary{Text: "no kiwi please, nut allergy"},
+		Companions: []guest.Companion{{Name: "Sam", Dietary: guest.Dietary{Text: "coriander"}}}})
+	tok := e.tokenFor(g)
+
+	_, raw := e.do("GET", "/api/admin/reports/dietary", e.aTok, nil)
+	var r dietaryReport
+	decodeInto(t, raw, &r)
+	if len(r.Tags) == 0 || r.Tags[0].Tag != guest.NeedReview || len(r.Tags[0].Entries) != 2 || r.Tags[0].Entries[1].Name != "Sam" || r.Tags[0].Entries[1].Companion != 1 {
+		t.Fatalf("report: %s", raw)
+	}
+	stats := func() int {
+		_, raw := e.do("GET", "/api/admin/stats?recount=true", e.aTok, nil)
+		var s struct{ WithAllergies int }
+		decodeInto(t, raw, &s)
+		return s.WithAllergies
+	}
+	if n := stats(); n != 1 {
+		t.Errorf("with allergies: %d, want 1", n)
+	}
+	// The bar ticket flags the drink of someone with unreviewed words.
+	v := e.order(tok, 201, one("negroni"))
+	if !v.Items[0].Review {
+		t.Errorf("ticket item not flagged: %+v", v.Items[0])
+	}
+	// The door card flags it too.
+	status, raw := e.do("POST", "/api/door/checkin", e.bTok, map[string]any{"code": g.Code})
+	if status != 200 || !strings.Contains(string(raw), `"code":"dietary_review"`) || !strings.Contains(string(raw), "needs the host's eyes") ||
+		!strings.Contains(string(raw), "not Amaretto Sour") {
+		t.Errorf("door card: %d %s", status, raw)
+	}
+
+	// A tag that is not canonical is refused; the review of both people
+	// clears the flag.
+	if status, raw := e.do("PUT", "/api/admin/guests/"+g.ID+"/dietary", e.aTok, map[string]any{"tags": []string{"kiwi"}}); status != 422 {
+		t.Errorf("review with kiwi: %d %s", status, raw)
+	}
+	if status, raw := e.do("PUT", "/api/admin/guests/"+g.ID+"/dietary", e.aTok, map[string]any{"companion": 2, "tags": []string{}}); status != 422 {
+		t.Errorf("review of a companion not described: %d %s", status, raw)
+	}
+	status, raw = e.do("PUT", "/api/admin/guests/"+g.ID+"/dietary", e.aTok, map[string]any{"tags": []string{"nuts"}})
+	var after guest.Guest
+	decodeInto(t, raw, &after)
+	if status != 200 || !after.Dietary.Reviewed || len(after.Dietary.Unclear) != 0 || !slices.Equal(after.Needs, []string{"nuts", guest.NeedReview}) {
+		t.Fatalf("review of Kim: %d %s", status, raw)
+	}
+	status, raw = e.do("PUT", "/api/admin/guests/"+g.ID+"/dietary", e.aTok, map[string]any{"companion": 1, "tags": []string{"celery"}})
+	decodeInto(t, raw, &after)
+	if status != 200 || !slices.Equal(after.Needs, []string{"nuts", "celery"}) || !after.Companions[0].Dietary.Reviewed {
+		t.Fatalf("review of Sam: %d %s", status, raw)
+	}
+	_, raw = e.do("GET", "/api/admin/reports/dietary", e.aTok, nil)
+	decodeInto(t, raw, &r)
+	if slices.ContainsFunc(r.Tags, func(d guest.DietaryTag) bool { return d.Tag == guest.NeedReview }) {
+		t.Errorf("still flagged after the review: %s", raw)
+	}
+	if n := stats(); n != 1 {
+		t.Errorf("with allergies after the review: %d, want 1", n)
+	}
+	entries, _ := e.auditLog(e.aTok, "?action=guest.dietary_review")
+	if len(entries.Entries) != 2 {
+		t.Errorf("%d audit entries for the reviews, want 2", len(entries.Entries))
+	}
+	// The same words again keep the review; new words need the eyes again.
+	status, raw = e.do("PUT", "/api/rsvp", tok, map[string]any{"dietary": map[string]any{"text": "no kiwi please, nut allergy", "tags": []string{"nuts"}}})
+	var rv rsvpView
+	decodeInto(t, raw, &rv)
+	if status != 200 || !rv.Guest.Dietary.Reviewed {
+		t.Errorf("same words: %d %s", status, raw)
+	}
+	status, raw = e.do("PUT", "/api/rsvp", tok, map[string]any{"dietary": "no kiwi, no mango"})
+	decodeInto(t, raw, &rv)
+	if status != 200 || rv.Guest.Dietary.Reviewed || !slices.Contains(rv.Guest.Needs, guest.NeedReview) {
+		t.Errorf("new words: %d %s", status, raw)
+	}
+}
