@@ -116,6 +116,32 @@ func canonicalAllergens(items ...string) []string {
 	return out
 }
 
+// safetyRule is the one check of whether a drink is safe for a guest:
+// none of its allergens is one they avoid, and it is alcohol-free when
+// they take no alcohol. Both recommenders and the check of the model's
+// picks go through check, and nothing else decides safety.
+type safetyRule struct {
+	avoid       []string
+	alcoholFree bool
+}
+
+// newSafetyRule reads g's needs; wantsAlcoholFree is the guest asking
+// for alcohol-free drinks (in the request or the RSVP tastes).
+func newSafetyRule(g Guest, wantsAlcoholFree bool) safetyRule {
+	return safetyRule{avoid: guestAvoids(g), alcoholFree: wantsAlcoholFree || guestNeedsAlcoholFree(g)}
+}
+
+// check returns why d is not safe for the guest, or "" when it is.
+func (r safetyRule) check(d Drink) string {
+	if c := conflicts(d, r.avoid); len(c) > 0 {
+		return "contains " + strings.Join(c, ", ") + ", which the guest avoids"
+	}
+	if r.alcoholFree && !d.AlcoholFree {
+		return "not alcohol-free"
+	}
+	return ""
+}
+
 // guestAvoids is what g must not be served: the allergens of their
 // dietary tags and of the words in their dietary answer.
 func guestAvoids(g Guest) []string {

@@ -184,10 +184,10 @@ func (w *Worker) modelResult(ctx context.Context, in recoInput) (store.Recommend
 		Likes:       orEmpty(dedupe(append(append([]string{}, in.prefs.Likes...), in.guest.Likes...))),
 		Dislikes:    orEmpty(dedupe(append(append([]string{}, in.prefs.Dislikes...), in.guest.Dislikes...))),
 		Mood:        in.prefs.Mood,
-		AlcoholFree: el.alcoholFree,
+		AlcoholFree: el.alcoholFree(),
 		DietaryText: in.guest.DietaryText,
 		DietaryTags: orEmpty(in.guest.DietaryTags),
-		Avoid:       orEmpty(el.avoid),
+		Avoid:       orEmpty(el.safety.avoid),
 		PastOrders:  []string{},
 	}
 	byID := map[string]Drink{}
