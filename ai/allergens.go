@@ -67,4 +67,3 @@ func words(s string) []string {
 		return !unicode.IsLetter(r) && !unicode.IsDigit(r) && r != '-'
 	})
 }
-
