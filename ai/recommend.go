@@ -91,7 +91,7 @@ func newEligibility(g Guest, p Preferences) eligibility {
 }
 
 // alcoholFree reports whether only alcohol-free drinks may be offered.
-func (e eligibility) alcoholFree() bool { return e.safety.alcoholFree }
+func (e eligibility) alcoholFree() bool { return e.safety.alcoholFree() }
 
 // refuse returns why d may not be recommended, or "" when it may.
 func (e eligibility) refuse(d Drink) string {
