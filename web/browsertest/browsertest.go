@@ -351,6 +351,11 @@ func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	if err != nil {
 		t.Fatalf("screenshot %s: %v%s", name, err, pageState(ctx))
 	}
+	return saveScreenshot(t, ctx, name, png)
+}
+
+func saveScreenshot(t testing.TB, ctx context.Context, name string, png []byte) string {
+	t.Helper()
 	file := safeName(name)
 	if vp, ok := ViewportOf(ctx); ok {
 		file += "-" + vp.Name
@@ -364,6 +369,19 @@ func Screenshot(t testing.TB, ctx context.Context, name string) string {
 		t.Fatalf("screenshot %s: %v", name, err)
 	}
 	return p
+}
+
+// ScreenshotOf saves a screenshot of the first element matched by sel, for
+// pages too long to capture whole (Chromium stops at 16,384 pixels).
+func ScreenshotOf(t testing.TB, ctx context.Context, sel, name string) string {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
+	if err != nil {
+		t.Fatalf("screenshot %s of %s: %v%s", name, sel, err, pageState(ctx))
+	}
+	return saveScreenshot(t, ctx, name, png)
 }
 
 // OutputDir is where tests keep artefacts: $BARHUB_TEST_OUTPUT, or test-output/ at the

@@ -115,9 +115,11 @@ export function beep(notes = [[880, 0, 0.18], [1320, 0.2, 0.3]]) {
   return true;
 }
 
-// itemsText lists an order's drinks: "2 × Negroni, Mojito".
+// itemsText lists an order's drinks: "2 × Negroni, Mojito for Leo".
 export function itemsText(order) {
-  return (order.items || []).map((it) => (it.qty > 1 ? `${it.qty} × ${it.name}` : it.name)).join(", ");
+  return (order.items || [])
+    .map((it) => (it.qty > 1 ? `${it.qty} × ${it.name}` : it.name) + (it.forName ? ` for ${it.forName}` : ""))
+    .join(", ");
 }
 
 // minutes says a wait in words.

@@ -122,8 +122,14 @@ function ticket(o) {
       h("span", { class: "guest" }, o.guestName || "Guest"),
       h("span", { class: "age", "aria-label": "waiting" }, clock(since(o)))),
     h("ul", { class: "items" }, (o.items || []).map((it) =>
-      h("li", {}, h("b", {}, `${it.qty}×`), " ", it.name, it.notes && h("em", { class: "note" }, it.notes)))),
-    o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ Contains ${o.allergensConfirmed.join(", ")}: the guest confirmed`),
+      h("li", {}, h("b", {}, `${it.qty}×`), " ", it.name,
+        it.forName && h("span", { class: "for" }, ` for ${it.forName}`),
+        it.notes && h("em", { class: "note" }, it.notes),
+        it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${it.confirmed.join(", ")}: confirmed`),
+        // Words of the person's dietary needs nobody has understood yet:
+        // ask before making it.
+        it.review && h("span", { class: "review-flag" }, " ⚑ needs the host's eyes: ask about allergies")))),
+    o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ Not safe for the person it is for (${o.allergensConfirmed.join(", ")}): the guest confirmed`),
     h("div", { class: "ticket-actions" }, (actions[o.status] || []).map(([action, label, style]) =>
       h("button", { type: "button", class: `${style} act-${action}`, onclick: (e) => act(o, action, e.currentTarget) }, label))));
 }

@@ -66,10 +66,11 @@ export async function reloadDietary() {
   const list = document.createElement("div");
   list.className = "dietary-grid";
   for (const t of report.tags) {
+    const review = t.tag === "review";
     const card = document.createElement("article");
-    card.className = "dietary-tag";
+    card.className = "dietary-tag" + (review ? " needs-eyes" : "");
     const h = document.createElement("h3");
-    h.textContent = t.tag;
+    h.textContent = review ? "⚑ Needs the host's eyes" : t.tag;
     const count = document.createElement("span");
     count.className = "badge";
     count.textContent = t.people === t.guests ? `${t.guests}` : `${t.guests} · ${t.people} people`;
@@ -77,8 +78,9 @@ export async function reloadDietary() {
     const ul = document.createElement("ul");
     for (const e of t.entries) {
       const li = document.createElement("li");
+      li.dataset.ref = e.ref;
       const who = document.createElement("strong");
-      who.textContent = `${e.firstName} ${e.lastName}`;
+      who.textContent = e.companion ? `${e.name} (with ${e.firstName} ${e.lastName})` : `${e.firstName} ${e.lastName}`;
       li.append(who);
       if (e.status !== "coming") li.append(" (not answered)");
       if (e.text) {
@@ -87,12 +89,62 @@ export async function reloadDietary() {
         text.textContent = ` — ${e.text}`;
         li.append(text);
       }
+      if (review) li.append(reviewForm(e));
       ul.append(li);
     }
     card.append(h, ul);
     list.append(card);
   }
   box.replaceChildren(list);
+}
+
+// The tags the host can confirm for a person, as the diet package names them.
+const REVIEW_TAGS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame",
+  "sulphites", "lupin", "molluscs", "vegan", "vegetarian", "halal", "kosher", "alcohol-free"];
+
+// reviewForm lets the host confirm or correct what barhub read in words it
+// did not fully understand: the ticked tags are saved as they are and the
+// flag goes away (PUT /api/admin/guests/{id}/dietary, audited).
+function reviewForm(e) {
+  const form = document.createElement("form");
+  form.className = "review-form";
+  const unclear = document.createElement("p");
+  unclear.className = "unclear";
+  unclear.textContent = `Not understood: “${e.unclear.join("”, “")}”. Tick what holds, then confirm:`;
+  const chips = document.createElement("div");
+  chips.className = "review-tags";
+  for (const t of REVIEW_TAGS) {
+    const label = document.createElement("label");
+    label.className = "check-inline";
+    const box = document.createElement("input");
+    box.type = "checkbox";
+    box.value = t;
+    box.checked = e.tags.includes(t);
+    label.append(box, ` ${t}`);
+    chips.append(label);
+  }
+  const ok = document.createElement("button");
+  ok.type = "submit";
+  ok.className = "review-ok";
+  ok.textContent = "Confirm these needs";
+  const err = document.createElement("p");
+  err.className = "error";
+  err.hidden = true;
+  form.append(unclear, chips, ok, err);
+  form.addEventListener("submit", async (ev) => {
+    ev.preventDefault();
+    ok.disabled = true;
+    const tags = [...chips.querySelectorAll("input:checked")].map((el) => el.value);
+    try {
+      await api("PUT", `/api/admin/guests/${e.id}/dietary`, { companion: e.companion || 0, tags });
+      await reloadDietary();
+    } catch (error) {
+      err.textContent = error.message;
+      err.hidden = false;
+      ok.disabled = false;
+    }
+  });
+  return form;
 }
 
 // ---- Event settings --------------------------------------------------------------------

@@ -137,7 +137,10 @@ function renderRows(guests) {
       cell(status, "status"),
       cell(people, "num"),
       cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || "alone" : g.groupId ? "…" : ""),
-      cell([g.dietary?.text, ...(g.dietary?.tags || []).filter((t) => t !== "other" && !(g.dietary?.text || "").toLowerCase().includes(t))].filter(Boolean).join(" · ")),
+      cell([(g.needs || []).includes("review") ? "⚑ needs your eyes" : "", g.dietary?.text,
+        ...(g.dietary?.tags || []).filter((t) => !(g.dietary?.text || "").toLowerCase().includes(t)),
+        ...(g.companions || []).filter((c) => c.dietary?.tags?.length || c.dietary?.text).map((c) => `+1 ${c.name || ""}: ${c.dietary.text || c.dietary.tags.join(", ")}`)]
+        .filter(Boolean).join(" · ")),
       cell(code),
       cell(ago(g.rsvpDate)),
       cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : "never", g.lastLogin ? "" : "muted"),

@@ -16,6 +16,9 @@ const state = {
   sections: [],
   drinks: [],
   warnings: {},
+  // people: whom the guest can order for (self, the people they bring,
+  // the others in their group), from GET /api/rsvp.
+  people: [],
   orders: [],
   section: "",
   query: "",
@@ -111,6 +114,7 @@ async function loadMenu() {
     state.sections = secs.sections;
     state.drinks = list.drinks;
     state.warnings = list.allergenWarnings || {};
+    loadPeople();
     state.loaded = true;
     showError(null);
   } catch (err) {
@@ -118,6 +122,29 @@ async function loadMenu() {
   }
   renderSections();
   renderDrinks();
+}
+
+// loadPeople lists whom a drink can be for: "me", each person the guest
+// brings (+1, +2…) and each other member of their group.
+async function loadPeople() {
+  try {
+    const v = await appApi("GET", "/api/rsvp");
+    const g = v.guest;
+    const people = [{ ref: "", name: "Me" }];
+    const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
+    for (let i = 1; i <= bring; i++) people.push({ ref: `+${i}`, name: g.companions?.[i - 1]?.name || `My +${i}` });
+    for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim() });
+    state.people = people;
+  } catch {
+    state.people = [];
+  }
+}
+
+// causeText says why a drink is not for someone, from diet.Check's causes:
+// allergens, "alcohol", a diet, or words of needs the host has not seen.
+const DIETS = ["vegan", "vegetarian", "halal", "kosher"];
+function causeText(causes) {
+  return causes.map((c) => (c === "alcohol" ? "has alcohol" : DIETS.includes(c) ? `is not ${c}` : `contains ${c}`)).join(", ");
 }
 
 async function loadOrders() {
@@ -200,7 +227,7 @@ function drinkCard(d) {
       h("div", { class: "drink-head" }, h("h3", {}, d.name), strength),
       d.description && h("p", { class: "desc" }, d.description),
       h("p", { class: "ingredients" }, d.ingredients.map((i) => i.name).join(" · ")),
-      warn && h("p", { class: "allergen-flag", role: "note" }, `⚠ Contains ${warn.join(" and ")}: you told us to watch out for this`),
+      warn && h("p", { class: "allergen-flag", role: "note" }, `⚠ Not for you: it ${causeText(warn)}. You told us to watch out for this`),
       d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, `Allergens: ${d.allergens.join(", ")}`),
       d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((t) => h("span", { class: "badge" }, t))),
       action));
@@ -219,6 +246,9 @@ function orderDialog() {
           h("button", { type: "button", id: "qty-down", "aria-label": "One fewer" }, "−"),
           h("output", { id: "qty", "aria-live": "polite" }, "1"),
           h("button", { type: "button", id: "qty-up", "aria-label": "One more" }, "+"))),
+      h("div", { class: "field", id: "order-for-row", hidden: true },
+        h("label", { for: "order-for" }, "For"),
+        h("select", { id: "order-for" })),
       h("div", { class: "field" },
         h("label", { for: "order-notes" }, "Notes for the bartender"),
         h("textarea", { id: "order-notes", maxlength: 200, rows: 2, placeholder: "For example: no ice, extra lime" })),
@@ -248,12 +278,27 @@ function openOrder(d, existing) {
   document.getElementById("qty").textContent = "1";
   document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
   if (existing) setQty(existing.items[0].qty);
-  const row = document.getElementById("allergen-confirm-row");
-  row.hidden = !warn;
-  document.getElementById("allergen-confirm").checked = false;
-  document.getElementById("allergen-confirm-text").textContent = warn
-    ? `I know it contains ${warn.join(" and ")} and want it anyway`
-    : "";
+  const forSel = document.getElementById("order-for");
+  forSel.replaceChildren(...state.people.map((p) => h("option", { value: p.ref }, p.name)));
+  forSel.value = existing?.items?.[0]?.for ? existing.items[0].for : "";
+  document.getElementById("order-for-row").hidden = state.people.length <= 1 || !!existing;
+  // The marks on the menu are the guest's own; for someone else the bar's
+  // answer asks (allergen_confirmation_required).
+  const showConfirm = (causes, whose) => {
+    const row = document.getElementById("allergen-confirm-row");
+    row.hidden = !causes;
+    document.getElementById("allergen-confirm").checked = false;
+    document.getElementById("allergen-confirm-text").textContent = causes
+      ? `I know it ${causeText(causes)}${whose ? ` (${whose})` : ""} and want it anyway`
+      : "";
+  };
+  draft.showConfirm = showConfirm;
+  showConfirm(forSel.value ? null : warn);
+  forSel.onchange = () => {
+    draft.key = newKey();
+    document.getElementById("order-error").hidden = true;
+    showConfirm(forSel.value ? null : state.warnings[d.id]);
+  };
   document.getElementById("order-error").hidden = true;
   document.getElementById("order-submit").textContent = existing ? "Save changes" : "Place order";
   document.getElementById("qty-down").onclick = () => setQty(draft.qty - 1);
@@ -278,10 +323,10 @@ async function submitOrder() {
     errBox.hidden = false;
     return;
   }
-  const body = {
-    items: [{ drinkId: draft.drink.id, qty: draft.qty, notes: document.getElementById("order-notes").value }],
-    confirmAllergens: confirm,
-  };
+  const item = { drinkId: draft.drink.id, qty: draft.qty, notes: document.getElementById("order-notes").value };
+  const forWhom = document.getElementById("order-for").value;
+  if (forWhom) item.for = forWhom;
+  const body = { items: [item], confirmAllergens: confirm };
   btn.disabled = true;
   errBox.hidden = true;
   try {
@@ -298,8 +343,8 @@ async function submitOrder() {
     toast(order.position ? `Ordered! You are number ${order.position} in the queue.` : "Ordered!", "ok");
   } catch (err) {
     if (err instanceof ApiError && err.code === "allergen_confirmation_required") {
-      row.hidden = false;
-      document.getElementById("allergen-confirm-text").textContent = "I know it contains something from my dietary needs and want it anyway";
+      const flagged = err.details?.drinks?.[0];
+      draft.showConfirm(flagged?.causes || ["something from the dietary needs"], flagged?.forName || "");
     }
     errBox.textContent = err.status ? err.message : "Could not reach the bar. Tap again to retry: it will not be ordered twice.";
     errBox.hidden = false;

@@ -6,7 +6,18 @@
 import { api, ApiError } from "./api.js";
 
 const TASTES = ["sour", "sweet", "bitter", "fresh", "fruity", "herbal", "spicy", "smoky", "creamy", "strong"];
-const COMMON_NEEDS = ["nuts", "gluten", "milk", "vegan", "vegetarian", "alcohol-free"];
+// The needs a guest taps, in words a guest knows: the EU's fourteen
+// allergens as the menu names them, the diets, and no alcohol. Anything
+// else goes in the person's own words, which the server reads too.
+const NEEDS = [
+  ["nuts", "nuts (almond, hazelnut…)"], ["peanuts", "peanuts"], ["milk", "milk / lactose"], ["eggs", "eggs"],
+  ["gluten", "gluten (wheat, barley, rye…)"], ["soy", "soy"], ["fish", "fish"], ["crustaceans", "shellfish (shrimp, crab…)"],
+  ["molluscs", "molluscs (mussels, squid…)"], ["sesame", "sesame"], ["celery", "celery"], ["mustard", "mustard"],
+  ["sulphites", "sulphites (wine…)"], ["lupin", "lupin"],
+  ["vegan", "vegan"], ["vegetarian", "vegetarian"], ["halal", "halal"], ["kosher", "kosher"], ["alcohol-free", "no alcohol"],
+];
+const NEED_LABEL = Object.fromEntries(NEEDS);
+const COMMON = ["nuts", "peanuts", "milk", "gluten", "eggs", "vegan", "alcohol-free"];
 const MAX_PARTY = 50;
 
 const $ = (id) => document.getElementById(id);
@@ -23,7 +34,7 @@ export function startRSVP(initial, options = {}) {
   buildChips();
   wire();
   render(initial);
-  fillPrefs(initial.guest);
+  fillPrefs(initial);
 }
 
 function fullName(m) {
@@ -241,7 +252,7 @@ function wire() {
     try {
       const v = await api("PUT", "/api/rsvp", readPrefs());
       view = v;
-      fillPrefs(v.guest);
+      fillPrefs(v);
       showError("prefs-error", null);
       const status = $("prefs-status");
       status.textContent = "✓ Saved. Thank you!";
@@ -334,22 +345,21 @@ function askSure() {
 
 // ---- Dietary needs and tastes ------------------------------------------------------
 
-function chip(container, value, name) {
+function chip(container, value, name, text = value) {
   const label = document.createElement("label");
   label.className = "chip";
   const box = document.createElement("input");
   box.type = "checkbox";
   box.value = value;
   box.name = name;
-  const text = document.createElement("span");
-  text.textContent = value;
-  label.append(box, text);
+  const span = document.createElement("span");
+  span.textContent = text;
+  label.append(box, span);
   container.append(label);
   return box;
 }
 
 function buildChips() {
-  for (const t of COMMON_NEEDS) chip($("dietary-tags"), t, "dietaryTag");
   for (const t of TASTES) {
     const like = chip($("likes"), t, "like");
     const dislike = chip($("dislikes"), t, "dislike");
@@ -359,21 +369,184 @@ function buildChips() {
   }
 }
 
-function checked(name) {
-  return [...document.querySelectorAll(`input[name="${name}"]:checked`)].map((el) => el.value);
+function checked(name, root = document) {
+  return [...root.querySelectorAll(`input[name="${name}"]:checked`)].map((el) => el.value);
+}
+
+// editors are the needs blocks on the page: {kind: "me"|"companion"|"member", id, el}.
+let editors = [];
+
+// needsEditor is one person's block: the choices to tap, their own words,
+// and what the server read in those words, shown back to confirm ("We
+// read: nuts. Right?"), with the words it did not understand, which go to
+// the host. The signed-in guest's block keeps the ids #dietary,
+// #dietary-tags and #dietary-read.
+function needsEditor(key, title, dietary, withName) {
+  const me = key === "me";
+  const box = document.createElement("fieldset");
+  box.className = "field needs";
+  box.dataset.person = key;
+  const legend = document.createElement("legend");
+  legend.textContent = title;
+  box.append(legend);
+  if (withName !== undefined) {
+    const name = document.createElement("input");
+    name.type = "text";
+    name.className = "companion-name";
+    name.maxLength = 60;
+    name.placeholder = "Name (optional)";
+    name.value = withName;
+    name.setAttribute("aria-label", `${title}: name`);
+    box.append(name);
+  }
+  const chips = document.createElement("div");
+  chips.className = "chips";
+  chips.setAttribute("role", "group");
+  chips.setAttribute("aria-label", `${title}: cannot have`);
+  if (me) chips.id = "dietary-tags";
+  const chipName = me ? "dietaryTag" : `need-${key}`;
+  // The common ones in sight, the rest of the fourteen and the diets one
+  // tap away, so the page stays short on a phone.
+  const more = document.createElement("details");
+  more.className = "more-needs";
+  const moreSummary = document.createElement("summary");
+  moreSummary.textContent = "More: all fourteen allergens and diets";
+  const moreChips = document.createElement("div");
+  moreChips.className = "chips";
+  more.append(moreSummary, moreChips);
+  for (const [value, text] of NEEDS) chip(COMMON.includes(value) ? chips : moreChips, value, chipName, text);
+  chips.append(more);
+  const text = document.createElement("textarea");
+  text.maxLength = 500;
+  text.rows = 2;
+  text.placeholder = "Anything else, in your own words (any language): nut allergy, nötallergi, sin gluten…";
+  text.setAttribute("aria-label", `${title}: in your own words`);
+  if (me) text.id = "dietary";
+  text.className = "needs-text";
+  const read = document.createElement("div");
+  read.className = "we-read";
+  read.setAttribute("aria-live", "polite");
+  read.hidden = true;
+  if (me) read.id = "dietary-read";
+  box.append(chips, text, read);
+  fillNeeds(box, dietary);
+  let timer = 0;
+  text.addEventListener("input", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => readBack(box), 500);
+  });
+  return box;
+}
+
+function fillNeeds(box, dietary) {
+  const tags = dietary?.tags || [];
+  box.querySelector("textarea").value = dietary?.text || "";
+  for (const el of box.querySelectorAll(".chips input")) el.checked = tags.includes(el.value);
+  box.querySelector(".more-needs").open = tags.some((t) => !COMMON.includes(t));
+  showRead(box, { tags: [], unclear: dietary?.reviewed ? [] : dietary?.unclear || [] });
+}
+
+// readBack asks the server what it reads in the words typed so far.
+async function readBack(box) {
+  const text = box.querySelector("textarea").value.trim();
+  if (!text) return showRead(box, { tags: [], unclear: [] });
+  try {
+    showRead(box, await api("POST", "/api/dietary/read", { text }));
+  } catch {
+    // The preview is a help; saving reads the words anyway.
+  }
+}
+
+// showRead shows what was read and not yet ticked, to confirm with one tap,
+// and what was not understood.
+function showRead(box, reading) {
+  const out = box.querySelector(".we-read");
+  out.replaceChildren();
+  const ticked = new Set([...box.querySelectorAll(".chips input:checked")].map((el) => el.value));
+  const fresh = reading.tags.filter((t) => !ticked.has(t));
+  if (fresh.length) {
+    const p = document.createElement("p");
+    p.append("We read: ");
+    for (const t of fresh) {
+      const c = document.createElement("span");
+      c.className = "chip-read";
+      c.textContent = NEED_LABEL[t] || t;
+      p.append(c, " ");
+    }
+    p.append("Right? ");
+    const yes = document.createElement("button");
+    yes.type = "button";
+    yes.className = "read-yes";
+    yes.textContent = "Yes, add them";
+    yes.addEventListener("click", () => {
+      for (const el of box.querySelectorAll(".chips input")) if (fresh.includes(el.value)) el.checked = true;
+      if (fresh.some((t) => !COMMON.includes(t))) box.querySelector(".more-needs").open = true;
+      showRead(box, { tags: [], unclear: reading.unclear });
+    });
+    p.append(yes);
+    out.append(p);
+  }
+  if (reading.unclear.length) {
+    const p = document.createElement("p");
+    p.className = "unclear";
+    p.textContent = `We did not understand “${reading.unclear.join("”, “")}”: the host will look at it.`;
+    out.append(p);
+  }
+  out.hidden = !out.childElementCount;
+}
+
+function readNeeds(box) {
+  return { text: box.querySelector("textarea").value.trim(), tags: [...box.querySelectorAll(".chips input:checked")].map((el) => el.value) };
 }
 
 function readPrefs() {
-  return {
-    dietary: { text: $("dietary").value.trim(), tags: checked("dietaryTag") },
+  const body = {
     tastes: { likes: checked("like"), dislikes: checked("dislike"), alcoholFree: $("alcohol-free").checked },
   };
+  const companions = [];
+  const members = [];
+  for (const ed of editors) {
+    const dietary = readNeeds(ed.el);
+    if (ed.kind === "me") body.dietary = dietary;
+    if (ed.kind === "companion") companions.push({ name: ed.el.querySelector(".companion-name").value.trim(), dietary });
+    if (ed.kind === "member") members.push({ id: ed.id, dietary });
+  }
+  if (editors.some((ed) => ed.kind === "companion")) body.companions = companions;
+  if (members.length) body.members = members;
+  return body;
 }
 
-function fillPrefs(g) {
-  const tags = g.dietary?.tags || [];
-  $("dietary").value = g.dietary?.text || "";
-  for (const el of document.querySelectorAll('input[name="dietaryTag"]')) el.checked = tags.includes(el.value);
+// fillPrefs lays out one block per person: the guest, the people they
+// bring without a login (as many as their headcount), and every other
+// member of the group, each with the needs saved so far.
+function fillPrefs(v) {
+  const g = v.guest;
+  const holder = $("needs");
+  holder.replaceChildren();
+  editors = [{ kind: "me", el: needsEditor("me", "Allergies or dietary needs: you", g.dietary) }];
+  const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
+  for (let i = 0; i < bring; i++) {
+    const c = g.companions?.[i];
+    editors.push({ kind: "companion", el: needsEditor(`c${i + 1}`, `The person you bring (+${i + 1})`, c?.dietary, c?.name || "") });
+  }
+  for (const m of v.group || []) {
+    if (m.id === g.id) continue;
+    editors.push({ kind: "member", id: m.id, el: needsEditor(`m-${m.id}`, fullName(m), m.dietary) });
+  }
+  // The others' blocks fold away, so a family's page stays short on a
+  // phone; one with needs already given opens.
+  holder.append(...editors.map((ed) => {
+    if (ed.kind === "me") return ed.el;
+    const fold = document.createElement("details");
+    fold.className = "needs-fold";
+    fold.dataset.person = ed.el.dataset.person;
+    const summary = document.createElement("summary");
+    summary.textContent = ed.el.querySelector("legend").textContent;
+    const given = readNeeds(ed.el);
+    fold.open = given.tags.length > 0 || given.text !== "";
+    fold.append(summary, ed.el);
+    return fold;
+  }));
   const likes = g.tastes?.likes || [];
   const dislikes = g.tastes?.dislikes || [];
   for (const el of document.querySelectorAll('input[name="like"]')) el.checked = likes.includes(el.value);
