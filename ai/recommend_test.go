@@ -137,8 +137,8 @@ func TestRecommendLocal(t *testing.T) {
 			reason: map[string]string{"moscow-mule": "Made for an adventurous mood.", "garden-spritz": "Made for an adventurous mood."},
 		},
 		{
-			name: "past orders: the same drink again, or drinks like it",
-			past: []ai.PastOrder{{DrinkID: "negroni", At: evening.Add(-3 * time.Hour), StandardDrinks: 1.5}, {DrinkID: "gone-from-the-menu"}},
+			name:  "past orders: the same drink again, or drinks like it",
+			past:  []ai.PastOrder{{DrinkID: "negroni", At: evening.Add(-3 * time.Hour), StandardDrinks: 1.5}, {DrinkID: "gone-from-the-menu"}},
 			first: []string{"negroni", "aperol-spritz", "mai-tai", "whiskey-sour", "white-russian"},
 			never: []string{"espresso-martini"},
 			reason: map[string]string{
