@@ -428,6 +428,9 @@ func FuzzParseRSVP(f *testing.F) {
 	f.Add(`{"dietary":{"text":"x","tags":["a"]},"tastes":{"likes":["sour"],"alcoholFree":true}}`)
 	f.Add(`{"numGuests":"two"}`)
 	f.Add(`[]`)
+	f.Add(`{"companions":[{"name":"Olle","dietary":"designated driver"}],"members":[{"id":"abc","dietary":{"text":"nötallergi"}}]}`)
+	f.Add(`{"members":[{"id":"abc","companions":[{"dietary":{"tags":["nuts"]}},{}]}]}`)
+	f.Add(`{"members":[{"id":"../x"}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("PUT", "/api/rsvp", strings.NewReader(body))
 		a, err := parseRSVP(r)

@@ -27,16 +27,12 @@ type dietaryReadRequest struct {
 // nuts), so the form can show the guest what it understood before they
 // save, and what it will ask the host to look at.
 func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
-	var req dietaryReadRequest
-	if err := decode(r, &req); err != nil {
+	text, err := parseDietaryRead(r)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if len(req.Text) > guest.MaxDietaryText {
-		s.fail(w, r, errBadRequest("invalid_field", fmt.Sprintf("the text is longer than %d characters", guest.MaxDietaryText)))
-		return
-	}
-	rd := diet.Read(req.Text)
+	rd := diet.Read(text)
 	if rd.Tags == nil {
 		rd.Tags = []string{}
 	}
@@ -44,6 +40,18 @@ func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
 		rd.Unclear = []string{}
 	}
 	writeJSON(w, http.StatusOK, rd)
+}
+
+// parseDietaryRead decodes and checks POST /api/dietary/read.
+func parseDietaryRead(r *http.Request) (string, error) {
+	var req dietaryReadRequest
+	if err := decode(r, &req); err != nil {
+		return "", err
+	}
+	if len(req.Text) > guest.MaxDietaryText {
+		return "", errBadRequest("invalid_field", fmt.Sprintf("the text is longer than %d characters", guest.MaxDietaryText))
+	}
+	return req.Text, nil
 }
 
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
@@ -54,29 +62,40 @@ type dietaryReviewRequest struct {
 	Tags      *[]string `json:"tags"`
 }
 
-// handleReviewDietary records the host's review: the tags they confirm or
-// correct stand, and the person no longer needs the host's eyes.
-func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
+// parseDietaryReview decodes and checks a review: whose needs, and the
+// tags (lower case; guest.ReviewDietary checks they are canonical).
+func parseDietaryReview(r *http.Request) (int, []string, error) {
 	var req dietaryReviewRequest
 	if err := decode(r, &req); err != nil {
-		s.fail(w, r, err)
-		return
+		return 0, nil, err
 	}
 	if req.Tags == nil {
-		s.fail(w, r, errUnprocessable("missing_fields", "send the tags that hold for this person (an empty list when nothing does)"))
-		return
+		return 0, nil, errUnprocessable("missing_fields", "send the tags that hold for this person (an empty list when nothing does)")
 	}
 	if req.Companion < 0 || req.Companion > guest.MaxCompanions {
-		s.fail(w, r, errUnprocessable("invalid_field", fmt.Sprintf("companion must be 0 (the guest) to %d", guest.MaxCompanions)))
-		return
+		return 0, nil, errUnprocessable("invalid_field", fmt.Sprintf("companion must be 0 (the guest) to %d", guest.MaxCompanions))
+	}
+	if len(*req.Tags) > 50 {
+		return 0, nil, errUnprocessable("invalid_field", "too many tags")
 	}
 	tags := make([]string, 0, len(*req.Tags))
 	for _, t := range *req.Tags {
 		tags = append(tags, strings.ToLower(strings.TrimSpace(t)))
 	}
+	return req.Companion, tags, nil
+}
+
+// handleReviewDietary records the host's review: the tags they confirm or
+// correct stand, and the person no longer needs the host's eyes.
+func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
+	ctx := r.Context()
+	companion, tags, err := parseDietaryReview(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	id := chi.URLParam(r, "id")
-	before, after, err := s.store.ReviewDietary(ctx, id, req.Companion, tags, time.Now())
+	before, after, err := s.store.ReviewDietary(ctx, id, companion, tags, time.Now())
 	if errors.Is(err, store.ErrConflict) {
 		s.fail(w, r, errConflict("answer_changed", "the guest changed their answer meanwhile; reload it and review the new words"))
 		return
@@ -88,8 +107,8 @@ func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{after}, nil)
 	person := after.People()
 	name := after.Name()
-	if req.Companion < len(person) {
-		name = person[req.Companion].Name
+	if companion < len(person) {
+		name = person[companion].Name
 	}
 	audit.Note(ctx, "name", after.Name())
 	audit.Note(ctx, "person", name)

@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/order"
@@ -225,4 +226,28 @@ func TestHostReviewsUnclearNeeds(t *testing.T) {
 	if status != 200 || rv.Guest.Dietary.Reviewed || !slices.Contains(rv.Guest.Needs, guest.NeedReview) {
 		t.Errorf("new words: %d %s", status, raw)
 	}
+}
+
+func FuzzParseDietary(f *testing.F) {
+	for _, s := range []string{`{"text":"nötallergi"}`, `{"companion":1,"tags":["nuts"]}`, `{"tags":null}`, `{"companion":-1,"tags":[]}`,
+		`{"text":7}`, `[]`, `{"text":"` + strings.Repeat("x", 600) + `"}`} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, body string) {
+		if text, err := parseDietaryRead(fuzzRequest([]byte(body))); err != nil {
+			checkAPIError(t, err)
+		} else if len(text) > guest.MaxDietaryText {
+			t.Fatalf("accepted %d bytes of text", len(text))
+		}
+		companion, tags, err := parseDietaryReview(fuzzRequest([]byte(body)))
+		if err != nil {
+			checkAPIError(t, err)
+			return
+		}
+		if companion < 0 || companion > guest.MaxCompanions || len(tags) > 50 {
+			t.Fatalf("accepted companion %d, %d tags", companion, len(tags))
+		}
+		// Whatever was accepted, the review answers without panicking.
+		guest.ReviewDietary(guest.Guest{ID: "g", Companions: []guest.Companion{{Name: "A"}}}, companion, tags, time.Now())
+	})
 }
