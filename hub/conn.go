@@ -41,11 +41,44 @@ type outMsg struct {
 	pub int64
 }
 
-// delivery is one event on its way through a shard.
+// delivery is one event on its way through a shard, or, with a nil out,
+// a reset: the topic's history now starts after (epoch, seq), and
+// subscribers short of it must resync.
 type delivery struct {
 	topic string
+	epoch string
 	seq   uint64
 	out   *outMsg
+}
+
+// next decides what a subscriber at (epoch, last) gets for d: the event,
+// a resync first, both or nothing. An epoch of "" with nothing seen is a
+// subscription made while the broker held nothing of the topic, so the
+// first epoch to come is its own.
+func (d *delivery) next(epoch string, last uint64) (send, resync bool) {
+	same := d.epoch == epoch || (epoch == "" && last == 0)
+	if d.out == nil {
+		return false, !same || d.seq > last
+	}
+	switch {
+	case same && d.seq <= last:
+		return false, false
+	case same && d.seq == last+1:
+		return true, false
+	default:
+		// A gap (a lost pub/sub message) or a new epoch (a lost history):
+		// the client must refetch.
+		return true, true
+	}
+}
+
+// resyncSeq is the seq the client's refetched state stands for: events
+// after it follow.
+func (d *delivery) resyncSeq() uint64 {
+	if d.out == nil {
+		return d.seq
+	}
+	return d.seq - 1
 }
 
 // sub is one socket's subscription to one topic. Guarded by its shard's mu.
@@ -54,6 +87,7 @@ type sub struct {
 	// meanwhile wait in pending so none is lost or sent twice.
 	live    bool
 	pending []*delivery
+	epoch   string
 	lastSeq uint64
 }
 
@@ -86,20 +120,19 @@ func (s *shard) fanOut(d *delivery) {
 			sb.pending = append(sb.pending, d)
 			continue
 		}
-		if d.seq <= sb.lastSeq {
+		send, resync := d.next(sb.epoch, sb.lastSeq)
+		if !send && !resync {
 			continue
 		}
-		if d.seq != sb.lastSeq+1 {
-			// Events went missing between broker and hub (a lost pub/sub
-			// connection): the client must refetch.
+		sb.epoch, sb.lastSeq = d.epoch, d.seq
+		if resync {
 			h.metrics.resyncs.Inc()
-			if !c.trySend(resyncOut(d.topic, d.seq-1)) {
+			if !c.trySend(resyncOut(d.topic, d.epoch, d.resyncSeq())) {
 				s.dropSlowLocked(c)
 				continue
 			}
 		}
-		sb.lastSeq = d.seq
-		if !c.trySend(d.out) {
+		if send && !c.trySend(d.out) {
 			s.dropSlowLocked(c)
 		}
 	}
@@ -484,8 +517,9 @@ func (c *conn) sendError(code, message, topic string) {
 // missed. The subscription is registered before the history is read and
 // holds live events back until the replay is queued: every event lands
 // in the history read, in pending, or both, and seq numbers remove the
-// overlap.
-func (c *conn) subscribe(topic string, since *uint64) {
+// overlap. A since in another epoch than the topic's (the history it
+// counted in was lost) gets a resync, never a replay of unrelated seqs.
+func (c *conn) subscribe(topic string, since *Position) {
 	h := c.hub
 	if !ValidTopic(topic) {
 		c.sendError("unknown_topic", "there is no topic "+truncate(topic, 80), truncate(topic, 80))
@@ -514,10 +548,11 @@ func (c *conn) subscribe(topic string, since *uint64) {
 		err  error
 	)
 	if since != nil {
-		hist, err = h.broker.History(ctx, topic, *since)
+		hist, err = h.broker.History(ctx, topic, since.Seq)
 	} else {
-		hist.Latest, err = h.broker.Latest(ctx, topic)
-		hist.Complete = true
+		var pos Position
+		pos, err = h.broker.Latest(ctx, topic)
+		hist = History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}
 	}
 	cancel()
 	if err != nil {
@@ -533,12 +568,13 @@ func (c *conn) subscribe(topic string, since *uint64) {
 
 	timer := time.NewTimer(h.cfg.WriteTimeout)
 	defer timer.Stop()
-	if !c.sendWait(newOut(mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest}), 0), timer) {
+	if !c.sendWait(newOut(mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest, Epoch: hist.Epoch}), 0), timer) {
 		return
 	}
-	last := hist.Latest
+	epoch, last := hist.Epoch, hist.Latest
 	if since != nil {
-		if hist.Complete {
+		// A bare seq (protocol 1) is taken to be in the current epoch.
+		if hist.Complete && (since.Epoch == "" || since.Epoch == hist.Epoch) {
 			for _, m := range hist.Messages {
 				if !c.sendWait(newOut(m.Wire, 0), timer) {
 					return
@@ -546,7 +582,7 @@ func (c *conn) subscribe(topic string, since *uint64) {
 			}
 		} else {
 			h.metrics.resyncs.Inc()
-			if !c.sendWait(resyncOut(topic, last), timer) {
+			if !c.sendWait(resyncOut(topic, epoch, last), timer) {
 				return
 			}
 		}
@@ -561,31 +597,32 @@ func (c *conn) subscribe(topic string, since *uint64) {
 		sb.pending = nil
 		if len(pending) == 0 {
 			sb.live = true
-			sb.lastSeq = last
+			sb.epoch, sb.lastSeq = epoch, last
 			s.mu.Unlock()
 			return
 		}
 		s.mu.Unlock()
 		for _, d := range pending {
-			if d.seq <= last {
+			send, resync := d.next(epoch, last)
+			if !send && !resync {
 				continue
 			}
-			if d.seq != last+1 {
+			epoch, last = d.epoch, d.seq
+			if resync {
 				h.metrics.resyncs.Inc()
-				if !c.sendWait(resyncOut(topic, d.seq-1), timer) {
+				if !c.sendWait(resyncOut(topic, d.epoch, d.resyncSeq()), timer) {
 					return
 				}
 			}
-			if !c.sendWait(d.out, timer) {
+			if send && !c.sendWait(d.out, timer) {
 				return
 			}
-			last = d.seq
 		}
 	}
 }
 
-func resyncOut(topic string, seq uint64) *outMsg {
-	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq})
+func resyncOut(topic, epoch string, seq uint64) *outMsg {
+	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq, Epoch: epoch})
 	return newOut(b, 0)
 }
 
