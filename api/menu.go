@@ -55,8 +55,7 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 	if signed {
 		if mine := s.guestNeeds(r.Context(), id.GuestID); !mine.Empty() {
 			for _, did := range l.ids {
-				d, _ := snap.drink(did)
-				if v := diet.Check(d.Diet(), mine); !v.Safe {
+				if v := diet.Check(snap.dietDrink(did), mine); !v.Safe {
 					warnings[did] = v.Causes()
 				}
 			}
@@ -96,7 +95,7 @@ func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
 	}
 	v := viewOf(d)
 	if signed {
-		if c := diet.Check(d.Diet(), s.guestNeeds(r.Context(), id.GuestID)); !c.Safe {
+		if c := diet.Check(snap.dietDrink(d.ID), s.guestNeeds(r.Context(), id.GuestID)); !c.Safe {
 			v.AllergenWarning = c.Causes()
 		}
 	}

@@ -135,7 +135,11 @@ type menuSnap struct {
 	version  int64
 	loadedAt time.Time
 	drinks   []menu.Drink // menu order: section, then name
-	byID     map[string]int
+	// diets are the drinks as diet.Check reads them, their contents
+	// worked out once per version (the menu marks every drink on every
+	// signed-in request).
+	diets []diet.Drink
+	byID  map[string]int
 	sections cachedBody
 
 	mu    sync.Mutex
@@ -287,8 +291,11 @@ func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) 
 	for i, sec := range sections {
 		views[i] = sectionView{Section: sec}
 	}
+	snap.diets = make([]diet.Drink, len(drinks))
 	for i, d := range drinks {
 		snap.byID[d.ID] = i
+		snap.diets[i] = d.Diet()
+		snap.diets[i].Known = nonNil(diet.Contents(snap.diets[i]))
 		if p, ok := pos[d.Section]; ok {
 			views[p].Drinks++
 			if d.Available {
@@ -339,12 +346,20 @@ func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
 // door card.
 func (snap *menuSnap) dietDrinks() []diet.Drink {
 	out := make([]diet.Drink, 0, len(snap.drinks))
-	for _, d := range snap.drinks {
+	for i, d := range snap.drinks {
 		if d.Available {
-			out = append(out, d.Diet())
+			out = append(out, snap.diets[i])
 		}
 	}
 	return out
+}
+
+// dietDrink returns one drink as diet.Check reads it.
+func (snap *menuSnap) dietDrink(id string) diet.Drink {
+	if i, ok := snap.byID[id]; ok {
+		return snap.diets[i]
+	}
+	return diet.Drink{}
 }
 
 // drink returns one drink, if it is on the menu.

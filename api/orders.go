@@ -254,7 +254,7 @@ func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.
 		if p.Ref != g.ID {
 			item.For, item.ForName = p.Ref, p.Name
 		}
-		v := diet.Check(d.Diet(), p.Dietary.Needs())
+		v := diet.Check(snap.dietDrink(d.ID), p.Dietary.Needs())
 		item.Review = v.Review
 		if !v.Safe {
 			item.Confirmed = v.Causes()

@@ -14,6 +14,9 @@ type Drink struct {
 	Allergens   []string
 	AlcoholFree bool
 	ABV         float64
+	// Known is Contents of this drink, when the caller keeps it (the menu
+	// works it out once per version); Check works it out when nil.
+	Known []string
 }
 
 // Verdict is Check's answer: whether the drink is safe for the person and,
@@ -54,7 +57,10 @@ func (v Verdict) Causes() []string {
 // allergy to nuts is also warned about peanuts, and a drink not marked
 // alcohol-free has alcohol.
 func Check(d Drink, n Needs) Verdict {
-	contents := Contents(d)
+	contents := d.Known
+	if contents == nil {
+		contents = Contents(d)
+	}
 	has := func(c string) bool { return slices.Contains(contents, c) }
 	var v Verdict
 	for _, t := range n.Tags {

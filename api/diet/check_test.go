@@ -111,3 +111,36 @@ func TestNormalize(t *testing.T) {
 		}
 	}
 }
+
+// The menu marks every drink for a signed-in guest on each request: the
+// cost of one Check, and of reading a text once.
+func BenchmarkCheck(b *testing.B) {
+	n := Normalize(Needs{Text: "nötallergi, vegan"})
+	d := bloodyMary
+	d.Known = Contents(d)
+	for b.Loop() {
+		Check(d, n)
+	}
+}
+
+// Contents is worked out once per drink and menu version.
+func BenchmarkContents(b *testing.B) {
+	for b.Loop() {
+		Contents(bloodyMary)
+	}
+}
+
+func BenchmarkRead(b *testing.B) {
+	for b.Loop() {
+		Read("Min son: nötallergi, och jag är gravid. Sin gluten por favor, no coriander")
+	}
+}
+
+// Known contents are used as given: the menu works them out once.
+func TestCheckKnownContents(t *testing.T) {
+	d := maiTai
+	d.Known = Contents(maiTai)
+	if v := Check(d, Needs{Tags: []string{Nuts}}); v.Safe || !slices.Equal(v.Allergens, []string{Nuts}) {
+		t.Errorf("Check with known contents = %+v", v)
+	}
+}

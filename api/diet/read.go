@@ -4,6 +4,7 @@ import (
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 )
 
 // Reading is what Read found in a text.
@@ -286,6 +287,16 @@ func withinOne(a, b []rune) bool {
 // fold lower-cases s and drops its diacritics, so "Nötallergi",
 // "notallergi" and "NÖTALLERGI" read the same.
 func fold(s string) string {
+	ascii := true
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return strings.ToLower(s)
+	}
 	var b strings.Builder
 	for _, r := range strings.ToLower(s) {
 		if unicode.Is(unicode.Mn, r) {

@@ -132,7 +132,9 @@ async function loadPeople() {
     const g = v.guest;
     const people = [{ ref: "", name: "Me" }];
     const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
-    for (let i = 1; i <= bring; i++) people.push({ ref: `+${i}`, name: g.companions?.[i - 1]?.name || `My +${i}` });
+    // Refs as the server writes them on order items ("id/1"), so a
+    // queued order being changed keeps whom it is for.
+    for (let i = 1; i <= bring; i++) people.push({ ref: `${g.id}/${i}`, name: g.companions?.[i - 1]?.name || `My +${i}` });
     for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim() });
     state.people = people;
   } catch {
