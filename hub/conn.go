@@ -202,6 +202,9 @@ type conn struct {
 	reason    string
 
 	pingTimer *time.Timer
+	// closeTimer, set when the socket is killed, closes the connection
+	// if the writer has not managed to within WriteTimeout.
+	closeTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
 	// writing is set while a writer goroutine runs.
@@ -209,6 +212,11 @@ type conn struct {
 
 	// topics is guarded by shard.mu.
 	topics map[string]*sub
+
+	// replayTokens and replayAt are a token bucket of replays; only the
+	// message handler, one message at a time, touches them.
+	replayTokens float64
+	replayAt     time.Time
 }
 
 func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
@@ -221,6 +229,9 @@ func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
 		shard: s,
 		queue: make(chan *outMsg, h.cfg.QueueSize),
 		done:  make(chan struct{}),
+
+		replayTokens: float64(h.cfg.MaxReplaysPerMinute),
+		replayAt:     time.Now(),
 	}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -246,6 +257,13 @@ func (c *conn) kill(code websocket.StatusCode, reason string) bool {
 		c.code = code
 		c.reason = reason
 		c.dead.Store(true)
+		if c.nc != nil {
+			// A peer that stopped reading leaves the writer blocked in a
+			// write, the close frame with it: the connection, and the
+			// kernel buffers it holds, go when WriteTimeout is up.
+			nc := c.nc
+			c.closeTimer = time.AfterFunc(c.hub.cfg.WriteTimeout, func() { nc.Close() })
+		}
 		close(c.done)
 	})
 	if first {
@@ -434,6 +452,10 @@ var (
 
 func (c *conn) teardown() {
 	c.pingTimer.Stop()
+	if c.closeTimer != nil {
+		c.closeTimer.Stop()
+	}
+	c.hub.release(c.id)
 	s := c.shard
 	s.mu.Lock()
 	s.removeConnLocked(c)
@@ -500,6 +522,13 @@ func (c *conn) handle(typ websocket.MessageType, b []byte) {
 	case msgPing:
 		c.sendOut(pongOut)
 	case msgSubscribe:
+		if m.Since != nil && !c.takeReplay() {
+			// A replay sends up to the whole history: asked for over and
+			// over it would turn a few bytes in into megabytes out.
+			c.hub.metrics.limited.Inc()
+			c.kill(StatusTooMany, "too many replays")
+			return
+		}
 		c.subscribe(m.Topic, m.Since)
 	case msgUnsubscribe:
 		s := c.shard
@@ -507,6 +536,20 @@ func (c *conn) handle(typ websocket.MessageType, b []byte) {
 		s.removeSubLocked(c, m.Topic)
 		s.mu.Unlock()
 	}
+}
+
+// takeReplay spends one of the socket's replays, refilled at
+// MaxReplaysPerMinute; false when none is left.
+func (c *conn) takeReplay() bool {
+	limit := float64(c.hub.cfg.MaxReplaysPerMinute)
+	now := time.Now()
+	c.replayTokens = min(limit, c.replayTokens+now.Sub(c.replayAt).Minutes()*limit)
+	c.replayAt = now
+	if c.replayTokens < 1 {
+		return false
+	}
+	c.replayTokens--
+	return true
 }
 
 func (c *conn) sendError(code, message, topic string) {

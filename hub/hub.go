@@ -69,6 +69,14 @@ type Config struct {
 	// frozen Redis): past it Publish returns an ErrUnavailable error
 	// (default 3s).
 	PublishTimeout time.Duration
+	// MaxSocketsPerIdentity is the most sockets one guest (or bartender,
+	// or admin) may hold open on this instance; one more is closed with
+	// StatusTooMany (default 8).
+	MaxSocketsPerIdentity int
+	// MaxReplaysPerMinute is the most subscriptions with since (each a
+	// history replay of up to --hub-history events) one socket may make
+	// in a minute; one more closes it with StatusTooMany (default 10).
+	MaxReplaysPerMinute int
 }
 
 func (c Config) withDefaults() Config {
@@ -96,6 +104,12 @@ func (c Config) withDefaults() Config {
 	if c.PublishTimeout <= 0 {
 		c.PublishTimeout = 3 * time.Second
 	}
+	if c.MaxSocketsPerIdentity <= 0 {
+		c.MaxSocketsPerIdentity = 8
+	}
+	if c.MaxReplaysPerMinute <= 0 {
+		c.MaxReplaysPerMinute = 10
+	}
 	c.Shards = min(c.Shards, 64)
 	return c
 }
@@ -105,6 +119,10 @@ const (
 	// StatusSlowConsumer closes a socket whose queue overflowed; the
 	// client should reconnect and resubscribe with since.
 	StatusSlowConsumer websocket.StatusCode = 4000
+	// StatusTooMany closes a socket over a per-client limit: too many
+	// sockets of one identity, or too many replays on one socket. The
+	// client should wait a while before reconnecting.
+	StatusTooMany websocket.StatusCode = 4008
 )
 
 // Hub serves GET /ws and fans events from its Broker out to sockets.
@@ -127,6 +145,10 @@ type Hub struct {
 	// after an interrupted delivery.
 	seenMu   sync.Mutex
 	lastSeen map[string]Position
+
+	// sockets counts the open sockets of each identity.
+	socketsMu sync.Mutex
+	sockets   map[string]int
 
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
@@ -160,6 +182,7 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		listenQ:   make(chan Message, 1024),
 		routes:    make(map[string]uint64),
 		lastSeen:  make(map[string]Position),
+		sockets:   make(map[string]int),
 	}
 	for i := range h.shards {
 		h.shards[i] = &shard{
@@ -538,9 +561,18 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(h.cfg.ReadLimit)
 
+	if !h.admit(id) {
+		// After the upgrade, so the browser sees why: a refusal before it
+		// is only a failed connection to a page's script.
+		h.metrics.limited.Inc()
+		uw.netConn.SetDeadline(time.Now().Add(time.Second))
+		ws.Close(StatusTooMany, "too many connections")
+		return
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.stopping {
+		h.release(id)
 		ws.Close(websocket.StatusGoingAway, "server shutting down")
 		return
 	}
@@ -557,6 +589,28 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // host (injected on an open Wi-Fi, say) must not ride a signed-in guest's
 // session over wss. An https page may open a socket whatever the request
 // arrived over, since a load balancer may end TLS in front of barhub.
+// admit counts a new socket of id, unless id already holds the most it
+// may; release uncounts one.
+func (h *Hub) admit(id Identity) bool {
+	h.socketsMu.Lock()
+	defer h.socketsMu.Unlock()
+	if h.sockets[id.ID] >= h.cfg.MaxSocketsPerIdentity {
+		return false
+	}
+	h.sockets[id.ID]++
+	return true
+}
+
+func (h *Hub) release(id Identity) {
+	h.socketsMu.Lock()
+	defer h.socketsMu.Unlock()
+	if n := h.sockets[id.ID] - 1; n > 0 {
+		h.sockets[id.ID] = n
+	} else {
+		delete(h.sockets, id.ID)
+	}
+}
+
 func (h *Hub) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {

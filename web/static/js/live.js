@@ -31,6 +31,7 @@ const STABLE_AFTER_MS = 10000;
 
 // Close codes the server uses.
 const CLOSE_SLOW_CONSUMER = 4000;
+const CLOSE_TOO_MANY = 4008;
 
 // defaultGetTicket trades the signed-in token for a one-time WebSocket ticket.
 async function defaultGetTicket() {
@@ -220,6 +221,9 @@ export function connect(options = {}) {
       // A slow-consumer cut means we fell behind: wait a little longer
       // before asking for the replay.
       if (e.code === CLOSE_SLOW_CONSUMER) attempt = Math.max(attempt, 2);
+      // Over a per-person limit (too many open pages, or replays): come back
+      // only after a long pause, when the old sockets have gone.
+      if (e.code === CLOSE_TOO_MANY) attempt = Math.max(attempt, 6);
       retry();
     };
     sock.onerror = () => {
