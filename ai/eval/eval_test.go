@@ -117,9 +117,13 @@ func TestLocalRecommender(t *testing.T) {
 }
 
 // shortBudget is the configuration of the slow model's runs: short, so
-// that its answers are cut off quickly. The other runs have the defaults
-// (8 s, 3 s a call). What is asserted is the number of calls and their
-// deadlines, never how long anything took.
+// that its answers are cut off quickly. The runs that expect the model's
+// answer have a generous one (a loaded machine must not turn them into
+// fallbacks); the others the defaults (8 s, 3 s a call). What is asserted
+// is the number of calls and their deadlines, never how long anything
+// took.
+var generous = ai.Config{RecommendBudget: time.Minute, ModelCallTimeout: 20 * time.Second}
+
 var shortBudget = ai.Config{
 	RecommendBudget:  1500 * time.Millisecond,
 	ModelCallTimeout: 200 * time.Millisecond,
@@ -213,19 +217,19 @@ func TestModelPath(t *testing.T) {
 	}{
 		{"cooperative", func(p Profile, r bedrocktest.Request) bedrocktest.Response {
 			return bedrocktest.ToolUse(picksJSON(offered(r)))
-		}, always, ai.Config{}},
+		}, always, generous},
 		{"off-menu", func(p Profile, r bedrocktest.Request) bedrocktest.Response {
 			return bedrocktest.ToolUse(picksJSON([]string{"ghost-punch", "house-special", "Zombie"}))
 		}, never, ai.Config{}},
 		{"unsafe", func(p Profile, r bedrocktest.Request) bedrocktest.Response {
 			return bedrocktest.ToolUse(picksJSON(unsafeFor(p)))
-		}, func(p Profile) bool { return !hasBad(p) }, ai.Config{}},
+		}, func(p Profile) bool { return !hasBad(p) }, generous},
 		{"disliked", func(p Profile, r bedrocktest.Request) bedrocktest.Response {
 			if len(p.Never) == 0 {
 				return bedrocktest.ToolUse(picksJSON(unsafeFor(p)))
 			}
 			return bedrocktest.ToolUse(picksJSON(p.Never))
-		}, func(p Profile) bool { return !hasBad(p) }, ai.Config{}},
+		}, func(p Profile) bool { return !hasBad(p) }, generous},
 		{"malformed", func(p Profile, r bedrocktest.Request) bedrocktest.Response {
 			if len(r.Body.Messages) > 0 && strings.Contains(r.UserText(), "surprise") {
 				return bedrocktest.ToolUse(`{"drinks":"many"}`)
