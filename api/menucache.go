@@ -138,8 +138,8 @@ type menuSnap struct {
 	// diets are the drinks as diet.Check reads them, their contents
 	// worked out once per version (the menu marks every drink on every
 	// signed-in request).
-	diets []diet.Drink
-	byID  map[string]int
+	diets    []diet.Drink
+	byID     map[string]int
 	sections cachedBody
 
 	mu    sync.Mutex
