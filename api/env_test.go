@@ -56,7 +56,6 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		Store:    st,
 		Keys:     keys,
 		Tickets:  tickets,
-		Throttle: auth.NewThrottle(10, 15*time.Minute),
 		Publish:  h,
 		Live:     h,
 		Presence: h.Presence,

@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	// TrustedProxies are the load balancers whose X-Forwarded-For is
 	// believed; empty trusts nobody's.
 	TrustedProxies []netip.Prefix
+	// SignIn is the sign-in throttle's policy when Deps.Throttle is nil;
+	// zero is auth.DefaultSignInPolicy(0, 0).
+	SignIn auth.SignInPolicy
 }
 
 // Deps is everything the server needs, passed in so tests can build one
@@ -54,7 +58,9 @@ type Deps struct {
 	Store    *store.Store
 	Keys     *auth.Keys
 	Tickets  *auth.Tickets
-	Throttle *auth.Throttle
+	// Throttle limits failed sign-ins; nil builds one from Config.SignIn,
+	// shared through Bar.Redis when set.
+	Throttle *auth.SignInThrottle
 	Publish  Publisher
 	// Live serves GET /ws (the hub).
 	Live http.Handler
@@ -86,7 +92,7 @@ type Server struct {
 	store    *store.Store
 	keys     *auth.Keys
 	tickets  *auth.Tickets
-	throttle *auth.Throttle
+	throttle *auth.SignInThrottle
 	publish  Publisher
 	live     http.Handler
 	presence func() map[string]int
@@ -122,7 +128,12 @@ func New(d Deps) http.Handler {
 		d.Registry = prometheus.NewRegistry()
 	}
 	if d.Throttle == nil {
-		d.Throttle = auth.NewThrottle(10, 15*time.Minute)
+		p := d.Config.SignIn
+		if p.Window == 0 {
+			p = auth.DefaultSignInPolicy(0, 0)
+		}
+		local := ratelimit.NewMemoryCounters()
+		d.Throttle = auth.NewSignInThrottle(p, sharedCounters(d.Bar, local), local, d.Logger)
 	}
 	if d.Live == nil {
 		d.Live = http.NotFoundHandler()

@@ -202,12 +202,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies},
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
+			SignIn: auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow)},
 		Logger:   logger,
 		Store:    a.store,
 		Keys:     a.keys,
 		Tickets:  tickets,
-		Throttle: auth.NewThrottle(cfg.LoginFailures, cfg.LoginWindow),
 		Publish:  live,
 		Live:     live,
 		Presence: live.Presence,
