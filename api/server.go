@@ -53,11 +53,11 @@ type Config struct {
 // Deps is everything the server needs, passed in so tests can build one
 // from real parts.
 type Deps struct {
-	Config   Config
-	Logger   *slog.Logger
-	Store    *store.Store
-	Keys     *auth.Keys
-	Tickets  *auth.Tickets
+	Config  Config
+	Logger  *slog.Logger
+	Store   *store.Store
+	Keys    *auth.Keys
+	Tickets *auth.Tickets
 	// Throttle limits failed sign-ins; nil builds one from Config.SignIn,
 	// shared through Bar.Redis when set.
 	Throttle *auth.SignInThrottle
