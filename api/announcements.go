@@ -7,6 +7,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/api/guest"
 )
 
 type announcementRequest struct {
@@ -44,7 +45,7 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	}
 	topic := "guests"
 	if req.GuestID != "" {
-		if len(req.GuestID) > 64 {
+		if !guest.ValidID(req.GuestID) {
 			s.fail(w, r, errBadRequest("invalid_guest_id", "guestId is not a guest id"))
 			return
 		}

@@ -12,7 +12,7 @@ import (
 // enforcement points: public, signed in (any role), bartender, admin.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer)
+	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer, checkInput)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})

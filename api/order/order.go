@@ -11,6 +11,7 @@
 package order
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -233,6 +234,29 @@ type ItemInput struct {
 	DrinkID string `json:"drinkId"`
 	Qty     int    `json:"qty"`
 	Notes   string `json:"notes"`
+	// qtyGiven tells "qty": 0, refused, from no qty, which is one.
+	qtyGiven bool
+}
+
+// UnmarshalJSON reads a line, refusing fields it does not know (as the
+// API's decoder does for the body around it) and noting whether qty was
+// given.
+func (it *ItemInput) UnmarshalJSON(b []byte) error {
+	var v struct {
+		DrinkID string `json:"drinkId"`
+		Qty     *int   `json:"qty"`
+		Notes   string `json:"notes"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*it = ItemInput{DrinkID: v.DrinkID, Notes: v.Notes}
+	if v.Qty != nil {
+		it.Qty, it.qtyGiven = *v.Qty, true
+	}
+	return nil
 }
 
 // Request is the body of POST /api/orders and PATCH /api/orders/{id}.
@@ -270,6 +294,8 @@ func (r Request) Normalize() (Request, error) {
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: say which drink (drinkId)", i+1)}
 		case len(it.DrinkID) > MaxDrinkIDLen:
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: drinkId is too long", i+1)}
+		case it.Qty == 0 && it.qtyGiven:
+			return r, &InputError{"invalid_quantity", fmt.Sprintf("item %d: qty must be between 1 and %d (leave it out for one)", i+1, MaxQty)}
 		case it.Qty == 0:
 			it.Qty = 1
 		case it.Qty < 0 || it.Qty > MaxQty:
