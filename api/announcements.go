@@ -8,6 +8,7 @@ import (
 
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/text"
 )
 
 type announcementRequest struct {
@@ -37,6 +38,10 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	req.Text = strings.TrimSpace(req.Text)
 	if req.Text == "" {
 		s.fail(w, r, errBadRequest("missing_text", "write the announcement in \"text\""))
+		return
+	}
+	if err := text.Lines(req.Text); err != nil {
+		s.fail(w, r, errBadRequest("invalid_text", "the announcement "+err.Error()))
 		return
 	}
 	if utf8.RuneCountInString(req.Text) > 500 {

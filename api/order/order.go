@@ -19,6 +19,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/barhub/barhub/api/text"
 )
 
 // Status is where an order is in its life.
@@ -300,6 +302,9 @@ func (r Request) Normalize() (Request, error) {
 			it.Qty = 1
 		case it.Qty < 0 || it.Qty > MaxQty:
 			return r, &InputError{"invalid_quantity", fmt.Sprintf("item %d: order between 1 and %d of a drink", i+1, MaxQty)}
+		}
+		if err := text.Line(it.Notes); err != nil {
+			return r, &InputError{"invalid_notes", fmt.Sprintf("item %d: the notes %s", i+1, err)}
 		}
 		if utf8.RuneCountInString(it.Notes) > MaxNotesLen {
 			return r, &InputError{"notes_too_long", fmt.Sprintf("item %d: keep notes under %d characters", i+1, MaxNotesLen)}

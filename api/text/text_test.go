@@ -8,7 +8,7 @@ import (
 func TestLine(t *testing.T) {
 	tests := []struct {
 		name, in string
-		lines    bool // Lines instead of Line
+		lines    bool   // Lines instead of Line
 		want     string // part of the error; "" when accepted
 	}{
 		{"plain", "Ada Lovelace", false, ""},
