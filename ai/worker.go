@@ -294,8 +294,11 @@ func (w *Worker) start(ctx context.Context, j store.Job) (store.Job, error) {
 			return store.Job{}, err
 		}
 		w.metrics.jobs.WithLabelValues(j.Kind, "dead").Inc()
-		if j.Kind == store.JobRecommendation {
+		switch j.Kind {
+		case store.JobRecommendation:
 			w.recommendationFallback(ctx, dead, errors.New(dead.LastError))
+		case store.JobImagePrompt:
+			w.imagePromptFallback(ctx, dead)
 		}
 		w.deadLettered(ctx, dead, errors.New(dead.LastError))
 		return store.Job{}, nil
@@ -361,10 +364,13 @@ func (w *Worker) process(ctx context.Context, j store.Job) {
 		return
 	}
 
-	if j.Kind == store.JobRecommendation {
+	switch j.Kind {
+	case store.JobRecommendation:
 		// The guest is waiting with their phone in hand: answer with the
 		// local recommender rather than not at all.
 		w.recommendationFallback(hctx, j, err)
+	case store.JobImagePrompt:
+		w.imagePromptFallback(hctx, j)
 	}
 	dead, derr := w.d.Store.DeadLetterJob(hctx, j, msg, usage)
 	if derr != nil {

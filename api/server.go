@@ -48,6 +48,9 @@ type Config struct {
 	// SignIn is the sign-in throttle's policy when Deps.Throttle is nil;
 	// zero is auth.DefaultSignInPolicy(0, 0).
 	SignIn auth.SignInPolicy
+	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
+	// may take per minute (default 30).
+	WSTicketsPerMinute int
 }
 
 // Deps is everything the server needs, passed in so tests can build one
@@ -114,6 +117,9 @@ type Server struct {
 	// The door's own throttle: its staff mistype codes more often than
 	// guests do (door.go).
 	doorThrottle *auth.Throttle
+
+	// wsTickets caps WebSocket tickets per person (wsticket.go).
+	wsTickets *wsTicketCap
 }
 
 // New builds the API and returns its handler.
@@ -163,6 +169,7 @@ func New(d Deps) http.Handler {
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	s.ai = d.AI
 	s.doorThrottle = d.DoorThrottle
+	s.wsTickets = newWSTicketCap(d.Config.WSTicketsPerMinute, d.Bar.Redis, s.bar.cfg.RedisPrefix)
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
 	}

@@ -186,7 +186,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		broker = hub.NewMemoryBroker(cfg.HubHistory)
 	}
 	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
-	live := hub.New(hub.Config{AllowedOrigins: cfg.AllowedOrigins}, broker, ticketRedeemer{tickets}, logger)
+	live := hub.New(hub.Config{
+		AllowedOrigins:        cfg.AllowedOrigins,
+		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
+		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
+	}, broker, ticketRedeemer{tickets}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
 		return err
@@ -203,7 +207,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
-			SignIn: auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow)},
+			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute},
 		Logger:   logger,
 		Store:    a.store,
 		Keys:     a.keys,
