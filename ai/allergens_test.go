@@ -1,48 +1,50 @@
 package ai
 
 import (
-	"slices"
+	"strings"
 	"testing"
 )
 
-func TestAllergenConflicts(t *testing.T) {
+func TestSafetyRule(t *testing.T) {
+	maiTai := Drink{Name: "Mai Tai", Ingredients: []string{"rum", "lime juice", "orgeat syrup"}, ABV: 20}
+	amarettoSour := Drink{Name: "Amaretto Sour", Ingredients: []string{"amaretto", "lemon juice", "egg white"}, Allergens: []string{"egg", "nuts"}, ABV: 12}
+	lemonade := Drink{Name: "House Lemonade", Ingredients: []string{"lemon juice", "sugar syrup", "soda water"}, AlcoholFree: true}
 	tests := []struct {
 		name  string
 		guest Guest
+		asks  bool // the guest asked for alcohol-free
 		drink Drink
-		want  []string
+		want  string // a part of the refusal; "" when the drink is safe
 	}{
-		{"tag meets declared allergen", Guest{DietaryTags: []string{"Nuts"}}, Drink{Allergens: []string{"nuts"}}, []string{"nuts"}},
-		{"hidden in an ingredient", Guest{DietaryTags: []string{"nuts"}}, Drink{Ingredients: []string{"orgeat syrup"}}, []string{"nuts"}},
-		{"free text names a kind of nut", Guest{DietaryText: "Allergic to hazelnuts."}, Drink{Allergens: []string{"nuts"}}, []string{"nuts"}},
-		{"lactose intolerant vs cream", Guest{DietaryText: "lactose intolerant"}, Drink{Ingredients: []string{"double cream"}}, []string{"dairy"}},
-		{"lactose intolerant vs coconut cream", Guest{DietaryText: "lactose intolerant"}, Drink{Ingredients: []string{"coconut cream", "cream of coconut"}}, nil},
-		{"coeliac vs ginger beer", Guest{DietaryText: "coeliac"}, Drink{Ingredients: []string{"ginger beer"}}, nil},
-		{"coeliac vs beer", Guest{DietaryText: "coeliac"}, Drink{Ingredients: []string{"pale ale"}}, []string{"gluten"}},
-		{"vegan vs egg white", Guest{DietaryTags: []string{"vegan"}}, Drink{Ingredients: []string{"egg white"}}, []string{"egg"}},
-		{"gluten free written as two words", Guest{DietaryText: "gluten free please"}, Drink{Allergens: []string{"wheat"}}, []string{"gluten"}},
-		{"a host's own allergen tag", Guest{DietaryTags: []string{"passion fruit"}}, Drink{Allergens: []string{"Passion fruit"}}, []string{"passion fruit"}},
-		{"nutmeg is not a nut", Guest{DietaryTags: []string{"nuts"}}, Drink{Ingredients: []string{"grated nutmeg"}}, nil},
-		{"no restrictions", Guest{}, Drink{Allergens: []string{"nuts", "egg"}}, nil},
+		{"tag meets declared allergen", Guest{DietaryTags: []string{"Nuts"}}, false, Drink{Allergens: []string{"nuts"}, AlcoholFree: true}, "nuts"},
+		{"hidden in an ingredient", Guest{DietaryTags: []string{"nuts"}}, false, maiTai, "nuts"},
+		{"free text names a kind of nut", Guest{DietaryText: "Allergic to hazelnuts."}, false, Drink{Allergens: []string{"nuts"}, AlcoholFree: true}, "nuts"},
+		{"lactose intolerant vs cream", Guest{DietaryText: "lactose intolerant"}, false, Drink{Ingredients: []string{"double cream"}, AlcoholFree: true}, "milk"},
+		{"lactose intolerant vs coconut cream", Guest{DietaryText: "lactose intolerant"}, false, Drink{Ingredients: []string{"coconut cream", "cream of coconut"}, AlcoholFree: true}, ""},
+		{"vegan vs egg white", Guest{DietaryTags: []string{"vegan"}}, false, Drink{Ingredients: []string{"egg white"}, AlcoholFree: true}, "vegan"},
+		// Reproductions: a Swedish or French nut allergy was a silent
+		// "other", and the recommender offered Amaretto Sour and Mai Tai.
+		{"Swedish nut allergy vs Mai Tai", Guest{DietaryText: "nötallergi"}, false, maiTai, "nuts"},
+		{"Swedish nut allergy vs Amaretto Sour", Guest{DietaryText: "nötallergi"}, false, amarettoSour, "nuts"},
+		{"French nut allergy vs Mai Tai", Guest{DietaryText: "allergie aux noix"}, false, maiTai, "nuts"},
+		{"no egg white please", Guest{DietaryText: "no eggwhite please"}, false, amarettoSour, "eggs"},
+		// Reproduction: the designated driver was offered alcohol.
+		{"designated driver", Guest{DietaryText: "I'm the designated driver tonight"}, false, maiTai, "alcohol"},
+		{"designated driver, alcohol-free drink", Guest{DietaryText: "I'm the designated driver tonight"}, false, lemonade, ""},
+		{"pregnant", Guest{DietaryTags: []string{"pregnant"}}, false, maiTai, "alcohol"},
+		{"asked for alcohol-free", Guest{}, true, maiTai, "alcohol"},
+		{"no restrictions", Guest{}, false, amarettoSour, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := conflicts(tt.drink, guestAvoids(tt.guest))
-			if !slices.Equal(got, tt.want) {
-				t.Fatalf("conflicts %q, want %q", got, tt.want)
+			got := newSafetyRule(tt.guest, tt.asks).check(tt.drink)
+			switch {
+			case tt.want == "" && got != "":
+				t.Fatalf("refused: %s", got)
+			case tt.want != "" && !strings.Contains(got, tt.want):
+				t.Fatalf("refusal %q, want one naming %q", got, tt.want)
 			}
 		})
-	}
-}
-
-func TestAlcoholFreeFromDietary(t *testing.T) {
-	for _, g := range []Guest{{DietaryTags: []string{"Alcohol-free"}}, {DietaryText: "I'm pregnant"}, {DietaryText: "no alcohol please"}} {
-		if !guestNeedsAlcoholFree(g) {
-			t.Errorf("%+v: alcohol allowed", g)
-		}
-	}
-	if guestNeedsAlcoholFree(Guest{DietaryText: "vegan"}) {
-		t.Error("vegan guest needs alcohol-free")
 	}
 }
 

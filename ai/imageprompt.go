@@ -11,7 +11,7 @@ import (
 	"github.com/barhub/barhub/api/store"
 )
 
-// The sampling the image prompt is asked with (DESIGN.md, flow 5).
+// The sampling the image prompt is asked with (docs/DESIGN.md, flow 5).
 const (
 	imagePromptTemperature = 0.7
 	imagePromptMaxTokens   = 300

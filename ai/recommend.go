@@ -76,28 +76,32 @@ var moods = []mood{
 }
 
 // eligibility is what every recommended drink must satisfy, whoever picks
-// it: available, free of the guest's allergens, alcohol-free if asked.
+// it: available, safe for the guest (the safety rule), and not something
+// they dislike.
 type eligibility struct {
-	avoid       []string
-	alcoholFree bool
+	safety   safetyRule
+	dislikes []string
 }
 
 func newEligibility(g Guest, p Preferences) eligibility {
-	return eligibility{avoid: guestAvoids(g), alcoholFree: p.AlcoholFree || g.AlcoholFree || guestNeedsAlcoholFree(g)}
+	return eligibility{
+		safety:   newSafetyRule(g, p.AlcoholFree || g.AlcoholFree),
+		dislikes: dedupe(append(slices.Clone(p.Dislikes), g.Dislikes...)),
+	}
 }
+
+// alcoholFree reports whether only alcohol-free drinks may be offered.
+func (e eligibility) alcoholFree() bool { return e.safety.alcoholFree() }
 
 // refuse returns why d may not be recommended, or "" when it may.
 func (e eligibility) refuse(d Drink) string {
 	if !d.Available {
 		return "not available"
 	}
-	if c := conflicts(d, e.avoid); len(c) > 0 {
-		return "contains " + strings.Join(c, ", ") + ", which the guest avoids"
+	if why := e.safety.check(d); why != "" {
+		return why
 	}
-	if e.alcoholFree && !d.AlcoholFree {
-		return "not alcohol-free"
-	}
-	return ""
+	return dislikedBy(d, e.dislikes)
 }
 
 // termMatch says how well a preference term matches d, and the word to
@@ -119,15 +123,25 @@ func termMatch(d Drink, term string) (float64, string) {
 			best, label = 2, t
 		}
 	}
+	// A taste word is about the taste, not the label: disliking "sweet"
+	// does not rule out a Negroni for its sweet vermouth.
+	if best == 2 || fam != "" {
+		return best, label
+	}
 	for _, ing := range d.Ingredients {
-		if containsWords(ing, term) && best < 2 {
-			best, label = 2, strings.ToLower(ing)
+		if containsWords(fold(ing), fold(term)) {
+			return 2, strings.ToLower(ing)
 		}
 	}
-	if containsWords(d.Name, term) && best < 2 {
-		best, label = 2, term
+	if f, ok := spiritFamilyOf(term); ok {
+		if ing, ok := f.holds(d); ok {
+			return 2, ing
+		}
 	}
-	return best, label
+	if containsWords(fold(d.Name), fold(term)) {
+		return 2, term
+	}
+	return 0, ""
 }
 
 // containsWords reports whether the words of phrase appear in s, in
@@ -167,7 +181,6 @@ func moodsOf(text string) ([]mood, []string) {
 type scored struct {
 	Pick
 	liked     []string
-	disliked  bool
 	moodLabel string
 	again     bool
 	like      string // a past order it resembles
@@ -185,7 +198,6 @@ type scored struct {
 func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) []Pick {
 	el := newEligibility(g, p)
 	likes := dedupe(append(slices.Clone(p.Likes), g.Likes...))
-	dislikes := dedupe(append(slices.Clone(p.Dislikes), g.Dislikes...))
 	moodsFound, moodTastes := moodsOf(p.Mood)
 
 	byID := make(map[string]Drink, len(menu))
@@ -211,12 +223,6 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			if w, label := termMatch(d, l); w > 0 {
 				s.Score += w
 				s.liked = appendNew(s.liked, label)
-			}
-		}
-		for _, l := range dislikes {
-			if w, _ := termMatch(d, l); w > 0 {
-				s.Score -= 4
-				s.disliked = true
 			}
 		}
 		for _, m := range moodsFound {
@@ -266,9 +272,6 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			}
 			s.Score += min(bonus, 1.5)
 		}
-		if s.disliked {
-			continue
-		}
 		cands = append(cands, s)
 	}
 	slices.SortStableFunc(cands, func(a, b scored) int {
@@ -282,7 +285,7 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 	})
 	picks := make([]Pick, 0, MaxPicks)
 	for _, c := range cands[:min(len(cands), MaxPicks)] {
-		c.Reason = explain(c, el.alcoholFree)
+		c.Reason = explain(c, el.alcoholFree())
 		picks = append(picks, c.Pick)
 	}
 	return picks

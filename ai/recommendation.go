@@ -184,16 +184,16 @@ func (w *Worker) modelResult(ctx context.Context, in recoInput) (store.Recommend
 		Likes:       orEmpty(dedupe(append(append([]string{}, in.prefs.Likes...), in.guest.Likes...))),
 		Dislikes:    orEmpty(dedupe(append(append([]string{}, in.prefs.Dislikes...), in.guest.Dislikes...))),
 		Mood:        in.prefs.Mood,
-		AlcoholFree: el.alcoholFree,
+		AlcoholFree: el.alcoholFree(),
 		DietaryText: in.guest.DietaryText,
 		DietaryTags: orEmpty(in.guest.DietaryTags),
-		Avoid:       orEmpty(el.avoid),
+		Avoid:       orEmpty(el.safety.avoid()),
 		PastOrders:  []string{},
 	}
 	byID := map[string]Drink{}
 	for _, d := range in.menu {
 		byID[d.ID] = d
-		data.Menu = append(data.Menu, menuItem{ID: d.ID, Name: d.Name, Section: d.Section, Ingredients: orEmpty(d.Ingredients), Tags: orEmpty(d.Tags), Allergens: orEmpty(d.Allergens), AlcoholFree: d.AlcoholFree})
+		data.Menu = append(data.Menu, menuItem{ID: d.ID, Name: d.Name, Section: d.Section, Ingredients: orEmpty(d.Ingredients), Tags: orEmpty(d.Tags), Allergens: orEmpty(drinkAllergens(d)), AlcoholFree: d.AlcoholFree})
 	}
 	for _, id := range in.past {
 		if d, ok := byID[id]; ok {

@@ -662,3 +662,55 @@ func TestSubmitStartsAJobWithoutWaitingForAPoll(t *testing.T) {
 		t.Fatalf("submitted job %+v", done2)
 	}
 }
+
+// syncBuffer is a log destination tests can read while the worker writes.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  strings.Builder
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// Reproduction: gin, coffee, sweet and whiskey picks were shown to guests
+// who disliked them, because only the local recommender checked dislikes.
+func TestModelPicksTheGuestDislikesAreDropped(t *testing.T) {
+	r := newRig(t, true)
+	logs := &syncBuffer{}
+	r.log = slog.New(slog.NewTextHandler(logs, nil))
+	r.guests.guests["g2"] = ai.Guest{ID: "g2", Name: "Bo", Dislikes: []string{"whisky"}}
+	r.srv.Default(bedrocktest.Text(`{"drinks":[
+		{"id":"negroni","name":"Negroni","reason":"Gin and bitter."},
+		{"id":"white-russian","name":"White Russian","reason":"Coffee and cream."},
+		{"id":"whiskey-sour","name":"Whiskey Sour","reason":"Bourbon, tart."},
+		{"id":"lemonade","name":"House Lemonade","reason":"Sweet and fresh."},
+		{"id":"aperol-spritz","name":"Aperol Spritz","reason":"Bitter and bubbly."}
+	]}`))
+	r.start(t, r.st, "w1")
+	rec, j := r.request(t, "g2", store.RecommendationRequest{Dislikes: []string{"gin", "coffee", "sweet"}})
+	done := waitJob(t, r.st, j.ID, store.JobDone)
+	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Drinks) != 1 || got.Drinks[0].ID != "aperol-spritz" || got.Source != "bedrock" {
+		t.Fatalf("recommendation %+v, want only the Aperol Spritz from bedrock", got)
+	}
+	if done.Result["dropped"] != "4" {
+		t.Errorf("job result %v, want 4 dropped", done.Result)
+	}
+	for _, want := range []string{"the guest dislikes gin (gin)", "the guest dislikes coffee (coffee liqueur)", "the guest dislikes whisky (bourbon)", "the guest dislikes sweet (sweet)"} {
+		if !strings.Contains(logs.String(), want) {
+			t.Errorf("no dropped pick logged with %q:\n%s", want, logs.String())
+		}
+	}
+}

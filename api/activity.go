@@ -6,7 +6,7 @@ import (
 )
 
 // recordAccess notes that the signed-in guest used the API, after the
-// PEP has let them in. The recorder only buffers (DESIGN.md, flow 4): the
+// PEP has let them in. The recorder only buffers (docs/DESIGN.md, flow 4): the
 // request never waits for the database.
 func (s *Server) recordAccess(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {

@@ -17,7 +17,7 @@ import (
 	"github.com/barhub/barhub/api/store"
 )
 
-// The host's guest desk (DESIGN.md, flow 3).
+// The host's guest desk (docs/DESIGN.md, flow 3).
 
 // statsView is GET /api/admin/stats and the stats.updated event.
 type statsView struct {

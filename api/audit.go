@@ -15,7 +15,7 @@ import (
 	"github.com/barhub/barhub/api/store"
 )
 
-// The audit log (DESIGN.md, Domain): every change the host makes, the
+// The audit log (docs/DESIGN.md, Domain): every change the host makes, the
 // bar's stock switches and the door's check-ins, recorded once the
 // handler has answered.
 

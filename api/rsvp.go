@@ -15,7 +15,7 @@ import (
 	"github.com/barhub/barhub/api/store"
 )
 
-// RSVP: the guest's side (DESIGN.md, flow 2). The host's desk is in
+// RSVP: the guest's side (docs/DESIGN.md, flow 2). The host's desk is in
 // admin_guests.go, admin_csv.go and invitations.go.
 
 // topicAdmin is the hub topic of the host's dashboard.

@@ -40,7 +40,7 @@ func person(first string, expected int) guest.Guest {
 	return guest.Guest{FirstName: first, LastName: "Family", ExpectedGuests: expected}
 }
 
-// TestRSVPGroupRules is the table of DESIGN.md's flow 2, through the API
+// TestRSVPGroupRules is the table of docs/DESIGN.md's flow 2, through the API
 // on the real store. Each case answers for one household and checks what
 // every member's status and headcount became.
 func TestRSVPGroupRules(t *testing.T) {

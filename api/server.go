@@ -22,7 +22,7 @@ type Publisher interface {
 }
 
 // ActivityRecorder notes sign-ins and API use without making the request
-// wait; it is best effort by design (DESIGN.md, flow 4).
+// wait; it is best effort by design (docs/DESIGN.md, flow 4).
 type ActivityRecorder interface {
 	LoggedIn(guestID string, at time.Time)
 	Accessed(guestID string, at time.Time)

@@ -479,6 +479,11 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// something to write, its writer.
 }
 
+// originAllowed is the check against cross-site WebSocket hijacking. The
+// scheme counts as well as the host: a plain-http page on the party's own
+// host (injected on an open Wi-Fi, say) must not ride a signed-in guest's
+// session over wss. An https page may open a socket whatever the request
+// arrived over, since a load balancer may end TLS in front of barhub.
 func (h *Hub) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {
@@ -486,14 +491,31 @@ func (h *Hub) originAllowed(r *http.Request) bool {
 		return true
 	}
 	u, err := url.Parse(origin)
-	if err != nil || u.Host == "" {
+	if err != nil || u.Host == "" || u.User != nil || (u.Path != "" && u.Path != "/") {
+		return false
+	}
+	scheme := strings.ToLower(u.Scheme)
+	switch scheme {
+	case "https":
+	case "http":
+		if requestScheme(r) != "http" {
+			return false
+		}
+	default:
 		return false
 	}
 	if strings.EqualFold(u.Host, r.Host) {
 		return true
 	}
 	for _, allowed := range h.cfg.AllowedOrigins {
-		if strings.EqualFold(allowed, origin) || strings.EqualFold(allowed, u.Host) {
+		if s, host, ok := strings.Cut(allowed, "://"); ok {
+			// A full origin: scheme and host both match.
+			if strings.EqualFold(s, scheme) && strings.EqualFold(strings.TrimSuffix(host, "/"), u.Host) {
+				return true
+			}
+			continue
+		}
+		if strings.EqualFold(allowed, u.Host) {
 			return true
 		}
 		if ok, err := path.Match(strings.ToLower(allowed), strings.ToLower(u.Host)); err == nil && ok {
@@ -501,6 +523,20 @@ func (h *Hub) originAllowed(r *http.Request) bool {
 		}
 	}
 	return false
+}
+
+// requestScheme is the scheme the browser used to reach barhub: https when
+// TLS ends here or the load balancer says so in X-Forwarded-Proto. The
+// header cannot be set by a page's script, and a forged one only makes the
+// check stricter.
+func requestScheme(r *http.Request) string {
+	if r.TLS != nil {
+		return "https"
+	}
+	if p, _, _ := strings.Cut(r.Header.Get("X-Forwarded-Proto"), ","); strings.EqualFold(strings.TrimSpace(p), "https") {
+		return "https"
+	}
+	return "http"
 }
 
 func headerHasToken(h http.Header, name, token string) bool {

@@ -515,19 +515,30 @@ func runSuite(t *testing.T, brokers brokerPair) {
 	t.Run("tickets and origins are checked before upgrading", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{AllowedOrigins: []string{"https://party.example.com", "*.barhub.test"}})
 		ticket := e.tickets.issue(guest1)
+		host := strings.TrimPrefix(e.srvs[0].URL, "http://")
 		tests := []struct {
 			name, ticket, origin string
-			status               int
-			code                 string
+			// proto is the X-Forwarded-Proto of a load balancer ending TLS.
+			proto  string
+			status int
+			code   string
 		}{
-			{"no ticket", "", "", http.StatusUnauthorized, "invalid_ticket"},
-			{"unknown ticket", "nope", "", http.StatusUnauthorized, "invalid_ticket"},
-			{"foreign origin", ticket, "https://evil.example.org", http.StatusForbidden, "forbidden_origin"},
+			{"no ticket", "", "", "", http.StatusUnauthorized, "invalid_ticket"},
+			{"unknown ticket", "nope", "", "", http.StatusUnauthorized, "invalid_ticket"},
+			{"foreign origin", ticket, "https://evil.example.org", "", http.StatusForbidden, "forbidden_origin"},
 			// The refused origin did not spend the ticket.
-			{"first use", ticket, e.srvs[0].URL, http.StatusSwitchingProtocols, ""},
-			{"reused ticket", ticket, "", http.StatusUnauthorized, "invalid_ticket"},
-			{"allowed origin", e.tickets.issue(guest1), "https://party.example.com", http.StatusSwitchingProtocols, ""},
-			{"allowed pattern", e.tickets.issue(guest1), "https://tablet.barhub.test", http.StatusSwitchingProtocols, ""},
+			{"first use", ticket, e.srvs[0].URL, "", http.StatusSwitchingProtocols, ""},
+			{"reused ticket", ticket, "", "", http.StatusUnauthorized, "invalid_ticket"},
+			{"allowed origin", e.tickets.issue(guest1), "https://party.example.com", "", http.StatusSwitchingProtocols, ""},
+			{"allowed pattern", e.tickets.issue(guest1), "https://tablet.barhub.test", "", http.StatusSwitchingProtocols, ""},
+			// The scheme counts: a plain-http page must not reach a site
+			// served over https, even on the same host.
+			{"own host over https", e.tickets.issue(guest1), "https://" + host, "https", http.StatusSwitchingProtocols, ""},
+			{"own host, http page, https site", e.tickets.issue(guest1), "http://" + host, "https", http.StatusForbidden, "forbidden_origin"},
+			{"allowed origin, other scheme", e.tickets.issue(guest1), "http://party.example.com", "", http.StatusForbidden, "forbidden_origin"},
+			{"allowed pattern, http page, https site", e.tickets.issue(guest1), "http://tablet.barhub.test", "https", http.StatusForbidden, "forbidden_origin"},
+			{"own host, not a web scheme", e.tickets.issue(guest1), "ftp://" + host, "", http.StatusForbidden, "forbidden_origin"},
+			{"pattern, not a web scheme", e.tickets.issue(guest1), "chrome-extension://tablet.barhub.test", "", http.StatusForbidden, "forbidden_origin"},
 		}
 		for _, tt := range tests {
 			req, _ := http.NewRequest(http.MethodGet, e.srvs[0].URL+"/ws?ticket="+tt.ticket, nil)
@@ -537,6 +548,9 @@ func runSuite(t *testing.T, brokers brokerPair) {
 			req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
 			if tt.origin != "" {
 				req.Header.Set("Origin", tt.origin)
+			}
+			if tt.proto != "" {
+				req.Header.Set("X-Forwarded-Proto", tt.proto)
 			}
 			resp, err := http.DefaultClient.Do(req)
 			if err != nil {

@@ -1,5 +1,5 @@
 // Package activity records when guests sign in and use the API, without
-// making any request wait for the database (DESIGN.md, flow 4).
+// making any request wait for the database (docs/DESIGN.md, flow 4).
 //
 // Calls only note the latest time per guest in a bounded buffer; a loop
 // writes the buffer every second, or sooner once it holds a batch, as ONE

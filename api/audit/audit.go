@@ -1,6 +1,6 @@
 // Package audit is the record of what the host (and the bar, for stock)
 // changed: who did what to which guest, drink or setting, and when
-// (DESIGN.md, Domain: "Audit entries for imports and admin actions,
+// (docs/DESIGN.md, Domain: "Audit entries for imports and admin actions,
 // expiring after 90 days").
 //
 // An entry says that something happened, never what was sent: no request

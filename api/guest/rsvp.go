@@ -112,7 +112,7 @@ type Decision struct {
 	Tastes  *Tastes
 }
 
-// Decide applies the group rules (DESIGN.md, flow 2) to an answer by me,
+// Decide applies the group rules (docs/DESIGN.md, flow 2) to an answer by me,
 // where group holds every member of my group, me included (just me when I
 // have no group). It changes nothing; the store carries the decision out.
 //

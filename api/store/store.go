@@ -2,7 +2,7 @@
 //
 // The same code talks to MongoDB (MONGODB_URI) or to an embedded FerretDB v1
 // with a SQLite backend under the data directory. Queries stay inside the
-// subset both implement correctly (see DESIGN.md, "Store rules"): single
+// subset both implement correctly (see docs/DESIGN.md, "Store rules"): single
 // document atomicity instead of transactions, one accumulator per $group,
 // hot lookups by _id, expiry by sweepers instead of TTL indexes.
 package store

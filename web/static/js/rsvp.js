@@ -1,4 +1,4 @@
-// The RSVP on the guest's phone (DESIGN.md, flow 2): how many are coming,
+// The RSVP on the guest's phone (docs/DESIGN.md, flow 2): how many are coming,
 // "who is not coming?" when fewer than invited, "are you sure?" when more,
 // declining for oneself or the whole group, and the dietary and taste
 // answers. The server applies the same rules; its 422 answers are shown in
