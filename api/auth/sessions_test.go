@@ -202,3 +202,29 @@ func TestSessions(t *testing.T) {
 		t.Run(tc.name, tc.run)
 	}
 }
+
+// BenchmarkSessionsHit is the cost a signed-in request pays when its
+// holder is in the cache: the common case, no database read.
+func BenchmarkSessionsHit(b *testing.B) {
+	ctx := context.Background()
+	st := storetest.New(b)
+	g := guest.Guest{FirstName: "Bea", LastName: "Bench", Role: guest.RoleGuest}
+	if err := st.CreateGuest(ctx, &g); err != nil {
+		b.Fatal(err)
+	}
+	src := &countingSource{st: st}
+	s := NewSessions(src, SessionsConfig{TTL: time.Hour})
+	id := Identity{GuestID: g.ID, Role: g.Role, IssuedAt: time.Now()}
+	b.ReportAllocs()
+	b.ResetTimer()
+	b.RunParallel(func(pb *testing.PB) {
+		for pb.Next() {
+			if _, err := s.Current(ctx, id); err != nil {
+				b.Error(err)
+			}
+		}
+	})
+	if n := src.reads.Load(); n != 1 {
+		b.Errorf("%d reads, want 1", n)
+	}
+}
