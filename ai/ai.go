@@ -10,6 +10,7 @@ package ai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"time"
 )
@@ -58,11 +59,11 @@ type Menu interface {
 	Drink(ctx context.Context, id string) (Drink, error)
 }
 
-// Guests reads a guest and the drinks they ordered before (drink ids, any
-// order, repeats allowed).
+// Guests reads a guest and the drinks they ordered before (any order,
+// repeats allowed).
 type Guests interface {
 	Guest(ctx context.Context, id string) (Guest, error)
-	PastOrders(ctx context.Context, guestID string) ([]string, error)
+	PastOrders(ctx context.Context, guestID string) ([]PastOrder, error)
 }
 
 // PromptSink stores a drink's image prompt.
@@ -88,15 +89,39 @@ type ModelRequest struct {
 	Prompt      string
 	Temperature float32
 	MaxTokens   int32
+	// Tool, when set, is the one tool the model is asked to call: its
+	// answer is then the tool's input, JSON in the tool's schema, and
+	// nothing depends on reading prose.
+	Tool *Tool
+}
+
+// Tool is a tool offered to the model: a name, what it is for, and the
+// JSON schema of its input.
+type Tool struct {
+	Name        string
+	Description string
+	Schema      map[string]any
 }
 
 // ModelResponse is the model's answer and what it cost.
 type ModelResponse struct {
-	Text       string
+	Text string
+	// ToolInput is the input of the model's call of the request's Tool
+	// (JSON), when it made one.
+	ToolInput  json.RawMessage
 	StopReason string
 	Usage      Usage
 	LatencyMs  int64
 }
+
+// Why the model stopped, as Converse reports it.
+const (
+	StopEndTurn         = "end_turn"
+	StopToolUse         = "tool_use"
+	StopMaxTokens       = "max_tokens"
+	StopContentFiltered = "content_filtered"
+	StopGuardrail       = "guardrail_intervened"
+)
 
 // Usage counts tokens.
 type Usage struct {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
 	"strings"
 	"time"
 
@@ -30,19 +31,18 @@ type imageData struct {
 	AlcoholFree bool
 }
 
+// imagePromptMaxWords is the length the image_prompt template asks for;
+// a longer answer is cut to it at a word boundary.
+const imagePromptMaxWords = 80
+
 // WriteImagePrompt writes the photography prompt for d: with the model
 // when there is one, else from the local template.
 func WriteImagePrompt(ctx context.Context, m Model, d Drink) (ImagePrompt, Usage, error) {
-	data := imageData{Name: d.Name, Section: d.Section, Ingredients: d.Ingredients, Tags: d.Tags, AlcoholFree: d.AlcoholFree}
-	now := time.Now().UTC().Truncate(time.Millisecond)
 	if m == nil {
-		p, err := prompts.Render(prompts.ImagePromptLocal, data)
-		if err != nil {
-			return ImagePrompt{}, Usage{}, err
-		}
-		return ImagePrompt{Text: p.User, Source: SourceLocal, Model: LocalImageModel, PromptVersion: p.Version, CreatedAt: now}, Usage{}, nil
+		p, err := LocalImagePrompt(d)
+		return p, Usage{}, err
 	}
-	p, err := prompts.Render(prompts.ImagePrompt, data)
+	p, err := prompts.Render(prompts.ImagePrompt, imageDataOf(d))
 	if err != nil {
 		return ImagePrompt{}, Usage{}, err
 	}
@@ -50,30 +50,59 @@ func WriteImagePrompt(ctx context.Context, m Model, d Drink) (ImagePrompt, Usage
 	if err != nil {
 		return ImagePrompt{}, resp.Usage, err
 	}
-	text := cleanPrompt(resp.Text)
+	text := CleanImagePrompt(resp.Text)
 	if text == "" {
-		return ImagePrompt{}, resp.Usage, errors.New("the model answered with an empty image prompt")
+		return ImagePrompt{}, resp.Usage, fmt.Errorf("the model answered with an empty image prompt (stop reason %q)", resp.StopReason)
 	}
-	return ImagePrompt{Text: text, Source: SourceBedrock, Model: m.Name(), PromptVersion: p.Version, CreatedAt: now}, resp.Usage, nil
+	return ImagePrompt{Text: text, Source: SourceBedrock, Model: m.Name(), PromptVersion: p.Version, CreatedAt: now()}, resp.Usage, nil
 }
 
-// cleanPrompt strips what models wrap a prompt in despite being asked not
-// to: a label, quotation marks, code fences, line breaks.
-func cleanPrompt(s string) string {
+// LocalImagePrompt writes d's photography prompt from the local template.
+func LocalImagePrompt(d Drink) (ImagePrompt, error) {
+	p, err := prompts.Render(prompts.ImagePromptLocal, imageDataOf(d))
+	if err != nil {
+		return ImagePrompt{}, err
+	}
+	return ImagePrompt{Text: p.User, Source: SourceLocal, Model: LocalImageModel, PromptVersion: p.Version, CreatedAt: now()}, nil
+}
+
+func imageDataOf(d Drink) imageData {
+	return imageData{Name: d.Name, Section: d.Section, Ingredients: d.Ingredients, Tags: d.Tags, AlcoholFree: d.AlcoholFree}
+}
+
+func now() time.Time { return time.Now().UTC().Truncate(time.Millisecond) }
+
+// preamble matches what models put before a prompt despite being asked
+// not to: "Here is your image prompt:", "Sure! Here's a prompt for the
+// Negroni:", "Image prompt:", "**Prompt:**".
+var preamble = regexp.MustCompile(`(?is)^\s*(?:(?:sure|certainly|of course|okay|ok)[!,.]?\s*)?(?:here(?:'s| is)[^:\n]{0,60}\bprompt\b[^:\n]{0,40}:|(?:\*\*|__)?(?:final |image |photography )?prompt(?:\*\*|__)?\s*:(?:\*\*|__)?)\s*`)
+
+// fence matches a code fence line, with its language.
+var fence = regexp.MustCompile("(?m)^\\s*```[a-zA-Z]*\\s*$|```[a-zA-Z]*")
+
+// CleanImagePrompt strips what models wrap a prompt in — a preamble,
+// code fences, a "**Prompt:**" label, quotation marks, Markdown bold,
+// line breaks — and keeps it to the template's word limit, cut at a word
+// boundary.
+func CleanImagePrompt(s string) string {
+	s = fence.ReplaceAllString(s, "\n")
+	for range 3 {
+		s = strings.TrimSpace(preamble.ReplaceAllString(strings.TrimSpace(s), ""))
+	}
+	s = strings.NewReplacer("**", "", "__", "").Replace(s)
 	s = strings.TrimSpace(s)
-	s = strings.Trim(s, "`")
-	for _, label := range []string{"Image prompt:", "Prompt:", "image prompt:", "prompt:"} {
-		s = strings.TrimPrefix(strings.TrimSpace(s), label)
+	for _, q := range [][2]string{{`"`, `"`}, {"'", "'"}, {"“", "”"}, {"`", "`"}} {
+		if len(s) >= 2 && strings.HasPrefix(s, q[0]) && strings.HasSuffix(s, q[1]) {
+			s = strings.TrimSpace(s[len(q[0]) : len(s)-len(q[1])])
+		}
 	}
-	s = strings.TrimSpace(s)
-	if len(s) >= 2 && (s[0] == '"' && s[len(s)-1] == '"' || s[0] == '\'' && s[len(s)-1] == '\'') {
-		s = s[1 : len(s)-1]
+	ws := strings.Fields(s)
+	if len(ws) > imagePromptMaxWords {
+		ws = ws[:imagePromptMaxWords]
+		last := strings.TrimRight(ws[len(ws)-1], ",;:—-")
+		ws[len(ws)-1] = last
 	}
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > 1500 {
-		s = string(r[:1500])
-	}
-	return s
+	return strings.Join(ws, " ")
 }
 
 // imagePrompt runs an image_prompt job: write the prompt, store it on the
@@ -112,4 +141,26 @@ func (w *Worker) imagePrompt(ctx context.Context, j store.Job) (outcome, error) 
 		"model":         p.Model,
 		"promptVersion": p.PromptVersion,
 	}}, nil
+}
+
+// imagePromptFallback gives the drink of an image_prompt job being set
+// aside (a permanent model failure, or the last attempt failed) the local
+// template's prompt, labelled local, so it is not left without one. The
+// job stays dead for the admin, whose retry asks the model again and
+// replaces it.
+func (w *Worker) imagePromptFallback(ctx context.Context, j store.Job) {
+	id := j.Payload[store.PayloadDrinkID]
+	d, err := w.d.Menu.Drink(ctx, id)
+	if err != nil {
+		return
+	}
+	p, err := LocalImagePrompt(d)
+	if err == nil {
+		err = w.d.Prompts.SaveImagePrompt(ctx, id, p)
+	}
+	if err != nil {
+		w.log.Warn("save the local image prompt of a failed job", "drink", id, "err", err)
+		return
+	}
+	w.publish(ctx, TopicAdmin, EventPromptReady, map[string]any{"drinkId": id, "name": d.Name, "jobId": j.ID, "imagePrompt": p})
 }

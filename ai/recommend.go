@@ -3,8 +3,10 @@ package ai
 import (
 	"cmp"
 	"fmt"
+	"math/rand/v2"
 	"slices"
 	"strings"
+	"time"
 )
 
 // MaxPicks is how many drinks a recommendation names.
@@ -114,8 +116,7 @@ func termMatch(d Drink, term string) (float64, string) {
 	}
 	fam := family(term)
 	best, label := 0.0, ""
-	for _, tag := range d.Tags {
-		t := strings.ToLower(tag)
+	for _, t := range tagsOf(d) {
 		switch {
 		case t == term:
 			return 3, t
@@ -177,6 +178,51 @@ func moodsOf(text string) ([]mood, []string) {
 	return found, tastes
 }
 
+// PastOrder is one drink a guest ordered before.
+type PastOrder struct {
+	DrinkID string
+	At      time.Time
+	// StandardDrinks is the alcohol of the line (all its glasses).
+	StandardDrinks float64
+}
+
+// Pacing: a guest who had at least paceDrinks standard drinks within
+// paceWindow is offered an alcohol-free drink first.
+const (
+	paceDrinks = 2.0
+	paceWindow = time.Hour
+)
+
+// recentDrinks is how many standard drinks (rounded down) the guest had
+// within paceWindow before now.
+func recentDrinks(past []PastOrder, now time.Time) int {
+	sum := 0.0
+	for _, o := range past {
+		if !o.At.IsZero() && o.At.After(now.Add(-paceWindow)) && !o.At.After(now) {
+			sum += o.StandardDrinks
+		}
+	}
+	return int(sum)
+}
+
+// LocalInput is what the local recommender answers from.
+type LocalInput struct {
+	Menu  []Drink
+	Guest Guest
+	Prefs Preferences
+	Past  []PastOrder
+	// Now is the time of the request, for pacing.
+	Now time.Time
+}
+
+// LocalAnswer is the local recommender's answer.
+type LocalAnswer struct {
+	Picks []Pick
+	// Fits is false when the guest asked for something (likes, a mood)
+	// that no drink they may have matches: the picks are the closest.
+	Fits bool
+}
+
 // scored is a drink's score with the evidence for its explanation.
 type scored struct {
 	Pick
@@ -184,37 +230,50 @@ type scored struct {
 	moodLabel string
 	again     bool
 	like      string // a past order it resembles
+	pace      bool   // alcohol-free, offered for pacing
+	matched   bool   // it meets a like or the mood
 }
 
-// RecommendLocal picks up to MaxPicks drinks from menu for g without a
-// model. Each drink scores by how its tags, ingredients and name meet the
-// guest's likes (+3 a tag, +2 a related taste, an ingredient or the name)
-// and dislikes (-4), the mood they describe (+1.5 a suiting taste, +1.5
-// for the right strength), and their past orders (+1 ordered before,
-// +0.5 a shared tag, at most +1.5). Drinks the guest may not have (not
-// available, an allergen, alcohol when they want none) and drinks they
-// dislike are never picked. Ties go to the name, so the answer is the
-// same every time.
-func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) []Pick {
+// Recommend picks up to MaxPicks drinks for a guest without a model.
+// Only drinks the guest may have are considered: available, safe by the
+// safety rule, not disliked. Each scores by how its tags (and its
+// strength, from the ABV), ingredients, spirit family and name meet the
+// guest's likes (+3 a tag, +2 a related taste, an ingredient or the
+// name), the mood they describe (+1.5 a suiting taste, +1.5 the right
+// strength), their past orders (+1 ordered before, +0.5 a shared tag, at
+// most +1.5) and their pace (+3 alcohol-free after paceDrinks within the
+// hour). The picks are drawn at random, weighted by score, from the best
+// matches, so a second ask may give another answer; with no match at
+// all every drink is as good, and the draw spreads over the sections.
+// "Surprise me" spreads over the sections too. rnd nil uses a fresh
+// random source.
+func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
+	if rnd == nil {
+		rnd = rand.New(rand.NewPCG(rand.Uint64(), rand.Uint64()))
+	}
+	g, p := in.Guest, in.Prefs
 	el := newEligibility(g, p)
 	likes := dedupe(append(slices.Clone(p.Likes), g.Likes...))
 	moodsFound, moodTastes := moodsOf(p.Mood)
+	surprise := slices.ContainsFunc(append(words(p.Mood), likes...), func(w string) bool { return w == "surprise" || w == "surprise me" || w == "anything" })
+	asked := !surprise && (len(likes) > 0 || len(moodsFound) > 0 || len(moodTastes) > 0)
+	pacing := !el.alcoholFree() && float64(recentDrinks(in.Past, in.Now)) >= paceDrinks
 
-	byID := make(map[string]Drink, len(menu))
-	for _, d := range menu {
+	byID := make(map[string]Drink, len(in.Menu))
+	for _, d := range in.Menu {
 		byID[d.ID] = d
 	}
 	ordered := map[string]bool{}
 	var pastDrinks []Drink
-	for _, id := range pastOrders {
-		if d, ok := byID[id]; ok && !ordered[id] {
+	for _, o := range in.Past {
+		if d, ok := byID[o.DrinkID]; ok && !ordered[o.DrinkID] {
 			pastDrinks = append(pastDrinks, d)
 		}
-		ordered[id] = true
+		ordered[o.DrinkID] = true
 	}
 
 	var cands []scored
-	for _, d := range menu {
+	for _, d := range in.Menu {
 		if el.refuse(d) != "" {
 			continue
 		}
@@ -223,6 +282,7 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			if w, label := termMatch(d, l); w > 0 {
 				s.Score += w
 				s.liked = appendNew(s.liked, label)
+				s.matched = true
 			}
 		}
 		for _, m := range moodsFound {
@@ -246,11 +306,13 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			if hit && s.moodLabel == "" {
 				s.moodLabel = m.label
 			}
+			s.matched = s.matched || hit
 		}
 		for _, t := range moodTastes {
 			if w, label := termMatch(d, t); w > 0 {
 				s.Score += 1.5
 				s.liked = appendNew(s.liked, label)
+				s.matched = true
 			}
 		}
 		if ordered[d.ID] {
@@ -260,8 +322,8 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			bonus := 0.0
 			for _, pd := range pastDrinks {
 				shared := 0
-				for _, tag := range d.Tags {
-					if slices.ContainsFunc(pd.Tags, func(t string) bool { return strings.EqualFold(t, tag) }) {
+				for _, tag := range tagsOf(d) {
+					if slices.Contains(tagsOf(pd), tag) {
 						shared++
 					}
 				}
@@ -272,48 +334,143 @@ func RecommendLocal(menu []Drink, g Guest, p Preferences, pastOrders []string) [
 			}
 			s.Score += min(bonus, 1.5)
 		}
+		if pacing && d.AlcoholFree {
+			s.Score += 3
+			s.pace = true
+		}
 		cands = append(cands, s)
 	}
-	slices.SortStableFunc(cands, func(a, b scored) int {
+	// A stable order first, so that a given random source always gives
+	// the same answer whatever the order of the menu.
+	slices.SortFunc(cands, func(a, b scored) int {
 		if c := cmp.Compare(b.Score, a.Score); c != 0 {
-			return c
-		}
-		if c := cmp.Compare(strings.ToLower(a.Drink.Name), strings.ToLower(b.Drink.Name)); c != 0 {
 			return c
 		}
 		return cmp.Compare(a.Drink.ID, b.Drink.ID)
 	})
-	picks := make([]Pick, 0, MaxPicks)
-	for _, c := range cands[:min(len(cands), MaxPicks)] {
+	chosen := draw(cands, rnd, surprise || !slices.ContainsFunc(cands, func(c scored) bool { return c.Score > 0 }))
+	ans := LocalAnswer{Fits: !asked || slices.ContainsFunc(cands, func(c scored) bool { return c.matched })}
+	for _, c := range chosen {
 		c.Reason = explain(c, el.alcoholFree())
-		picks = append(picks, c.Pick)
+		ans.Picks = append(ans.Picks, c.Pick)
 	}
-	return picks
+	if len(ans.Picks) == 0 {
+		ans.Fits = false
+	}
+	return ans
+}
+
+// bestBand is how far below the best score a drink still counts as one
+// of the best matches.
+const bestBand = 1.5
+
+// draw picks up to MaxPicks of cands (sorted best first): each pick at
+// random among the remaining best matches (within bestBand of the best
+// remaining score), weighted by score. With spread, drinks from a
+// section not yet picked go first.
+func draw(cands []scored, rnd *rand.Rand, spread bool) []scored {
+	left := slices.Clone(cands)
+	var out []scored
+	sections := map[string]bool{}
+	for len(out) < MaxPicks && len(left) > 0 {
+		pool := left
+		if spread {
+			var fresh []scored
+			for _, c := range left {
+				if !sections[c.Drink.Section] {
+					fresh = append(fresh, c)
+				}
+			}
+			if len(fresh) > 0 {
+				pool = fresh
+			}
+		}
+		// The best matches: within bestBand of the best, and matching at
+		// all when the best does.
+		top := pool[0].Score
+		n := 0
+		for n < len(pool) && pool[n].Score >= top-bestBand && (top <= 0 || pool[n].Score > 0) {
+			n++
+		}
+		// Weights 1 (at the edge of the band) to 1+bestBand (the best).
+		weight := func(c scored) float64 { return 1 + max(c.Score-(top-bestBand), 0) }
+		total := 0.0
+		for _, c := range pool[:n] {
+			total += weight(c)
+		}
+		x := rnd.Float64() * total
+		i := 0
+		for ; i < n-1; i++ {
+			if x -= weight(pool[i]); x < 0 {
+				break
+			}
+		}
+		c := pool[i]
+		out = append(out, c)
+		sections[c.Drink.Section] = true
+		left = slices.DeleteFunc(left, func(o scored) bool { return o.Drink.ID == c.Drink.ID })
+	}
+	// The pace pick leads: it is the point of the answer.
+	slices.SortStableFunc(out, func(a, b scored) int {
+		switch {
+		case a.pace && !b.pace:
+			return -1
+		case b.pace && !a.pace:
+			return 1
+		}
+		return 0
+	})
+	return out
+}
+
+// tagsOf is d's taste tags, lower-case, with its strength read from the
+// ABV: "strong" from 20%, "light" up to 8% or alcohol-free.
+func tagsOf(d Drink) []string {
+	tags := lower(d.Tags)
+	switch {
+	case d.AlcoholFree || d.ABV > 0 && d.ABV <= 8:
+		tags = appendNew(tags, "light")
+	case d.ABV >= 20:
+		tags = appendNew(tags, "strong")
+	}
+	return tags
 }
 
 // explain says in one sentence why s was picked.
 func explain(s scored, alcoholFree bool) string {
 	var parts []string
+	if s.pace {
+		parts = append(parts, "an alcohol-free one to pace the evening")
+	}
 	if len(s.liked) > 0 {
 		parts = append(parts, listJoin(s.liked[:min(len(s.liked), 3)])+", just what you like")
 	}
-	if s.moodLabel != "" {
-		parts = append(parts, "made for a "+s.moodLabel+" mood")
+	if s.moodLabel != "" && len(parts) < 2 {
+		parts = append(parts, "made for "+article(s.moodLabel)+" "+s.moodLabel+" mood")
 	}
 	switch {
+	case len(parts) >= 2:
 	case s.again:
 		parts = append(parts, "you have enjoyed it before")
-	case s.like != "" && len(parts) < 2:
+	case s.like != "":
 		parts = append(parts, "close to the "+s.like+" you ordered before")
 	}
 	if len(parts) == 0 {
 		parts = append(parts, describe(s.Drink))
 	}
 	sentence := listJoin(parts)
-	if alcoholFree && s.Drink.AlcoholFree {
+	if alcoholFree && s.Drink.AlcoholFree && !s.pace {
 		sentence += " — and alcohol-free"
 	}
 	return capitalize(sentence) + "."
+}
+
+// article is "a" or "an" for the word that follows it.
+func article(word string) string {
+	if word != "" && strings.ContainsRune("aeiou", rune(strings.ToLower(word)[0])) {
+		return "an"
+	}
+	return "a"
 }
 
 // describe is the explanation of a pick with no particular match: what

@@ -1,9 +1,11 @@
 package ai_test
 
 import (
+	"math/rand/v2"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/barhub/barhub/ai"
 )
@@ -24,149 +26,247 @@ var testMenu = []ai.Drink{
 	{ID: "white-russian", Name: "White Russian", Section: "Classics", Ingredients: []string{"vodka", "coffee liqueur", "cream"}, Tags: []string{"creamy", "sweet", "strong"}, ABV: 20, Available: true},
 }
 
-func TestRecommendLocalRanking(t *testing.T) {
+// ask runs the local recommender with a seeded random source.
+func ask(menu []ai.Drink, g ai.Guest, p ai.Preferences, past []ai.PastOrder, seed uint64) ai.LocalAnswer {
+	return ai.Recommend(ai.LocalInput{Menu: menu, Guest: g, Prefs: p, Past: past, Now: evening}, rand.New(rand.NewPCG(seed, 7)))
+}
+
+var evening = time.Date(2026, 12, 5, 21, 0, 0, 0, time.UTC)
+
+func ids(picks []ai.Pick) []string {
+	out := make([]string, len(picks))
+	for i, p := range picks {
+		out[i] = p.Drink.ID
+	}
+	return out
+}
+
+func TestRecommendLocal(t *testing.T) {
 	tests := []struct {
 		name  string
 		guest ai.Guest
 		prefs ai.Preferences
-		past  []string
-		// want is the exact ranking; never lists drinks that must not appear.
-		want   []string
-		never  []string
-		reason map[string]string // drink id → the whole reason
+		past  []ai.PastOrder
+		// first: the first pick is one of these; top: the first len(top)
+		// picks are these, in any order; only: every pick is one of
+		// these; never: no pick is one of these.
+		first, top, only, never []string
+		n                       int // how many picks (default MaxPicks)
+		fits                    bool
+		reason                  map[string]string // drink id → the whole reason
 	}{
 		{
-			name:   "a liked taste ranks its drinks first, ties by name",
+			name:   "a liked taste: its drinks first",
 			prefs:  ai.Preferences{Likes: []string{"bitter"}},
-			want:   []string{"aperol-spritz", "negroni", "garden-spritz"},
+			top:    []string{"aperol-spritz", "negroni"},
 			never:  []string{"espresso-martini"},
+			fits:   true,
 			reason: map[string]string{"negroni": "Bitter, just what you like."},
 		},
 		{
 			name:   "alcohol-free asked: only alcohol-free drinks",
 			prefs:  ai.Preferences{Likes: []string{"sweet"}, AlcoholFree: true},
-			want:   []string{"lemonade", "virgin-colada", "garden-spritz"},
+			only:   []string{"lemonade", "virgin-colada", "garden-spritz"},
+			fits:   true,
 			reason: map[string]string{"virgin-colada": "Sweet, just what you like — and alcohol-free."},
 		},
 		{
 			name:  "a nut allergy excludes the drink with orgeat, though it is not tagged",
 			guest: ai.Guest{DietaryTags: []string{"nuts"}},
 			prefs: ai.Preferences{Likes: []string{"fruity", "sweet"}},
-			want:  []string{"virgin-colada", "aperol-spritz", "lemonade"},
+			first: []string{"virgin-colada"},
 			never: []string{"mai-tai"},
+			fits:  true,
+		},
+		{
+			name:  "a Swedish nut allergy excludes it too",
+			guest: ai.Guest{DietaryText: "nötallergi"},
+			prefs: ai.Preferences{Likes: []string{"nutty", "fruity"}},
+			never: []string{"mai-tai"},
+			fits:  true,
 		},
 		{
 			name:  "vegan in free text excludes egg and dairy but not coconut cream",
 			guest: ai.Guest{DietaryText: "I'm vegan, thanks!"},
 			prefs: ai.Preferences{Likes: []string{"sour", "creamy"}},
-			want:  []string{"lemonade", "virgin-colada", "aperol-spritz"},
+			top:   []string{"lemonade", "virgin-colada"},
 			never: []string{"whiskey-sour", "white-russian"},
+			fits:  true,
 		},
 		{
 			name:  "a disliked ingredient rules a drink out; gin is not in ginger beer",
-			prefs: ai.Preferences{Likes: []string{"spicy", "bitter"}, Dislikes: []string{"gin"}},
-			want:  []string{"aperol-spritz", "moscow-mule", "garden-spritz"},
+			prefs: ai.Preferences{Likes: []string{"spicy"}, Dislikes: []string{"gin"}},
+			first: []string{"moscow-mule"},
 			never: []string{"negroni"},
+			fits:  true,
 		},
 		{
-			name:   "a related taste word counts, less than the tag itself",
+			name:   "whisky finds the bourbon drink",
+			prefs:  ai.Preferences{Likes: []string{"whisky"}},
+			first:  []string{"whiskey-sour"},
+			fits:   true,
+			reason: map[string]string{"whiskey-sour": "Bourbon, just what you like."},
+		},
+		{
+			name:   "a related taste word counts",
 			prefs:  ai.Preferences{Likes: []string{"citrusy"}},
-			want:   []string{"lemonade", "whiskey-sour", "aperol-spritz"},
+			top:    []string{"lemonade", "whiskey-sour"},
+			fits:   true,
 			reason: map[string]string{"lemonade": "Sour, just what you like."},
+		},
+		{
+			name:   "strength is read from the ABV",
+			prefs:  ai.Preferences{Likes: []string{"boozy"}},
+			only:   []string{"negroni", "whiskey-sour", "mai-tai", "white-russian"},
+			fits:   true,
+			reason: map[string]string{"negroni": "Strong, just what you like."},
 		},
 		{
 			name:   "a festive mood favours sparkling, fruity and sweet",
 			prefs:  ai.Preferences{Mood: "Celebrating tonight!"},
-			want:   []string{"aperol-spritz", "mai-tai", "virgin-colada"},
+			first:  []string{"aperol-spritz", "mai-tai", "virgin-colada", "lemonade", "garden-spritz"},
+			fits:   true,
 			reason: map[string]string{"mai-tai": "Made for a festive mood."},
 		},
 		{
-			name:  "a hot day: fresh, light drinks",
-			prefs: ai.Preferences{Mood: "hot day, I want something refreshing"},
-			want:  []string{"garden-spritz", "lemonade", "moscow-mule"},
+			// Reproduction: "Made for a adventurous mood".
+			name:   "an adventurous mood, in good grammar",
+			prefs:  ai.Preferences{Mood: "adventurous"},
+			first:  []string{"negroni", "aperol-spritz", "moscow-mule", "garden-spritz"},
+			fits:   true,
+			reason: map[string]string{"moscow-mule": "Made for an adventurous mood.", "garden-spritz": "Made for an adventurous mood."},
 		},
 		{
-			name: "past orders: the same drink again, then drinks like it",
-			past: []string{"negroni", "negroni", "gone-from-the-menu"},
-			want: []string{"negroni", "aperol-spritz", "mai-tai"},
+			name:  "past orders: the same drink again, or drinks like it",
+			past:  []ai.PastOrder{{DrinkID: "negroni", At: evening.Add(-3 * time.Hour), StandardDrinks: 1.5}, {DrinkID: "gone-from-the-menu"}},
+			first: []string{"negroni", "aperol-spritz", "mai-tai", "whiskey-sour", "white-russian"},
+			never: []string{"espresso-martini"},
 			reason: map[string]string{
 				"negroni":       "You have enjoyed it before.",
 				"aperol-spritz": "Close to the Negroni you ordered before.",
 			},
+			fits: true,
 		},
 		{
-			name:  "an ingredient liked; the drink out of stock is skipped",
-			prefs: ai.Preferences{Likes: []string{"coffee"}},
-			want:  []string{"white-russian", "aperol-spritz", "garden-spritz"},
-			never: []string{"espresso-martini"},
-		},
-		{
-			name:  "tastes from the RSVP count without a request",
-			guest: ai.Guest{Likes: []string{"creamy"}},
-			want:  []string{"virgin-colada", "white-russian", "aperol-spritz"},
+			name: "after a few drinks within the hour, an alcohol-free one first",
+			past: []ai.PastOrder{
+				{DrinkID: "negroni", At: evening.Add(-40 * time.Minute), StandardDrinks: 1.5},
+				{DrinkID: "mai-tai", At: evening.Add(-10 * time.Minute), StandardDrinks: 1.5},
+			},
+			prefs: ai.Preferences{Likes: []string{"bitter"}},
+			first: []string{"garden-spritz", "lemonade", "virgin-colada"},
+			fits:  true,
 		},
 		{
 			name:  "a dietary answer that rules out alcohol is respected",
 			guest: ai.Guest{DietaryTags: []string{"pregnant"}},
 			prefs: ai.Preferences{Likes: []string{"strong"}},
-			want:  []string{"garden-spritz", "lemonade", "virgin-colada"},
-			never: []string{"negroni", "mai-tai", "white-russian"},
+			only:  []string{"garden-spritz", "lemonade", "virgin-colada"},
 			reason: map[string]string{
 				"garden-spritz": "A good place to start: fresh and floral, with elderflower cordial and soda water — and alcohol-free.",
 			},
 		},
 		{
-			name:  "nothing left to offer: fewer picks, never a refused drink",
+			name:  "the designated driver gets alcohol-free drinks",
+			guest: ai.Guest{DietaryText: "designated driver tonight"},
+			only:  []string{"garden-spritz", "lemonade", "virgin-colada"},
+			fits:  true,
+		},
+		{
+			name:  "nothing left to offer: no picks, never a refused drink",
 			guest: ai.Guest{DietaryTags: []string{"alcohol-free"}},
 			prefs: ai.Preferences{Dislikes: []string{"sweet", "fresh"}},
-			want:  []string{},
+			n:     -1,
 		},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			picks := ai.RecommendLocal(testMenu, tt.guest, tt.prefs, tt.past)
-			got := make([]string, len(picks))
-			for i, p := range picks {
-				got[i] = p.Drink.ID
-				if p.Reason == "" || !strings.HasSuffix(p.Reason, ".") {
-					t.Errorf("%s: reason %q is not a sentence", p.Drink.ID, p.Reason)
+			for seed := range uint64(12) {
+				a := ask(testMenu, tt.guest, tt.prefs, tt.past, seed)
+				got := ids(a.Picks)
+				n := tt.n
+				if n == 0 {
+					n = ai.MaxPicks
 				}
-			}
-			if !slices.Equal(got, tt.want) {
-				t.Errorf("ranking %v, want %v", got, tt.want)
-				for _, p := range picks {
-					t.Logf("  %s %.1f %q", p.Drink.ID, p.Score, p.Reason)
+				if len(got) != max(n, 0) {
+					t.Fatalf("seed %d: picks %v, want %d", seed, got, max(n, 0))
 				}
-			}
-			for _, id := range tt.never {
-				if slices.Contains(got, id) {
-					t.Errorf("%s recommended", id)
+				if a.Fits != tt.fits {
+					t.Errorf("seed %d: fits %v, want %v", seed, a.Fits, tt.fits)
 				}
-			}
-			for id, want := range tt.reason {
-				i := slices.Index(got, id)
-				if i < 0 {
-					continue
+				for i, p := range a.Picks {
+					if p.Reason == "" || !strings.HasSuffix(p.Reason, ".") {
+						t.Errorf("%s: reason %q is not a sentence", p.Drink.ID, p.Reason)
+					}
+					if want, ok := tt.reason[p.Drink.ID]; ok && p.Reason != want {
+						t.Errorf("seed %d: %s: reason %q, want %q", seed, p.Drink.ID, p.Reason, want)
+					}
+					if i < len(tt.top) && !slices.Contains(tt.top, p.Drink.ID) {
+						t.Errorf("seed %d: pick %d is %s, want one of %v (%v)", seed, i, p.Drink.ID, tt.top, got)
+					}
+					if tt.only != nil && !slices.Contains(tt.only, p.Drink.ID) {
+						t.Errorf("seed %d: %s picked, want only %v", seed, p.Drink.ID, tt.only)
+					}
+					if slices.Contains(tt.never, p.Drink.ID) {
+						t.Errorf("seed %d: %s recommended", seed, p.Drink.ID)
+					}
 				}
-				if picks[i].Reason != want {
-					t.Errorf("%s: reason %q, want %q", id, picks[i].Reason, want)
+				if tt.first != nil && len(got) > 0 && !slices.Contains(tt.first, got[0]) {
+					t.Errorf("seed %d: first pick %s, want one of %v", seed, got[0], tt.first)
 				}
 			}
 		})
 	}
 }
 
-func TestRecommendLocalIsDeterministic(t *testing.T) {
+// Reproduction: the local recommender gave the same answer every time
+// and, with no taste match, the alphabetically first drinks.
+func TestRecommendLocalVaries(t *testing.T) {
+	for _, p := range []ai.Preferences{{}, {Likes: []string{"sweet"}}, {Likes: []string{"smoky"}}} {
+		answers := map[string]bool{}
+		firsts := map[string]bool{}
+		for seed := range uint64(20) {
+			got := ids(ask(testMenu, ai.Guest{}, p, nil, seed).Picks)
+			answers[strings.Join(got, ",")] = true
+			firsts[got[0]] = true
+		}
+		if len(answers) < 3 {
+			t.Errorf("%+v: %d different answers in 20 asks, want variety: %v", p, len(answers), answers)
+		}
+		if len(p.Likes) == 0 || p.Likes[0] == "smoky" {
+			// No match at all: not merely the alphabetically first.
+			if len(firsts) < 3 {
+				t.Errorf("%+v: the first pick is always one of %v", p, firsts)
+			}
+		}
+	}
+	a := ask(testMenu, ai.Guest{}, ai.Preferences{Likes: []string{"smoky"}}, nil, 1)
+	if a.Fits {
+		t.Error("nothing smoky on the menu, yet the answer fits")
+	}
+}
+
+func TestSurpriseMeSpreadsAcrossSections(t *testing.T) {
+	for seed := range uint64(10) {
+		a := ask(testMenu, ai.Guest{}, ai.Preferences{Mood: "surprise me!"}, nil, seed)
+		sections := map[string]bool{}
+		for _, p := range a.Picks {
+			sections[p.Drink.Section] = true
+		}
+		if len(a.Picks) != ai.MaxPicks || len(sections) != ai.MaxPicks || !a.Fits {
+			t.Errorf("seed %d: %v from %d sections (fits %v)", seed, ids(a.Picks), len(sections), a.Fits)
+		}
+	}
+}
+
+func TestRecommendLocalIgnoresMenuOrder(t *testing.T) {
 	menu := slices.Clone(testMenu)
 	slices.Reverse(menu)
-	a := ai.RecommendLocal(testMenu, ai.Guest{}, ai.Preferences{}, nil)
-	b := ai.RecommendLocal(menu, ai.Guest{}, ai.Preferences{}, nil)
-	if len(a) != ai.MaxPicks || len(b) != ai.MaxPicks {
-		t.Fatalf("%d and %d picks, want %d", len(a), len(b), ai.MaxPicks)
-	}
-	for i := range a {
-		if a[i].Drink.ID != b[i].Drink.ID {
-			t.Fatalf("menu order changed the answer: %s vs %s at %d", a[i].Drink.ID, b[i].Drink.ID, i)
+	for seed := range uint64(5) {
+		a := ids(ask(testMenu, ai.Guest{}, ai.Preferences{Likes: []string{"fruity"}}, nil, seed).Picks)
+		b := ids(ask(menu, ai.Guest{}, ai.Preferences{Likes: []string{"fruity"}}, nil, seed).Picks)
+		if !slices.Equal(a, b) {
+			t.Fatalf("seed %d: menu order changed the answer: %v vs %v", seed, a, b)
 		}
 	}
 }

@@ -4,8 +4,10 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/barhub/barhub/ai/prompts"
 	"github.com/barhub/barhub/api/store"
@@ -22,9 +24,14 @@ const (
 // its results like a prompt version.
 const LocalRecommendVersion = "local_recommender.v1"
 
-// fallbackNote is shown to a guest whose picks came from the local
-// recommender because the model did not answer usefully.
-const fallbackNote = "The AI bartender is busy right now, so these picks come from the house recommender."
+// The notes a guest may see with an answer, saying honestly which case
+// it is: the model did not answer in time (or usefully), or the menu has
+// nothing that fits what they asked.
+const (
+	busyNote    = "The AI bartender is busy right now, so these picks come from the house recommender."
+	closestNote = "Nothing on tonight's menu fits what you asked — here is what comes closest."
+	nothingNote = "Nothing on tonight's menu fits what you asked. Ask at the bar: they may mix you something."
+)
 
 // errNoValidPicks: the model answered, but named no drink the guest may have.
 var errNoValidPicks = errors.New("every drink the model named was dropped")
@@ -34,8 +41,9 @@ type recoInput struct {
 	rec   store.Recommendation
 	guest Guest
 	menu  []Drink
-	past  []string
+	past  []PastOrder
 	prefs Preferences
+	now   time.Time
 }
 
 // loadRecoInput reads the request, the guest and the available menu. A
@@ -70,10 +78,15 @@ func (w *Worker) loadRecoInput(ctx context.Context, j store.Job) (recoInput, err
 		menu:  menu,
 		past:  past,
 		prefs: Preferences{Likes: rec.Request.Likes, Dislikes: rec.Request.Dislikes, Mood: rec.Request.Mood, AlcoholFree: rec.Request.AlcoholFree},
+		now:   w.now(),
 	}, nil
 }
 
-// recommendation runs a recommendation job.
+// recommendation runs a recommendation job. A guest is waiting with
+// their phone in hand, so the model gets at most two calls within the
+// budget (RecommendBudget from the request); whatever it does instead of
+// answering usefully, the local recommender answers, with a note saying
+// so. Only a failure to read or store (the database) fails the attempt.
 func (w *Worker) recommendation(ctx context.Context, j store.Job) (outcome, error) {
 	in, err := w.loadRecoInput(ctx, j)
 	if err != nil {
@@ -82,26 +95,63 @@ func (w *Worker) recommendation(ctx context.Context, j store.Job) (outcome, erro
 	if in.rec.ID == "" {
 		return outcome{result: map[string]string{"skipped": "the request or its guest was deleted"}}, nil
 	}
-	var res store.RecommendationResult
-	var usage Usage
-	dropped := 0
-	if w.d.Model == nil {
-		res = localResult(in)
-	} else {
-		res, dropped, usage, err = w.modelResult(ctx, in)
-		if err != nil {
-			return outcome{usage: usage}, fmt.Errorf("recommendation %s: %w", in.rec.ID, err)
-		}
-	}
+	res, rep := w.answer(ctx, in)
 	if err := w.complete(ctx, in.rec, store.RecommendationDone, res); err != nil {
-		return outcome{usage: usage}, err
+		return outcome{usage: rep.usage}, err
 	}
-	return outcome{usage: usage, result: map[string]string{
+	result := map[string]string{
 		"recommendationId": in.rec.ID,
 		"source":           res.Source,
 		"drinks":           strconv.Itoa(len(res.Drinks)),
-		"dropped":          strconv.Itoa(dropped),
-	}}, nil
+		"dropped":          strconv.Itoa(rep.dropped),
+		"modelCalls":       strconv.Itoa(rep.calls),
+	}
+	if rep.fallback != "" {
+		result["fallback"] = rep.fallback
+	}
+	return outcome{usage: rep.usage, result: result}, nil
+}
+
+// answerReport is how an answer was reached.
+type answerReport struct {
+	calls    int
+	dropped  int
+	usage    Usage
+	fallback string // why the model's answer was not used, if it was not
+}
+
+// answer asks the model, when there is one and time is left, and the
+// local recommender otherwise or when the model does not answer usefully.
+func (w *Worker) answer(ctx context.Context, in recoInput) (store.RecommendationResult, answerReport) {
+	var rep answerReport
+	local := w.recommendLocal(in)
+	if w.d.Model == nil {
+		return localResult(local, ""), rep
+	}
+	if len(local.Picks) == 0 {
+		// Nothing on the menu is safe and not disliked: the model could
+		// only name drinks that would be dropped.
+		rep.fallback = "nothing fits"
+		return localResult(local, ""), rep
+	}
+	res, err := w.modelResult(ctx, in, &rep)
+	if err == nil {
+		return res, rep
+	}
+	rep.fallback = errorText(err)
+	w.log.Warn("recommendation answered locally: the model did not answer usefully", "recommendation", in.rec.ID, "calls", rep.calls, "err", err)
+	return localResult(local, busyNote), rep
+}
+
+// deadline is when the guest's answer is due: RecommendBudget after the
+// request, less what storing and pushing it take. A request answered
+// before (an admin retry) gets a fresh budget.
+func (w *Worker) deadline(rec store.Recommendation) time.Time {
+	start := rec.CreatedAt
+	if rec.Status != store.RecommendationQueued || start.IsZero() {
+		start = w.now()
+	}
+	return start.Add(w.cfg.RecommendBudget - w.cfg.RecommendBudget/8)
 }
 
 // recommendationFallback answers a request whose job is being given up
@@ -123,9 +173,7 @@ func (w *Worker) recommendationFallback(ctx context.Context, j store.Job, cause 
 	if in.rec.ID == "" {
 		return
 	}
-	res := localResult(in)
-	res.Fallback = true
-	res.Note = fallbackNote
+	res := localResult(w.recommendLocal(in), busyNote)
 	w.log.Warn("recommendation answered locally after the model failed", "recommendation", in.rec.ID, "err", cause)
 	w.complete(ctx, in.rec, store.RecommendationDone, res)
 }
@@ -140,9 +188,25 @@ func (w *Worker) complete(ctx context.Context, rec store.Recommendation, status 
 	return nil
 }
 
-func localResult(in recoInput) store.RecommendationResult {
-	picks := RecommendLocal(in.menu, in.guest, in.prefs, in.past)
-	return store.RecommendationResult{Source: SourceLocal, PromptVersion: LocalRecommendVersion, Drinks: storeDrinks(picks)}
+// recommendLocal is the local recommender's answer to in.
+func (w *Worker) recommendLocal(in recoInput) LocalAnswer {
+	return Recommend(LocalInput{Menu: in.menu, Guest: in.guest, Prefs: in.prefs, Past: in.past, Now: in.now}, nil)
+}
+
+// localResult is the local answer as stored. A note says why it is not
+// the model's (busyNote, or "" without a model), unless nothing fits
+// what the guest asked: that is what the guest is told then.
+func localResult(a LocalAnswer, note string) store.RecommendationResult {
+	res := store.RecommendationResult{Source: SourceLocal, PromptVersion: LocalRecommendVersion, Drinks: storeDrinks(a.Picks), Fallback: note != ""}
+	switch {
+	case len(a.Picks) == 0:
+		res.Note = nothingNote
+	case !a.Fits:
+		res.Note = closestNote
+	default:
+		res.Note = note
+	}
+	return res
 }
 
 func storeDrinks(picks []Pick) []store.RecommendedDrink {
@@ -162,6 +226,7 @@ type menuItem struct {
 	Tags        []string `json:"tags"`
 	Allergens   []string `json:"allergens"`
 	AlcoholFree bool     `json:"alcoholFree"`
+	ABV         float64  `json:"abv"`
 }
 
 // recommendData is what the recommend template reads.
@@ -171,60 +236,177 @@ type recommendData struct {
 	Dislikes    []string
 	Mood        string
 	AlcoholFree bool
-	DietaryText string
-	DietaryTags []string
-	Avoid       []string
 	PastOrders  []string
+	Recent      int
 }
 
-// modelResult asks the model and keeps only the picks the guest may have.
-func (w *Worker) modelResult(ctx context.Context, in recoInput) (store.RecommendationResult, int, Usage, error) {
-	el := newEligibility(in.guest, in.prefs)
+// recommendTool is the tool the model answers through: its input is the
+// picks, so nothing depends on reading prose.
+const recommendTool = "recommend_drinks"
+
+// recommendSchema is the JSON schema of the tool's input; ids lists the
+// drinks the model may name.
+func recommendSchema(ids []string) map[string]any {
+	return map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"drinks": map[string]any{
+				"type":     "array",
+				"minItems": 1,
+				"maxItems": MaxPicks,
+				"items": map[string]any{
+					"type": "object",
+					"properties": map[string]any{
+						"id":     map[string]any{"type": "string", "enum": ids, "description": "the drink's id, exactly as on the menu"},
+						"name":   map[string]any{"type": "string", "description": "the drink's name, as on the menu"},
+						"reason": map[string]any{"type": "string", "maxLength": 240, "description": "one short, friendly sentence saying why it suits this guest"},
+					},
+					"required": []string{"id", "name", "reason"},
+				},
+			},
+		},
+		"required": []string{"drinks"},
+	}
+}
+
+// recommendRequest builds the model's request. The menu it sees is
+// already what the guest may have: safe by the safety rule and not
+// disliked, so the model chooses by taste only and cannot name an unsafe
+// drink from it (its picks are still checked). The guest's dietary text
+// is not sent: the filter has used it.
+func recommendRequest(in recoInput, el eligibility) (prompts.Prompt, ModelRequest, error) {
 	data := recommendData{
-		Likes:       orEmpty(dedupe(append(append([]string{}, in.prefs.Likes...), in.guest.Likes...))),
-		Dislikes:    orEmpty(dedupe(append(append([]string{}, in.prefs.Dislikes...), in.guest.Dislikes...))),
+		Likes:       orEmpty(dedupe(append(slices.Clone(in.prefs.Likes), in.guest.Likes...))),
+		Dislikes:    orEmpty(el.dislikes),
 		Mood:        in.prefs.Mood,
 		AlcoholFree: el.alcoholFree(),
-		DietaryText: in.guest.DietaryText,
-		DietaryTags: orEmpty(in.guest.DietaryTags),
-		Avoid:       orEmpty(el.safety.avoid()),
 		PastOrders:  []string{},
+		Menu:        []menuItem{},
 	}
 	byID := map[string]Drink{}
+	var ids []string
 	for _, d := range in.menu {
 		byID[d.ID] = d
-		data.Menu = append(data.Menu, menuItem{ID: d.ID, Name: d.Name, Section: d.Section, Ingredients: orEmpty(d.Ingredients), Tags: orEmpty(d.Tags), Allergens: orEmpty(drinkAllergens(d)), AlcoholFree: d.AlcoholFree})
+		if el.refuse(d) != "" {
+			continue
+		}
+		ids = append(ids, d.ID)
+		data.Menu = append(data.Menu, menuItem{
+			ID: d.ID, Name: d.Name, Section: d.Section,
+			Ingredients: orEmpty(dedupe(d.Ingredients)),
+			Tags:        orEmpty(dedupe(d.Tags)),
+			Allergens:   orEmpty(drinkAllergens(d)),
+			AlcoholFree: d.AlcoholFree,
+			ABV:         d.ABV,
+		})
 	}
-	for _, id := range in.past {
-		if d, ok := byID[id]; ok {
+	for _, o := range in.past {
+		if d, ok := byID[o.DrinkID]; ok {
 			data.PastOrders = appendNew(data.PastOrders, d.Name)
 		}
 	}
+	data.Recent = recentDrinks(in.past, in.now)
 	p, err := prompts.Render(prompts.Recommend, data)
 	if err != nil {
-		return store.RecommendationResult{}, 0, Usage{}, err
+		return p, ModelRequest{}, err
 	}
-	resp, err := w.d.Model.Converse(ctx, ModelRequest{System: p.System, Prompt: p.User, Temperature: recommendTemperature, MaxTokens: recommendMaxTokens})
+	return p, ModelRequest{
+		System: p.System, Prompt: p.User,
+		Temperature: recommendTemperature, MaxTokens: recommendMaxTokens,
+		Tool: &Tool{Name: recommendTool, Description: "Recommend up to three drinks from tonight's menu to this guest.", Schema: recommendSchema(ids)},
+	}, nil
+}
+
+// errFiltered: the model's answer was withheld by its content filter or a
+// guardrail; asking again would only be filtered again.
+var errFiltered = errors.New("the model's answer was filtered")
+
+// modelResult asks the model, at most twice within the budget, and keeps
+// only the picks the guest may have.
+func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerReport) (store.RecommendationResult, error) {
+	el := newEligibility(in.guest, in.prefs)
+	p, req, err := recommendRequest(in, el)
 	if err != nil {
-		return store.RecommendationResult{}, 0, resp.Usage, err
+		return store.RecommendationResult{}, err
+	}
+	deadline := w.deadline(in.rec)
+	lastErr := errors.New("no time left to ask the model")
+	for call := 1; call <= maxModelCalls; call++ {
+		left := deadline.Sub(w.now())
+		if left < w.cfg.MinModelCall {
+			break
+		}
+		if call > 1 {
+			// One quick retry: a short pause lets a throttled or
+			// blinking service recover, within the budget.
+			pause := min(retryPause, left/4)
+			select {
+			case <-time.After(pause):
+			case <-ctx.Done():
+				return store.RecommendationResult{}, ctx.Err()
+			}
+			if left = deadline.Sub(w.now()); left < w.cfg.MinModelCall {
+				break
+			}
+		}
+		rep.calls++
+		callCtx, cancel := context.WithTimeout(ctx, min(left, w.cfg.ModelCallTimeout))
+		resp, err := w.d.Model.Converse(callCtx, req)
+		cancel()
+		rep.usage = rep.usage.add(resp.Usage)
+		if err == nil {
+			var picks []ModelPick
+			picks, err = picksOf(resp)
+			if err == nil {
+				valid, dropped := validatePicks(picks, in.menu, el)
+				rep.dropped += len(dropped)
+				for _, d := range dropped {
+					w.log.Warn("dropped a drink the model recommended", "recommendation", in.rec.ID, "guest", in.rec.GuestID, "id", d.pick.ID, "name", d.pick.Name, "why", d.why)
+				}
+				if len(valid) > 0 {
+					return store.RecommendationResult{Source: SourceBedrock, Model: w.d.Model.Name(), PromptVersion: p.Version, Drinks: valid}, nil
+				}
+				err = fmt.Errorf("%w (%d named)", errNoValidPicks, len(picks))
+			}
+		}
+		lastErr = fmt.Errorf("model call %d: %w", call, err)
+		if permanent(err) || errors.Is(err, errFiltered) || ctx.Err() != nil {
+			break
+		}
+	}
+	return store.RecommendationResult{}, lastErr
+}
+
+// maxModelCalls: one call and one quick retry; after that the guest gets
+// the local answer.
+const maxModelCalls = 2
+
+// retryPause is the pause before the retry.
+const retryPause = 250 * time.Millisecond
+
+// picksOf reads the picks out of the model's answer, by why it stopped:
+// a tool call carries them as JSON; a filtered answer has none; an answer
+// in prose (end_turn) or cut short (max_tokens) without a usable tool
+// call is read as text as a last resort, and is malformed otherwise.
+func picksOf(resp ModelResponse) ([]ModelPick, error) {
+	switch resp.StopReason {
+	case StopContentFiltered, StopGuardrail:
+		return nil, fmt.Errorf("%w (stop reason %s)", errFiltered, resp.StopReason)
+	}
+	if len(resp.ToolInput) > 0 {
+		picks, err := ParsePicks(string(resp.ToolInput))
+		if err == nil || resp.Text == "" {
+			if err != nil {
+				err = fmt.Errorf("%w (stop reason %s)", err, resp.StopReason)
+			}
+			return picks, err
+		}
 	}
 	picks, err := ParsePicks(resp.Text)
 	if err != nil {
-		return store.RecommendationResult{}, 0, resp.Usage, err
+		return nil, fmt.Errorf("%w (stop reason %s, no tool call)", err, resp.StopReason)
 	}
-	valid, dropped := validatePicks(picks, in.menu, el)
-	for _, d := range dropped {
-		w.log.Warn("dropped a drink the model recommended", "recommendation", in.rec.ID, "guest", in.rec.GuestID, "id", d.pick.ID, "name", d.pick.Name, "why", d.why)
-	}
-	if len(valid) == 0 {
-		return store.RecommendationResult{}, len(dropped), resp.Usage, fmt.Errorf("%w (%d named)", errNoValidPicks, len(picks))
-	}
-	return store.RecommendationResult{
-		Source:        SourceBedrock,
-		Model:         w.d.Model.Name(),
-		PromptVersion: p.Version,
-		Drinks:        valid,
-	}, len(dropped), resp.Usage, nil
+	return picks, nil
 }
 
 type droppedPick struct {

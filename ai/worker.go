@@ -37,6 +37,16 @@ type Config struct {
 	// KeepDone is how long finished jobs stay for the admin view before
 	// the worker sweeps them (default 7 days).
 	KeepDone time.Duration
+	// RecommendBudget is how long a guest waits at most for a
+	// recommendation, from the request (default 8s). The model gets at
+	// most two calls within it, each cut off at ModelCallTimeout
+	// (default 3s), and none that would have less than MinModelCall
+	// (default 1s); then the local recommender answers.
+	RecommendBudget  time.Duration
+	ModelCallTimeout time.Duration
+	MinModelCall     time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
 }
 
 func (c Config) withDefaults() Config {
@@ -63,6 +73,18 @@ func (c Config) withDefaults() Config {
 	}
 	if c.KeepDone <= 0 {
 		c.KeepDone = 7 * 24 * time.Hour
+	}
+	if c.RecommendBudget <= 0 {
+		c.RecommendBudget = 8 * time.Second
+	}
+	if c.ModelCallTimeout <= 0 {
+		c.ModelCallTimeout = 3 * time.Second
+	}
+	if c.MinModelCall <= 0 {
+		c.MinModelCall = min(time.Second, c.ModelCallTimeout)
+	}
+	if c.Now == nil {
+		c.Now = time.Now
 	}
 	return c
 }
@@ -116,6 +138,8 @@ func NewWorker(d Deps, cfg Config) *Worker {
 
 // ID names this worker in the jobs it runs.
 func (w *Worker) ID() string { return w.cfg.ID }
+
+func (w *Worker) now() time.Time { return w.cfg.Now() }
 
 // Source says who answers: "bedrock" with a model, "local" without.
 func (w *Worker) Source() string {
@@ -270,8 +294,11 @@ func (w *Worker) start(ctx context.Context, j store.Job) (store.Job, error) {
 			return store.Job{}, err
 		}
 		w.metrics.jobs.WithLabelValues(j.Kind, "dead").Inc()
-		if j.Kind == store.JobRecommendation {
+		switch j.Kind {
+		case store.JobRecommendation:
 			w.recommendationFallback(ctx, dead, errors.New(dead.LastError))
+		case store.JobImagePrompt:
+			w.imagePromptFallback(ctx, dead)
 		}
 		w.deadLettered(ctx, dead, errors.New(dead.LastError))
 		return store.Job{}, nil
@@ -337,10 +364,13 @@ func (w *Worker) process(ctx context.Context, j store.Job) {
 		return
 	}
 
-	if j.Kind == store.JobRecommendation {
+	switch j.Kind {
+	case store.JobRecommendation:
 		// The guest is waiting with their phone in hand: answer with the
 		// local recommender rather than not at all.
 		w.recommendationFallback(hctx, j, err)
+	case store.JobImagePrompt:
+		w.imagePromptFallback(hctx, j)
 	}
 	dead, derr := w.d.Store.DeadLetterJob(hctx, j, msg, usage)
 	if derr != nil {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 )
 
 // errorBody is every error's shape: {"error":{"code":"…","message":"…"}}.
@@ -63,7 +64,8 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 }
 
 // fail writes err: an *apiError as itself; a database still busy after
-// the store's retries as a 503 to try again; anything else as a 500 whose
+// the store's retries, or live updates that could not be published, as a
+// 503 to try again; anything else as a 500 whose
 // detail goes to the log only (store errors can carry file paths).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
@@ -75,6 +77,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		// The client hung up and reads no answer: nothing went wrong here.
 		s.log.InfoContext(r.Context(), "request given up by the client", "route", routePattern(r), "requestId", requestID(r.Context()))
 		writeError(w, http.StatusServiceUnavailable, "cancelled", "the request was cancelled")
+		return
+	}
+	if errors.Is(err, hub.ErrUnavailable) {
+		// Redis, which carries live events between instances, is down or
+		// not answering in time: a moment's trouble the caller may retry.
+		s.log.WarnContext(r.Context(), "live updates unavailable", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
+		w.Header().Set("Retry-After", "5")
+		writeError(w, http.StatusServiceUnavailable, "live_unavailable", "live updates are unavailable this very moment; please try again shortly")
 		return
 	}
 	if store.Busy(err) {

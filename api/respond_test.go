@@ -9,6 +9,8 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/barhub/barhub/hub"
 )
 
 // fail answers each kind of error with its status and a JSON body that
@@ -28,6 +30,7 @@ func TestFail(t *testing.T) {
 		{"the request's fault", context.Background(), errBadRequest("missing_text", "write the text"), 400, "missing_text", ""},
 		{"a conflict", context.Background(), fmt.Errorf("move: %w", errConflict("order_changed", "refresh")), 409, "order_changed", ""},
 		{"database still busy", context.Background(), fmt.Errorf("update guest g1: %w", errors.New("database is locked (5) (SQLITE_BUSY)")), 503, "busy", "1"},
+		{"live updates unavailable", context.Background(), fmt.Errorf("publish announcement on guests: %w: no answer within 3s", hub.ErrUnavailable), 503, "live_unavailable", "5"},
 		{"client hung up", gone, fmt.Errorf("lock guest-orders/g1: %w", context.Canceled), 503, "cancelled", ""},
 		{"anything else", context.Background(), errors.New("open /srv/data/db/barhub.sqlite: disk I/O error"), 500, "internal", ""},
 	}

@@ -47,6 +47,10 @@ type rsvpView struct {
 	DeadlinePassed bool          `json:"deadlinePassed"`
 	// DietaryTags are the tags the form offers.
 	DietaryTags []string `json:"dietaryTags"`
+	// GroupVersion fingerprints the group's answers as shown; an answer
+	// that sends it back is refused with 409 group_changed (and this view,
+	// as it is now, in the details) if the group changed meanwhile.
+	GroupVersion string `json:"groupVersion"`
 	// Message confirms what an answer did, in words for the page.
 	Message string `json:"message,omitempty"`
 }
@@ -55,6 +59,7 @@ func newRSVPView(me guest.Guest, group []guest.Guest, st guest.Settings, now tim
 	v := rsvpView{
 		Guest: me, ExpectedTotal: guest.ExpectedTotal(group), Event: st.Details(now),
 		DeadlinePassed: st.DeadlinePassed(now), DietaryTags: guest.DietaryTags(),
+		GroupVersion: guest.GroupVersion(group),
 	}
 	for _, g := range group {
 		v.Group = append(v.Group, guest.MemberOf(g))
@@ -69,15 +74,21 @@ func newRSVPView(me guest.Guest, group []guest.Guest, st guest.Settings, now tim
 // loadMe is the signed-in guest with their group, or a 401 when the
 // invitation was deleted after the token was issued.
 func (s *Server) loadMe(ctx context.Context) (guest.Guest, []guest.Guest, error) {
-	me, err := s.store.GuestByID(ctx, identity(ctx).GuestID)
-	if errors.Is(err, store.ErrNotFound) {
-		return me, nil, &apiError{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "your invitation no longer exists; contact the host"}
-	}
+	me, err := s.loadGuest(ctx)
 	if err != nil {
 		return me, nil, err
 	}
 	group, err := s.store.GroupOf(ctx, me)
 	return me, group, err
+}
+
+// loadGuest is the signed-in guest alone, with loadMe's 401.
+func (s *Server) loadGuest(ctx context.Context) (guest.Guest, error) {
+	me, err := s.store.GuestByID(ctx, identity(ctx).GuestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return me, &apiError{Status: http.StatusUnauthorized, Code: "unauthorized", Message: "your invitation no longer exists; contact the host"}
+	}
+	return me, err
 }
 
 func (s *Server) handleGetRSVP(w http.ResponseWriter, r *http.Request) {
@@ -104,6 +115,8 @@ type rsvpRequest struct {
 	Scope     string        `json:"scope"`
 	Dietary   *dietaryInput `json:"dietary"`
 	Tastes    *guest.Tastes `json:"tastes"`
+	// GroupVersion is the view's groupVersion the answer was given on.
+	GroupVersion string `json:"groupVersion"`
 }
 
 // dietaryInput takes the dietary answer as {"text","tags"} or, for
@@ -143,6 +156,10 @@ func parseRSVP(r *http.Request) (guest.Answer, error) {
 		Scope:     guest.Scope(strings.ToLower(strings.TrimSpace(req.Scope))),
 		Tastes:    req.Tastes,
 	}
+	if len(req.GroupVersion) > 64 {
+		return a, errBadRequest("invalid_field", "groupVersion is not a version this server gave")
+	}
+	a.GroupVersion = req.GroupVersion
 	if len(req.NotComing) > guest.MaxPartySize {
 		return a, errBadRequest("invalid_field", fmt.Sprintf("notComing lists more than %d people", guest.MaxPartySize))
 	}
@@ -203,17 +220,24 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errConflict(guest.CodeDeadlinePassed, guest.MessageDeadlinePassed))
 		return
 	}
-	me, group, err := s.loadMe(ctx)
+	me, group, unlock, err := s.lockGroup(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	d, err := guest.Decide(answer, me, group)
 	if err != nil {
+		unlock()
+		var re *guest.RuleError
+		if errors.As(err, &re) && re.Code == guest.CodeGroupChanged {
+			// The details are the view as it is now, for the page to show.
+			err = &apiError{Status: http.StatusConflict, Code: re.Code, Message: re.Message, Details: newRSVPView(me, group, st, now)}
+		}
 		s.fail(w, r, ruleError(err))
 		return
 	}
 	after, err := s.store.ApplyRSVP(ctx, me, group, d, now)
+	unlock()
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -224,6 +248,41 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 		s.guestsChanged(ctx, "rsvp", identity(ctx), after, nil)
 	}
 	writeJSON(w, http.StatusOK, view)
+}
+
+// lockGroup takes the turn of the signed-in guest's group (or of the guest
+// alone) and loads the guest and the group inside it, so two members
+// answering at once are decided one after the other, each on the group as
+// the other left it: otherwise both read the group before either wrote and
+// their updates interleave into a state neither asked for. The group is
+// the one the guest is in once the turn is taken; unlock frees it.
+func (s *Server) lockGroup(ctx context.Context) (guest.Guest, []guest.Guest, func(), error) {
+	me, err := s.loadGuest(ctx)
+	if err != nil {
+		return me, nil, nil, err
+	}
+	for range 3 {
+		name := "rsvp/guest/" + me.ID
+		if me.GroupID != "" {
+			name = "rsvp/group/" + me.GroupID
+		}
+		unlock, err := s.store.Lock(ctx, name, lockTTL)
+		if err != nil {
+			return me, nil, nil, err
+		}
+		now, group, err := s.loadMe(ctx)
+		if err != nil {
+			unlock()
+			return now, nil, nil, err
+		}
+		if now.GroupID == me.GroupID {
+			return now, group, unlock, nil
+		}
+		// Moved to another group while we waited: take that group's turn.
+		unlock()
+		me = now
+	}
+	return me, nil, nil, errConflict(guest.CodeGroupChanged, "your group is being changed by the host; try again in a moment")
 }
 
 // confirmation says in words what an answer did.

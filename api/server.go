@@ -44,6 +44,9 @@ type Config struct {
 	// TrustedProxies are the load balancers whose X-Forwarded-For is
 	// believed; empty trusts nobody's.
 	TrustedProxies []netip.Prefix
+	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
+	// may take per minute (default 30).
+	WSTicketsPerMinute int
 }
 
 // Deps is everything the server needs, passed in so tests can build one
@@ -116,6 +119,9 @@ type Server struct {
 	// guests do (door.go).
 	doorThrottle *auth.Throttle
 
+	// wsTickets caps WebSocket tickets per person (wsticket.go).
+	wsTickets *wsTicketCap
+
 	// Revocation: the holder's current state, and the word to the other
 	// instances (sessions.go).
 	sessions   *auth.Sessions
@@ -164,6 +170,7 @@ func New(d Deps) http.Handler {
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	s.ai = d.AI
 	s.doorThrottle = d.DoorThrottle
+	s.wsTickets = newWSTicketCap(d.Config.WSTicketsPerMinute, d.Bar.Redis, s.bar.cfg.RedisPrefix)
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
 	}

@@ -112,6 +112,9 @@ type ticketResponse struct {
 // handleWSTicket trades the bearer token for a one-time ticket, so the
 // token itself never travels in the WebSocket URL.
 func (s *Server) handleWSTicket(w http.ResponseWriter, r *http.Request) {
+	if !s.ticketAllowed(w, r) {
+		return
+	}
 	t, err := s.tickets.Issue(r.Context(), identity(r.Context()))
 	if err != nil {
 		s.fail(w, r, err)

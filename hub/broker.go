@@ -2,7 +2,10 @@ package hub
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/base32"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"sync"
 	"time"
@@ -12,9 +15,23 @@ import (
 type Event struct {
 	Topic string          `json:"topic"`
 	Seq   uint64          `json:"seq"`
+	Epoch string          `json:"epoch"`
 	Event string          `json:"event"`
 	Time  time.Time       `json:"time"`
 	Data  json.RawMessage `json:"data"`
+	// ID names the publish, so that a publish retried after a timeout is
+	// stored once: a broker given an ID it already holds answers with the
+	// first publish's position. Not sent to clients.
+	ID string `json:"-"`
+}
+
+// Position is a place in a topic's sequence. Seq counts the topic's events
+// within Epoch; a new epoch begins, with seq starting again at 1, whenever
+// the broker lost the topic's history (Redis restarted empty, or evicted
+// the keys), so a seq is only comparable with seqs of the same epoch.
+type Position struct {
+	Epoch string
+	Seq   uint64
 }
 
 // Message is an event as a Broker delivers and stores it: already encoded
@@ -23,6 +40,7 @@ type Event struct {
 type Message struct {
 	Topic string
 	Seq   uint64
+	Epoch string
 	// Time is when the event was published, for latency metrics.
 	Time time.Time
 	// Wire is the complete {"type":"event",...} message.
@@ -33,21 +51,35 @@ type Message struct {
 type History struct {
 	// Messages are the stored events after the requested seq, in order.
 	Messages []Message
+	// Epoch is the topic's current epoch ("" when the broker holds
+	// nothing of the topic); Messages and Latest belong to it.
+	Epoch string
 	// Latest is the topic's latest seq (0 before the first event).
 	Latest uint64
 	// Complete is false when events after the requested seq were
 	// already dropped from the history, or the seq lies in the future.
+	// It says nothing about the epoch: the caller compares that.
 	Complete bool
 }
 
+// ErrUnavailable wraps every error of a Publish that failed because the
+// broker could not be reached in time (Redis down, restarting or frozen).
+// The event may or may not have been stored; publishing it again with the
+// same Event.ID never stores it twice.
+var ErrUnavailable = errors.New("live updates unavailable")
+
 // Broker orders, stores and delivers events for every Hub attached to it.
-// Implementations assign each topic's seq, keep a bounded history per topic
-// and deliver events to listeners in seq order per topic.
+// Implementations assign each topic's seq within its epoch, keep a
+// bounded history per topic and deliver events to listeners in seq order
+// per topic.
 type Broker interface {
 	// Publish assigns ev the topic's next seq, appends it to the history
-	// and delivers it to every listener on every instance. ev.Seq is
-	// ignored. It does not wait for delivery to sockets.
-	Publish(ctx context.Context, ev Event) (uint64, error)
+	// and delivers it to every listener on every instance. ev.Seq and
+	// ev.Epoch are ignored. An ev.ID the broker has seen recently is not
+	// published again: Publish returns the first publish's position. It
+	// does not wait for delivery to sockets. Errors reaching the broker
+	// wrap ErrUnavailable.
+	Publish(ctx context.Context, ev Event) (Position, error)
 	// Listen calls fn for every event published from now on, on any
 	// instance, in seq order per topic. fn must not block for long. When
 	// delivery was interrupted and events may have been missed, fn gets a
@@ -55,10 +87,10 @@ type Broker interface {
 	// stop ends it.
 	Listen(ctx context.Context, fn func(Message)) (stop func(), err error)
 	// History returns the stored events of topic after since, and the
-	// topic's latest seq, as one consistent snapshot.
+	// topic's epoch and latest seq, as one consistent snapshot.
 	History(ctx context.Context, topic string, since uint64) (History, error)
-	// Latest returns the topic's latest seq.
-	Latest(ctx context.Context, topic string) (uint64, error)
+	// Latest returns the topic's epoch and latest seq.
+	Latest(ctx context.Context, topic string) (Position, error)
 }
 
 // completeHistory decides whether msgs covers every event after since up
@@ -73,6 +105,25 @@ func completeHistory(msgs []Message, since, latest uint64) bool {
 		return len(msgs) > 0 && msgs[0].Seq == since+1 && msgs[len(msgs)-1].Seq == latest
 	}
 }
+
+// newEpoch returns a fresh epoch name: random, so two histories begun
+// independently (two Redis restarts, two processes) never share one.
+func newEpoch() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return epochEncoding.EncodeToString(b[:])
+}
+
+// newEventID returns a fresh Event.ID.
+func newEventID() string {
+	var b [12]byte
+	rand.Read(b[:])
+	return epochEncoding.EncodeToString(b[:])
+}
+
+// epochEncoding keeps epochs short and free of the characters the
+// protocol's since ("<epoch>:<seq>") and the broker's framing use.
+var epochEncoding = base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithPadding(base32.NoPadding)
 
 // MemoryBroker is the in-process Broker used when barhub runs as a single
 // instance: every Hub sharing it sees every event.
@@ -89,11 +140,15 @@ type MemoryBroker struct {
 
 type memTopic struct {
 	mu     sync.Mutex
+	epoch  string
 	latest uint64
 	// ring holds the last len(ring) events; ring[(start+i)%cap] is the
-	// i-th oldest.
-	ring  []Message
-	start int
+	// i-th oldest. ringIDs holds their Event.IDs, and ids the seq of each
+	// ID still in the ring, so a repeated publish is recognised.
+	ring    []Message
+	ringIDs []string
+	ids     map[string]uint64
+	start   int
 }
 
 // NewMemoryBroker returns an in-process broker keeping the last history
@@ -114,37 +169,53 @@ func (b *MemoryBroker) topic(name string) *memTopic {
 	defer b.mu.Unlock()
 	t, ok := b.topics[name]
 	if !ok {
-		t = &memTopic{}
+		// The history lives as long as the process: one epoch per topic
+		// per process, so a client that followed an earlier process gets
+		// a resync rather than the new process's unrelated seqs.
+		t = &memTopic{epoch: newEpoch(), ids: make(map[string]uint64)}
 		b.topics[name] = t
 	}
 	return t
 }
 
 // Publish implements Broker.
-func (b *MemoryBroker) Publish(ctx context.Context, ev Event) (uint64, error) {
+func (b *MemoryBroker) Publish(ctx context.Context, ev Event) (Position, error) {
 	head, tail, err := eventParts(ev.Topic, ev.Event, ev.Time, ev.Data)
 	if err != nil {
-		return 0, fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
+		return Position{}, fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
 	}
 	t := b.topic(ev.Topic)
 	// Holding the topic lock across delivery keeps listeners' view in seq
 	// order; listeners only hand the message over, so this stays short.
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	if ev.ID != "" {
+		if seq, ok := t.ids[ev.ID]; ok {
+			return Position{Epoch: t.epoch, Seq: seq}, nil
+		}
+	}
 	t.latest++
-	m := Message{Topic: ev.Topic, Seq: t.latest, Time: ev.Time, Wire: joinEvent(head, t.latest, tail)}
+	m := Message{Topic: ev.Topic, Seq: t.latest, Epoch: t.epoch, Time: ev.Time, Wire: joinEvent(head, t.latest, t.epoch, tail)}
 	if len(t.ring) < b.history {
 		t.ring = append(t.ring, m)
+		t.ringIDs = append(t.ringIDs, ev.ID)
 	} else {
+		if old := t.ringIDs[t.start]; old != "" {
+			delete(t.ids, old)
+		}
 		t.ring[t.start] = m
+		t.ringIDs[t.start] = ev.ID
 		t.start = (t.start + 1) % len(t.ring)
+	}
+	if ev.ID != "" {
+		t.ids[ev.ID] = m.Seq
 	}
 	b.lmu.RLock()
 	for _, fn := range b.listeners {
 		fn(m)
 	}
 	b.lmu.RUnlock()
-	return m.Seq, nil
+	return Position{Epoch: t.epoch, Seq: m.Seq}, nil
 }
 
 // Listen implements Broker.
@@ -169,7 +240,7 @@ func (b *MemoryBroker) History(ctx context.Context, topic string, since uint64) 
 	t := b.topic(topic)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	h := History{Latest: t.latest}
+	h := History{Epoch: t.epoch, Latest: t.latest}
 	if since < t.latest {
 		n := len(t.ring)
 		oldest := t.latest - uint64(n) + 1
@@ -187,9 +258,9 @@ func (b *MemoryBroker) History(ctx context.Context, topic string, since uint64) 
 }
 
 // Latest implements Broker.
-func (b *MemoryBroker) Latest(ctx context.Context, topic string) (uint64, error) {
+func (b *MemoryBroker) Latest(ctx context.Context, topic string) (Position, error) {
 	t := b.topic(topic)
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	return t.latest, nil
+	return Position{Epoch: t.epoch, Seq: t.latest}, nil
 }

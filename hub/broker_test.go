@@ -46,7 +46,36 @@ func TestMemoryBrokerHistory(t *testing.T) {
 			}
 		}
 	}
-	if n, _ := b.Latest(ctx, "bar"); n != 0 {
-		t.Fatalf("latest of an unused topic = %d", n)
+	if p, _ := b.Latest(ctx, "bar"); p.Seq != 0 || p.Epoch == "" {
+		t.Fatalf("latest of an unused topic = %+v, want seq 0 in an epoch", p)
+	}
+}
+
+// A publish repeated with the same ID (a retry after a timeout) is stored
+// once, and answers with the first position.
+func TestMemoryBrokerPublishIDOnce(t *testing.T) {
+	ctx := context.Background()
+	b := NewMemoryBroker(2)
+	var heard []uint64
+	stop, _ := b.Listen(ctx, func(m Message) { heard = append(heard, m.Seq) })
+	defer stop()
+	ev := Event{Topic: "menu", Event: "menu.changed", Time: time.Now(), ID: "x"}
+	first, err := b.Publish(ctx, ev)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, err := b.Publish(ctx, ev)
+	if err != nil || again != first {
+		t.Fatalf("repeat answered %+v, %v; want %+v", again, err, first)
+	}
+	if len(heard) != 1 {
+		t.Fatalf("delivered %d times, want once", len(heard))
+	}
+	// Once the event has left the bounded history, its ID is forgotten too.
+	for _, id := range []string{"y", "z"} {
+		b.Publish(ctx, Event{Topic: "menu", Event: "menu.changed", Time: time.Now(), ID: id})
+	}
+	if n := len(b.topic("menu").ids); n != 2 {
+		t.Fatalf("%d ids remembered with a history of 2", n)
 	}
 }

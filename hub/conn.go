@@ -41,11 +41,44 @@ type outMsg struct {
 	pub int64
 }
 
-// delivery is one event on its way through a shard.
+// delivery is one event on its way through a shard, or, with a nil out,
+// a reset: the topic's history now starts after (epoch, seq), and
+// subscribers short of it must resync.
 type delivery struct {
 	topic string
+	epoch string
 	seq   uint64
 	out   *outMsg
+}
+
+// next decides what a subscriber at (epoch, last) gets for d: the event,
+// a resync first, both or nothing. An epoch of "" with nothing seen is a
+// subscription made while the broker held nothing of the topic, so the
+// first epoch to come is its own.
+func (d *delivery) next(epoch string, last uint64) (send, resync bool) {
+	same := d.epoch == epoch || (epoch == "" && last == 0)
+	if d.out == nil {
+		return false, !same || d.seq > last
+	}
+	switch {
+	case same && d.seq <= last:
+		return false, false
+	case same && d.seq == last+1:
+		return true, false
+	default:
+		// A gap (a lost pub/sub message) or a new epoch (a lost history):
+		// the client must refetch.
+		return true, true
+	}
+}
+
+// resyncSeq is the seq the client's refetched state stands for: events
+// after it follow.
+func (d *delivery) resyncSeq() uint64 {
+	if d.out == nil {
+		return d.seq
+	}
+	return d.seq - 1
 }
 
 // sub is one socket's subscription to one topic. Guarded by its shard's mu.
@@ -54,6 +87,7 @@ type sub struct {
 	// meanwhile wait in pending so none is lost or sent twice.
 	live    bool
 	pending []*delivery
+	epoch   string
 	lastSeq uint64
 }
 
@@ -86,20 +120,19 @@ func (s *shard) fanOut(d *delivery) {
 			sb.pending = append(sb.pending, d)
 			continue
 		}
-		if d.seq <= sb.lastSeq {
+		send, resync := d.next(sb.epoch, sb.lastSeq)
+		if !send && !resync {
 			continue
 		}
-		if d.seq != sb.lastSeq+1 {
-			// Events went missing between broker and hub (a lost pub/sub
-			// connection): the client must refetch.
+		sb.epoch, sb.lastSeq = d.epoch, d.seq
+		if resync {
 			h.metrics.resyncs.Inc()
-			if !c.trySend(resyncOut(d.topic, d.seq-1)) {
+			if !c.trySend(resyncOut(d.topic, d.epoch, d.resyncSeq())) {
 				s.dropSlowLocked(c)
 				continue
 			}
 		}
-		sb.lastSeq = d.seq
-		if !c.trySend(d.out) {
+		if send && !c.trySend(d.out) {
 			s.dropSlowLocked(c)
 		}
 	}
@@ -169,6 +202,9 @@ type conn struct {
 	reason    string
 
 	pingTimer *time.Timer
+	// closeTimer, set when the socket is killed, closes the connection
+	// if the writer has not managed to within WriteTimeout.
+	closeTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
 	// writing is set while a writer goroutine runs.
@@ -176,6 +212,11 @@ type conn struct {
 
 	// topics is guarded by shard.mu.
 	topics map[string]*sub
+
+	// replayTokens and replayAt are a token bucket of replays; only the
+	// message handler, one message at a time, touches them.
+	replayTokens float64
+	replayAt     time.Time
 }
 
 func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
@@ -188,6 +229,9 @@ func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
 		shard: s,
 		queue: make(chan *outMsg, h.cfg.QueueSize),
 		done:  make(chan struct{}),
+
+		replayTokens: float64(h.cfg.MaxReplaysPerMinute),
+		replayAt:     time.Now(),
 	}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -213,6 +257,13 @@ func (c *conn) kill(code websocket.StatusCode, reason string) bool {
 		c.code = code
 		c.reason = reason
 		c.dead.Store(true)
+		if c.nc != nil {
+			// A peer that stopped reading leaves the writer blocked in a
+			// write, the close frame with it: the connection, and the
+			// kernel buffers it holds, go when WriteTimeout is up.
+			nc := c.nc
+			c.closeTimer = time.AfterFunc(c.hub.cfg.WriteTimeout, func() { nc.Close() })
+		}
 		close(c.done)
 	})
 	if first {
@@ -401,6 +452,10 @@ var (
 
 func (c *conn) teardown() {
 	c.pingTimer.Stop()
+	if c.closeTimer != nil {
+		c.closeTimer.Stop()
+	}
+	c.hub.release(c.id)
 	s := c.shard
 	s.mu.Lock()
 	s.removeConnLocked(c)
@@ -467,6 +522,13 @@ func (c *conn) handle(typ websocket.MessageType, b []byte) {
 	case msgPing:
 		c.sendOut(pongOut)
 	case msgSubscribe:
+		if m.Since != nil && !c.takeReplay() {
+			// A replay sends up to the whole history: asked for over and
+			// over it would turn a few bytes in into megabytes out.
+			c.hub.metrics.limited.Inc()
+			c.kill(StatusTooMany, "too many replays")
+			return
+		}
 		c.subscribe(m.Topic, m.Since)
 	case msgUnsubscribe:
 		s := c.shard
@@ -474,6 +536,20 @@ func (c *conn) handle(typ websocket.MessageType, b []byte) {
 		s.removeSubLocked(c, m.Topic)
 		s.mu.Unlock()
 	}
+}
+
+// takeReplay spends one of the socket's replays, refilled at
+// MaxReplaysPerMinute; false when none is left.
+func (c *conn) takeReplay() bool {
+	limit := float64(c.hub.cfg.MaxReplaysPerMinute)
+	now := time.Now()
+	c.replayTokens = min(limit, c.replayTokens+now.Sub(c.replayAt).Minutes()*limit)
+	c.replayAt = now
+	if c.replayTokens < 1 {
+		return false
+	}
+	c.replayTokens--
+	return true
 }
 
 func (c *conn) sendError(code, message, topic string) {
@@ -484,8 +560,9 @@ func (c *conn) sendError(code, message, topic string) {
 // missed. The subscription is registered before the history is read and
 // holds live events back until the replay is queued: every event lands
 // in the history read, in pending, or both, and seq numbers remove the
-// overlap.
-func (c *conn) subscribe(topic string, since *uint64) {
+// overlap. A since in another epoch than the topic's (the history it
+// counted in was lost) gets a resync, never a replay of unrelated seqs.
+func (c *conn) subscribe(topic string, since *Position) {
 	h := c.hub
 	if !ValidTopic(topic) {
 		c.sendError("unknown_topic", "there is no topic "+truncate(topic, 80), truncate(topic, 80))
@@ -514,10 +591,11 @@ func (c *conn) subscribe(topic string, since *uint64) {
 		err  error
 	)
 	if since != nil {
-		hist, err = h.broker.History(ctx, topic, *since)
+		hist, err = h.broker.History(ctx, topic, since.Seq)
 	} else {
-		hist.Latest, err = h.broker.Latest(ctx, topic)
-		hist.Complete = true
+		var pos Position
+		pos, err = h.broker.Latest(ctx, topic)
+		hist = History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}
 	}
 	cancel()
 	if err != nil {
@@ -533,12 +611,13 @@ func (c *conn) subscribe(topic string, since *uint64) {
 
 	timer := time.NewTimer(h.cfg.WriteTimeout)
 	defer timer.Stop()
-	if !c.sendWait(newOut(mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest}), 0), timer) {
+	if !c.sendWait(newOut(mustMarshal(subscribedMessage{Type: "subscribed", Topic: topic, Seq: hist.Latest, Epoch: hist.Epoch}), 0), timer) {
 		return
 	}
-	last := hist.Latest
+	epoch, last := hist.Epoch, hist.Latest
 	if since != nil {
-		if hist.Complete {
+		// A bare seq (protocol 1) is taken to be in the current epoch.
+		if hist.Complete && (since.Epoch == "" || since.Epoch == hist.Epoch) {
 			for _, m := range hist.Messages {
 				if !c.sendWait(newOut(m.Wire, 0), timer) {
 					return
@@ -546,7 +625,7 @@ func (c *conn) subscribe(topic string, since *uint64) {
 			}
 		} else {
 			h.metrics.resyncs.Inc()
-			if !c.sendWait(resyncOut(topic, last), timer) {
+			if !c.sendWait(resyncOut(topic, epoch, last), timer) {
 				return
 			}
 		}
@@ -561,31 +640,32 @@ func (c *conn) subscribe(topic string, since *uint64) {
 		sb.pending = nil
 		if len(pending) == 0 {
 			sb.live = true
-			sb.lastSeq = last
+			sb.epoch, sb.lastSeq = epoch, last
 			s.mu.Unlock()
 			return
 		}
 		s.mu.Unlock()
 		for _, d := range pending {
-			if d.seq <= last {
+			send, resync := d.next(epoch, last)
+			if !send && !resync {
 				continue
 			}
-			if d.seq != last+1 {
+			epoch, last = d.epoch, d.seq
+			if resync {
 				h.metrics.resyncs.Inc()
-				if !c.sendWait(resyncOut(topic, d.seq-1), timer) {
+				if !c.sendWait(resyncOut(topic, d.epoch, d.resyncSeq()), timer) {
 					return
 				}
 			}
-			if !c.sendWait(d.out, timer) {
+			if send && !c.sendWait(d.out, timer) {
 				return
 			}
-			last = d.seq
 		}
 	}
 }
 
-func resyncOut(topic string, seq uint64) *outMsg {
-	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq})
+func resyncOut(topic, epoch string, seq uint64) *outMsg {
+	b, _ := json.Marshal(resyncMessage{Type: "resync", Topic: topic, Seq: seq, Epoch: epoch})
 	return newOut(b, 0)
 }
 

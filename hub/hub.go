@@ -65,6 +65,18 @@ type Config struct {
 	// subscribing never contends with a broadcast to all (default 16, at
 	// most 64).
 	Shards int
+	// PublishTimeout bounds one Publish, however the broker behaves (a
+	// frozen Redis): past it Publish returns an ErrUnavailable error
+	// (default 3s).
+	PublishTimeout time.Duration
+	// MaxSocketsPerIdentity is the most sockets one guest (or bartender,
+	// or admin) may hold open on this instance; one more is closed with
+	// StatusTooMany (default 8).
+	MaxSocketsPerIdentity int
+	// MaxReplaysPerMinute is the most subscriptions with since (each a
+	// history replay of up to --hub-history events) one socket may make
+	// in a minute; one more closes it with StatusTooMany (default 10).
+	MaxReplaysPerMinute int
 }
 
 func (c Config) withDefaults() Config {
@@ -89,6 +101,15 @@ func (c Config) withDefaults() Config {
 	if c.Shards <= 0 {
 		c.Shards = 16
 	}
+	if c.PublishTimeout <= 0 {
+		c.PublishTimeout = 3 * time.Second
+	}
+	if c.MaxSocketsPerIdentity <= 0 {
+		c.MaxSocketsPerIdentity = 8
+	}
+	if c.MaxReplaysPerMinute <= 0 {
+		c.MaxReplaysPerMinute = 10
+	}
 	c.Shards = min(c.Shards, 64)
 	return c
 }
@@ -98,6 +119,10 @@ const (
 	// StatusSlowConsumer closes a socket whose queue overflowed; the
 	// client should reconnect and resubscribe with since.
 	StatusSlowConsumer websocket.StatusCode = 4000
+	// StatusTooMany closes a socket over a per-client limit: too many
+	// sockets of one identity, or too many replays on one socket. The
+	// client should wait a while before reconnecting.
+	StatusTooMany websocket.StatusCode = 4008
 )
 
 // Hub serves GET /ws and fans events from its Broker out to sockets.
@@ -116,10 +141,14 @@ type Hub struct {
 	routesMu sync.RWMutex
 	routes   map[string]uint64
 
-	// lastSeen is the latest seq dispatched per topic, to catch up after
-	// an interrupted delivery.
+	// lastSeen is the latest position dispatched per topic, to catch up
+	// after an interrupted delivery.
 	seenMu   sync.Mutex
-	lastSeen map[string]uint64
+	lastSeen map[string]Position
+
+	// sockets counts the open sockets of each identity.
+	socketsMu sync.Mutex
+	sockets   map[string]int
 
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
@@ -152,7 +181,8 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		listeners: make(map[string][]func(Event)),
 		listenQ:   make(chan Message, 1024),
 		routes:    make(map[string]uint64),
-		lastSeen:  make(map[string]uint64),
+		lastSeen:  make(map[string]Position),
+		sockets:   make(map[string]int),
 	}
 	for i := range h.shards {
 		h.shards[i] = &shard{
@@ -245,7 +275,10 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 
 // Publish sends event on topic to every subscriber on every instance.
 // data is encoded as JSON once. It returns when the broker has ordered and
-// stored the event, not when sockets have been written.
+// stored the event, not when sockets have been written. When the broker
+// cannot be reached, or does not answer within Config.PublishTimeout, the
+// error wraps ErrUnavailable: the event may still appear (once) when the
+// broker recovers.
 func (h *Hub) Publish(ctx context.Context, topic, event string, data any) error {
 	if !ValidTopic(topic) {
 		return fmt.Errorf("publish %s: unknown topic %q", event, topic)
@@ -257,10 +290,28 @@ func (h *Hub) Publish(ctx context.Context, topic, event string, data any) error 
 	if err != nil {
 		return fmt.Errorf("publish %s on %s: encode data: %w", event, topic, err)
 	}
-	if _, err := h.broker.Publish(ctx, Event{Topic: topic, Event: event, Time: time.Now(), Data: raw}); err != nil {
+	ev := Event{Topic: topic, Event: event, Time: time.Now(), Data: raw, ID: newEventID()}
+	ctx, cancel := context.WithTimeout(ctx, h.cfg.PublishTimeout)
+	defer cancel()
+	// The Redis client bounds its reads by its own timeouts and retries,
+	// not by ctx: waiting here is what keeps a frozen Redis from holding
+	// the caller for longer than PublishTimeout. A publish still in
+	// flight may land later; its ID keeps a retry of it from landing
+	// twice.
+	done := make(chan error, 1)
+	go func() {
+		_, err := h.broker.Publish(ctx, ev)
+		done <- err
+	}()
+	select {
+	case err := <-done:
 		return err
+	case <-ctx.Done():
+		if err := context.Cause(ctx); !errors.Is(err, context.DeadlineExceeded) {
+			return fmt.Errorf("publish %s on %s: %w", event, topic, err)
+		}
+		return fmt.Errorf("publish %s on %s: %w: no answer within %s", event, topic, ErrUnavailable, h.cfg.PublishTimeout)
 	}
-	return nil
 }
 
 // OnEvent registers fn to be called for every event on topic that reaches
@@ -314,8 +365,11 @@ func (h *Hub) dispatch(m Message) {
 	h.metrics.published.Inc()
 	h.seenMu.Lock()
 	prev := h.lastSeen[m.Topic]
-	if m.Seq > prev {
-		h.lastSeen[m.Topic] = m.Seq
+	// Events reach dispatch in order, so an epoch other than the last one
+	// seen is the newer one.
+	fresh := m.Epoch != prev.Epoch || m.Seq > prev.Seq
+	if fresh {
+		h.lastSeen[m.Topic] = Position{Epoch: m.Epoch, Seq: m.Seq}
 	}
 	h.seenMu.Unlock()
 
@@ -323,17 +377,8 @@ func (h *Hub) dispatch(m Message) {
 	if !m.Time.IsZero() {
 		pub = m.Time.UnixNano()
 	}
-	out := newOut(m.Wire, pub)
-	d := &delivery{topic: m.Topic, seq: m.Seq, out: out}
-	h.routesMu.RLock()
-	mask := h.routes[m.Topic]
-	h.routesMu.RUnlock()
-	for mask != 0 {
-		i := bits.TrailingZeros64(mask)
-		mask &^= 1 << i
-		h.shards[i].inbox <- d
-	}
-	if m.Seq <= prev {
+	h.deliver(&delivery{topic: m.Topic, epoch: m.Epoch, seq: m.Seq, out: newOut(m.Wire, pub)})
+	if !fresh {
 		// Already seen: a catch-up overlapping live delivery.
 		return
 	}
@@ -345,17 +390,41 @@ func (h *Hub) dispatch(m Message) {
 	}
 }
 
+// deliver hands d to every shard with subscribers of its topic.
+func (h *Hub) deliver(d *delivery) {
+	h.routesMu.RLock()
+	mask := h.routes[d.topic]
+	h.routesMu.RUnlock()
+	for mask != 0 {
+		i := bits.TrailingZeros64(mask)
+		mask &^= 1 << i
+		h.shards[i].inbox <- d
+	}
+}
+
+// reset tells every subscriber of topic that the broker's history now
+// starts after pos: those behind it, or in another epoch, get a resync.
+func (h *Hub) reset(topic string, pos Position) {
+	h.seenMu.Lock()
+	if prev := h.lastSeen[topic]; prev.Epoch != pos.Epoch || prev.Seq < pos.Seq {
+		h.lastSeen[topic] = pos
+	}
+	h.seenMu.Unlock()
+	h.deliver(&delivery{topic: topic, epoch: pos.Epoch, seq: pos.Seq})
+}
+
 // catchUp re-reads, from the broker's history, what may have been missed
 // while delivery was interrupted (a lost Redis pub/sub connection), for
 // every topic with sockets or listeners here. Sockets and listeners skip
-// what they already have by seq; where the history no longer reaches back
-// a socket gets a resync.
+// what they already have by seq; where the history no longer reaches back,
+// or was lost with its epoch (Redis restarted empty), a socket gets a
+// resync at once, even if nothing new was published.
 func (h *Hub) catchUp() {
 	h.metrics.catchUps.Inc()
-	since := make(map[string]uint64)
+	since := make(map[string]Position)
 	h.seenMu.Lock()
-	for topic, seq := range h.lastSeen {
-		since[topic] = seq
+	for topic, pos := range h.lastSeen {
+		since[topic] = pos
 	}
 	h.seenMu.Unlock()
 	topics := make(map[string]bool)
@@ -369,8 +438,15 @@ func (h *Hub) catchUp() {
 		for topic, subs := range s.topics {
 			topics[topic] = true
 			for _, sb := range subs {
-				if seq, ok := since[topic]; sb.live && (!ok || sb.lastSeq < seq) {
-					since[topic] = sb.lastSeq
+				if !sb.live {
+					continue
+				}
+				pos, ok := since[topic]
+				switch {
+				case !ok:
+					since[topic] = Position{Epoch: sb.epoch, Seq: sb.lastSeq}
+				case sb.epoch == pos.Epoch && sb.lastSeq < pos.Seq:
+					since[topic] = Position{Epoch: pos.Epoch, Seq: sb.lastSeq}
 				}
 			}
 		}
@@ -382,17 +458,38 @@ func (h *Hub) catchUp() {
 			// Nothing seen and no live socket: nothing to compare with.
 			continue
 		}
-		ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
-		hist, err := h.broker.History(ctx, topic, from)
-		cancel()
-		if err != nil {
+		if err := h.catchUpTopic(topic, from); err != nil {
 			h.log.Warn("catch up after interrupted delivery", "topic", topic, "err", err)
-			continue
-		}
-		for _, m := range hist.Messages {
-			h.dispatch(m)
 		}
 	}
+}
+
+func (h *Hub) catchUpTopic(topic string, from Position) error {
+	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
+	defer cancel()
+	hist, err := h.broker.History(ctx, topic, from.Seq)
+	if err != nil {
+		return err
+	}
+	lost := hist.Epoch != from.Epoch && (from.Epoch != "" || from.Seq != 0)
+	if lost {
+		// The history this instance followed is gone; read all of the
+		// new one.
+		if hist, err = h.broker.History(ctx, topic, 0); err != nil {
+			return err
+		}
+	}
+	if lost || !hist.Complete {
+		start := hist.Latest
+		if len(hist.Messages) > 0 {
+			start = hist.Messages[0].Seq - 1
+		}
+		h.reset(topic, Position{Epoch: hist.Epoch, Seq: start})
+	}
+	for _, m := range hist.Messages {
+		h.dispatch(m)
+	}
+	return nil
 }
 
 func (h *Hub) runListeners() {
@@ -465,9 +562,18 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	ws.SetReadLimit(h.cfg.ReadLimit)
 
+	if !h.admit(id) {
+		// After the upgrade, so the browser sees why: a refusal before it
+		// is only a failed connection to a page's script.
+		h.metrics.limited.Inc()
+		uw.netConn.SetDeadline(time.Now().Add(time.Second))
+		ws.Close(StatusTooMany, "too many connections")
+		return
+	}
 	h.mu.RLock()
 	defer h.mu.RUnlock()
 	if h.stopping {
+		h.release(id)
 		ws.Close(websocket.StatusGoingAway, "server shutting down")
 		return
 	}
@@ -484,6 +590,28 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 // host (injected on an open Wi-Fi, say) must not ride a signed-in guest's
 // session over wss. An https page may open a socket whatever the request
 // arrived over, since a load balancer may end TLS in front of barhub.
+// admit counts a new socket of id, unless id already holds the most it
+// may; release uncounts one.
+func (h *Hub) admit(id Identity) bool {
+	h.socketsMu.Lock()
+	defer h.socketsMu.Unlock()
+	if h.sockets[id.ID] >= h.cfg.MaxSocketsPerIdentity {
+		return false
+	}
+	h.sockets[id.ID]++
+	return true
+}
+
+func (h *Hub) release(id Identity) {
+	h.socketsMu.Lock()
+	defer h.socketsMu.Unlock()
+	if n := h.sockets[id.ID] - 1; n > 0 {
+		h.sockets[id.ID] = n
+	} else {
+		delete(h.sockets, id.ID)
+	}
+}
+
 func (h *Hub) originAllowed(r *http.Request) bool {
 	origin := r.Header.Get("Origin")
 	if origin == "" {

@@ -151,6 +151,7 @@ type serverMsg struct {
 	Protocol int             `json:"protocol"`
 	Topic    string          `json:"topic"`
 	Seq      uint64          `json:"seq"`
+	Epoch    string          `json:"epoch"`
 	Event    string          `json:"event"`
 	Time     string          `json:"time"`
 	Data     json.RawMessage `json:"data"`
@@ -178,8 +179,8 @@ func (e *testEnv) dial(i int, id Identity, opts ...func(*websocket.DialOptions))
 	ws.SetReadLimit(1 << 20)
 	c := &client{t: e.t, ws: ws}
 	e.t.Cleanup(func() { ws.CloseNow() })
-	if m := c.read(); m.Type != "hello" || m.Protocol != 1 {
-		e.t.Fatalf("first message = %+v, want hello protocol 1", m)
+	if m := c.read(); m.Type != "hello" || m.Protocol != ProtocolVersion {
+		e.t.Fatalf("first message = %+v, want hello protocol %d", m, ProtocolVersion)
 	}
 	return c
 }
@@ -364,11 +365,11 @@ func runSuite(t *testing.T, brokers brokerPair) {
 			c := e.dial(i%2, admin)
 			// Resume a little behind the newest event, as a phone waking
 			// up would, while publishing goes on.
-			latest, err := e.hubs[0].broker.Latest(context.Background(), topic)
+			pos, err := e.hubs[0].broker.Latest(context.Background(), topic)
 			if err != nil {
 				t.Fatal(err)
 			}
-			since := latest - min(latest, uint64(i))
+			since := pos.Seq - min(pos.Seq, uint64(i))
 			c.subscribe(topic, &since)
 			clients, sinces = append(clients, c), append(sinces, since)
 		}
@@ -611,11 +612,11 @@ func TestGapInDeliveryTriggersResync(t *testing.T) {
 	c := e.dial(0, admin)
 	c.subscribe(TopicAdmin, nil)
 	e.publish(0, TopicAdmin, "alert", nil)
-	c.expectEvent(TopicAdmin, 1)
+	ep := c.expectEvent(TopicAdmin, 1).Epoch
 	// Seq 2 never arrives, as when a pub/sub connection drops.
-	e.hubs[0].dispatch(Message{Topic: TopicAdmin, Seq: 3, Wire: []byte(`{"type":"event","topic":"admin","seq":3,"event":"alert","time":"2026-01-01T00:00:00Z","data":null}`)})
-	if m := c.read(); m.Type != "resync" || m.Seq != 2 {
-		t.Fatalf("got %+v, want resync as of 2", m)
+	e.hubs[0].dispatch(Message{Topic: TopicAdmin, Seq: 3, Epoch: ep, Wire: []byte(`{"type":"event","topic":"admin","seq":3,"epoch":"` + ep + `","event":"alert","time":"2026-01-01T00:00:00Z","data":null}`)})
+	if m := c.read(); m.Type != "resync" || m.Seq != 2 || m.Epoch != ep {
+		t.Fatalf("got %+v, want resync as of %s:2", m, ep)
 	}
 	c.expectEvent(TopicAdmin, 3)
 }

@@ -33,11 +33,12 @@ live.subscribe("guests");
 // TestLiveJS drives web/static/js/live.js in Chromium through a server
 // restart and a page reload: every event arrives once, in order.
 func TestLiveJS(t *testing.T) {
-	broker := NewMemoryBroker(100)
+	var broker atomic.Pointer[MemoryBroker]
+	broker.Store(NewMemoryBroker(100))
 	tickets := newTicketStore()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	newHub := func() *Hub {
-		h := New(Config{}, broker, tickets, logger)
+		h := New(Config{}, broker.Load(), tickets, logger)
 		if err := h.Start(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -115,6 +116,27 @@ func TestLiveJS(t *testing.T) {
 	waitJS(t, ctx, `window.resyncs.join() === "guests"`)
 	publish(1)
 	waitJS(t, ctx, `window.got.join() === "162"`)
+
+	// barhub restarts on its in-process broker: the history the page's
+	// seq counted in is gone, and the new process's seqs run past it.
+	// The page must refetch, not take event 163 of another history as
+	// the next one.
+	browsertest.Navigate(t, ctx, "about:blank")
+	old = current.Load()
+	old.Shutdown(context.Background())
+	broker.Store(NewMemoryBroker(100))
+	current.Store(newHub())
+	publish(163)
+	browsertest.Navigate(t, ctx, srv.URL+"/")
+	waitJS(t, ctx, `window.resyncs.join() === "guests"`)
+	if got := browsertest.Eval[string](t, ctx, `window.got.join()`); got != "" {
+		t.Fatalf("events %s replayed from another history", got)
+	}
+	publish(1)
+	waitJS(t, ctx, `window.got.join() === "164"`)
+	if ep := browsertest.Eval[string](t, ctx, `window.live.lastEpoch("guests") || ""`); ep == "" {
+		t.Fatal("the page keeps no epoch")
+	}
 }
 
 func waitJS(t *testing.T, ctx context.Context, cond string) {

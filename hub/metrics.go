@@ -16,6 +16,7 @@ type metrics struct {
 	slowDrops   prometheus.Counter
 	resyncs     prometheus.Counter
 	catchUps    prometheus.Counter
+	limited     prometheus.Counter
 	latency     prometheus.Histogram
 
 	collectors []prometheus.Collector
@@ -47,6 +48,10 @@ func newMetrics() *metrics {
 			Name: "barhub_hub_catch_ups_total",
 			Help: "Times delivery from the broker was interrupted and missed events were re-read from its history.",
 		}),
+		limited: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "barhub_hub_limited_total",
+			Help: "Connections closed (4008) for holding too many sockets or asking for too many replays.",
+		}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "barhub_hub_publish_to_write_seconds",
 			Help:    "Time from an event's publish to its write on a socket.",
@@ -61,6 +66,6 @@ func newMetrics() *metrics {
 		Name: "barhub_hub_subscriptions",
 		Help: "Topic subscriptions over all open connections.",
 	}, func() float64 { return float64(m.subscriptions.Load()) })
-	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.catchUps, m.latency}
+	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.catchUps, m.limited, m.latency}
 	return m
 }

@@ -11,7 +11,8 @@ import (
 )
 
 // ProtocolVersion is sent in the hello message that opens every connection.
-const ProtocolVersion = 1
+// Version 2 added epochs; everything a version 1 client sends still works.
+const ProtocolVersion = 2
 
 // Roles an Identity may carry.
 const (
@@ -88,8 +89,9 @@ const (
 type clientMessage struct {
 	Type  string
 	Topic string
-	// Since is nil when the client wants only live events.
-	Since *uint64
+	// Since is nil when the client wants only live events. Its Epoch is
+	// empty when the client sent a bare seq (protocol 1).
+	Since *Position
 }
 
 var errBadMessage = errors.New("bad message")
@@ -122,14 +124,55 @@ func parseClientMessage(b []byte) (clientMessage, error) {
 	if raw.Type == msgSubscribe {
 		since := bytes.TrimSpace(raw.Since)
 		if len(since) > 0 && !bytes.Equal(since, []byte("null")) {
-			n, err := strconv.ParseUint(string(since), 10, 64)
+			p, err := parseSince(since)
 			if err != nil {
-				return clientMessage{}, fmt.Errorf("%w: since must be a non-negative integer", errBadMessage)
+				return clientMessage{}, err
 			}
-			m.Since = &n
+			m.Since = &p
 		}
 	}
 	return m, nil
+}
+
+// maxEpochLen bounds an epoch a client may send back; the brokers make
+// 13-character ones.
+const maxEpochLen = 32
+
+// parseSince reads since: a bare seq (protocol 1) or "<epoch>:<seq>".
+func parseSince(b []byte) (Position, error) {
+	if b[0] != '"' {
+		n, err := strconv.ParseUint(string(b), 10, 64)
+		if err != nil {
+			return Position{}, fmt.Errorf("%w: since must be \"<epoch>:<seq>\" or a non-negative integer", errBadMessage)
+		}
+		return Position{Seq: n}, nil
+	}
+	var s string
+	if err := json.Unmarshal(b, &s); err != nil {
+		return Position{}, fmt.Errorf("%w: since must be \"<epoch>:<seq>\" or a non-negative integer", errBadMessage)
+	}
+	epoch, seq, ok := strings.Cut(s, ":")
+	if !ok || !validEpoch(epoch) {
+		return Position{}, fmt.Errorf("%w: since must be \"<epoch>:<seq>\" with the epoch the server sent", errBadMessage)
+	}
+	n, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil {
+		return Position{}, fmt.Errorf("%w: the seq in since must be a non-negative integer", errBadMessage)
+	}
+	return Position{Epoch: epoch, Seq: n}, nil
+}
+
+func validEpoch(e string) bool {
+	if e == "" || len(e) > maxEpochLen {
+		return false
+	}
+	for i := 0; i < len(e); i++ {
+		c := e[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 func truncate(s string, n int) string {
@@ -151,6 +194,7 @@ type subscribedMessage struct {
 	Type  string `json:"type"`
 	Topic string `json:"topic"`
 	Seq   uint64 `json:"seq"`
+	Epoch string `json:"epoch"`
 }
 
 type unsubscribedMessage struct {
@@ -164,6 +208,7 @@ type resyncMessage struct {
 	Type  string `json:"type"`
 	Topic string `json:"topic"`
 	Seq   uint64 `json:"seq"`
+	Epoch string `json:"epoch"`
 }
 
 type errorMessage struct {
@@ -219,10 +264,18 @@ func eventParts(topic, event string, t time.Time, data json.RawMessage) (head, t
 	return head, tail, nil
 }
 
-// joinEvent builds the wire bytes of an event from its parts and seq.
-func joinEvent(head []byte, seq uint64, tail []byte) []byte {
-	b := make([]byte, 0, len(head)+20+len(tail))
+// joinEvent builds the wire bytes of an event from its parts, seq and
+// epoch. The Redis publish script builds the same bytes.
+func joinEvent(head []byte, seq uint64, epoch string, tail []byte) []byte {
+	b := make([]byte, 0, len(head)+20+len(epochField)+len(epoch)+1+len(tail))
 	b = append(b, head...)
 	b = strconv.AppendUint(b, seq, 10)
+	b = append(b, epochField...)
+	b = append(b, epoch...)
+	b = append(b, '"')
 	return append(b, tail...)
 }
+
+// epochField follows the seq in an event message; the epoch and a closing
+// quote come next. Epochs need no JSON escaping (see epochEncoding).
+const epochField = `,"epoch":"`

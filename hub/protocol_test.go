@@ -3,6 +3,8 @@ package hub
 import (
 	"encoding/json"
 	"errors"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -16,8 +18,18 @@ func TestParseClientMessage(t *testing.T) {
 		{in: `{"type":"ping"}`, want: clientMessage{Type: "ping"}},
 		{in: `{"type":"subscribe","topic":"menu"}`, want: clientMessage{Type: "subscribe", Topic: "menu"}},
 		{in: `{"type":"subscribe","topic":"menu","since":null}`, want: clientMessage{Type: "subscribe", Topic: "menu"}},
-		{in: `{"type":"subscribe","topic":"guest:g1","since":42}`, want: clientMessage{Type: "subscribe", Topic: "guest:g1", Since: ptr[uint64](42)}},
-		{in: `{"type":"subscribe","topic":"bar","since":0}`, want: clientMessage{Type: "subscribe", Topic: "bar", Since: ptr[uint64](0)}},
+		{in: `{"type":"subscribe","topic":"guest:g1","since":42}`, want: clientMessage{Type: "subscribe", Topic: "guest:g1", Since: &Position{Seq: 42}}},
+		{in: `{"type":"subscribe","topic":"bar","since":0}`, want: clientMessage{Type: "subscribe", Topic: "bar", Since: &Position{Seq: 0}}},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3v9a:41"}`, want: clientMessage{Type: "subscribe", Topic: "bar", Since: &Position{Epoch: "k3v9a", Seq: 41}}},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3v9a:0"}`, want: clientMessage{Type: "subscribe", Topic: "bar", Since: &Position{Epoch: "k3v9a", Seq: 0}}},
+		{in: `{"type":"subscribe","topic":"bar","since":":41"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3v9a:"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3v9a:-1"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3:v9a:1"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"k 3:1"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"` + strings.Repeat("a", 33) + `:1"}`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":"k3v9a:41`, wantErr: true},
+		{in: `{"type":"subscribe","topic":"bar","since":{"epoch":"k3v9a"}}`, wantErr: true},
 		{in: `{"type":"unsubscribe","topic":"bar","since":7}`, want: clientMessage{Type: "unsubscribe", Topic: "bar"}},
 		{in: `{"type":"subscribe","topic":"bar","extra":true}`, want: clientMessage{Type: "subscribe", Topic: "bar"}},
 		{in: `{"type":"subscribe","topic":"bar","since":-1}`, wantErr: true},
@@ -57,6 +69,8 @@ func FuzzParseClientMessage(f *testing.F) {
 	for _, s := range []string{
 		`{"type":"ping"}`,
 		`{"type":"subscribe","topic":"guest:abc","since":12}`,
+		`{"type":"subscribe","topic":"guest:abc","since":"0ab3kq:12"}`,
+		`{"type":"subscribe","topic":"guest:abc","since":"\u0030:1"}`,
 		`{"type":"unsubscribe","topic":"menu"}`,
 		`{"type":"subscribe","topic":"bar","since":null}`,
 		`{"type":"subscribe","topic":"\u0000","since":-0}`,
@@ -94,7 +108,11 @@ func FuzzParseClientMessage(f *testing.F) {
 			out["topic"] = m.Topic
 		}
 		if m.Since != nil {
-			out["since"] = *m.Since
+			if m.Since.Epoch == "" {
+				out["since"] = m.Since.Seq
+			} else {
+				out["since"] = m.Since.Epoch + ":" + strconv.FormatUint(m.Since.Seq, 10)
+			}
 		}
 		b2, err := json.Marshal(out)
 		if err != nil {
@@ -129,24 +147,24 @@ func TestEventEncoding(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got := string(joinEvent(head, 17, tail))
-	want := `{"type":"event","topic":"guest:g1","seq":17,"event":"order.ready","time":"2026-06-21T18:30:00.123Z","data":{"orderId":"o1"}}`
+	got := string(joinEvent(head, 17, "e7", tail))
+	want := `{"type":"event","topic":"guest:g1","seq":17,"epoch":"e7","event":"order.ready","time":"2026-06-21T18:30:00.123Z","data":{"orderId":"o1"}}`
 	if got != want {
 		t.Fatalf("encoded\n%s\nwant\n%s", got, want)
 	}
 	head, tail, _ = eventParts("menu", "menu.changed", at, nil)
 	var ev Event
-	if err := json.Unmarshal(joinEvent(head, 1, tail), &ev); err != nil || string(ev.Data) != "null" {
+	if err := json.Unmarshal(joinEvent(head, 1, newEpoch(), tail), &ev); err != nil || string(ev.Data) != "null" || ev.Seq != 1 || !validEpoch(ev.Epoch) {
 		t.Fatalf("nil data: %+v, %v", ev, err)
 	}
 }
 
 func TestPubSubPayload(t *testing.T) {
-	m, ok := parsePubSubPayload("42 1700000000000000000 guest:g1\n{\"type\":\"event\"}")
-	if !ok || m.Seq != 42 || m.Topic != "guest:g1" || m.Time.UnixNano() != 1700000000000000000 || string(m.Wire) != `{"type":"event"}` {
+	m, ok := parsePubSubPayload("42 1700000000000000000 guest:g1 e7\n{\"type\":\"event\"}")
+	if !ok || m.Seq != 42 || m.Topic != "guest:g1" || m.Epoch != "e7" || m.Time.UnixNano() != 1700000000000000000 || string(m.Wire) != `{"type":"event"}` {
 		t.Fatalf("parsed %+v, %v", m, ok)
 	}
-	for _, bad := range []string{"", "42 1 menu", "x 1 menu\n{}", "1 y menu\n{}", "1 2\n{}"} {
+	for _, bad := range []string{"", "42 1 menu e7", "x 1 menu e7\n{}", "1 y menu e7\n{}", "1 2\n{}", "1 2 menu\n{}"} {
 		if _, ok := parsePubSubPayload(bad); ok {
 			t.Errorf("accepted %q", bad)
 		}

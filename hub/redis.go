@@ -1,11 +1,11 @@
 package hub
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -13,14 +13,19 @@ import (
 )
 
 // RedisBroker is the Broker for several barhub instances: Redis assigns
-// each topic's seq (INCR), keeps the bounded history (a stream trimmed to
-// MAXLEN) and fans events out to every instance over pub/sub.
+// each topic's epoch and seq, keeps the bounded history (a stream trimmed
+// to MAXLEN) and fans events out to every instance over pub/sub.
 type RedisBroker struct {
 	rdb     *redis.Client
 	prefix  string
 	history int
 	// ttl bounds how long an idle topic's seq and history are kept.
 	ttl time.Duration
+	// idTTL is how long an Event.ID is remembered, so that a publish
+	// retried (by go-redis, or by the caller) after a timeout is stored
+	// once. A frozen Redis runs both copies as soon as it wakes, so a
+	// short time is enough.
+	idTTL time.Duration
 }
 
 // NewRedisBroker returns a broker on rdb. prefix namespaces every key and
@@ -30,49 +35,99 @@ func NewRedisBroker(rdb *redis.Client, prefix string, history int) *RedisBroker 
 	if history < 1 {
 		history = 1
 	}
-	return &RedisBroker{rdb: rdb, prefix: prefix, history: history, ttl: 7 * 24 * time.Hour}
+	return &RedisBroker{rdb: rdb, prefix: prefix, history: history, ttl: 7 * 24 * time.Hour, idTTL: 5 * time.Minute}
 }
 
 // Keys use a hash tag per topic so the script's keys share a cluster slot.
-func (b *RedisBroker) seqKey(topic string) string  { return b.prefix + ":{" + topic + "}:seq" }
-func (b *RedisBroker) histKey(topic string) string { return b.prefix + ":{" + topic + "}:hist" }
-func (b *RedisBroker) channel() string             { return b.prefix + ":events" }
+// The head is a hash of the topic's epoch and seq: one key, so Redis can
+// only lose both together, and losing it starts a new epoch. The names
+// differ from protocol 1's (":seq", ":hist", ":events"), so instances of
+// both versions on one Redis never mix their seqs.
+func (b *RedisBroker) headKey(topic string) string { return b.prefix + ":{" + topic + "}:head" }
+func (b *RedisBroker) logKey(topic string) string  { return b.prefix + ":{" + topic + "}:log" }
+func (b *RedisBroker) idKey(topic, id string) string {
+	return b.prefix + ":{" + topic + "}:id:" + id
+}
+func (b *RedisBroker) channel() string { return b.prefix + ":events:2" }
 
 // publishScript assigns the seq, stores and publishes in one atomic step,
 // so pub/sub carries each topic's events in seq order even when several
 // instances publish at once. The stream entry id is the seq itself, which
 // lets History read "everything after seq" with one XRANGE.
 //
-// KEYS: seq key, history key. ARGV: head, tail, maxlen, channel,
-// publish time (unix nanos), topic, ttl seconds.
+// When the head is missing (a new topic, a Redis that restarted empty or
+// evicted it) the caller's candidate epoch becomes the topic's epoch and
+// whatever is left of the old stream goes: seqs start again at 1 under a
+// name no client has seen, and clients holding the old epoch resync.
+//
+// With an id key, a publish whose id was already stored answers with the
+// first publish's position and stores nothing.
+//
+// KEYS: head, log[, id key]. ARGV: head, tail, maxlen, channel, publish
+// time (unix nanos), topic, ttl seconds, candidate epoch, id ttl seconds.
+// Returns "<epoch>:<seq>".
 var publishScript = redis.NewScript(`
-local seq = redis.call('INCR', KEYS[1])
-if seq == 1 then
-  redis.call('DEL', KEYS[2])
+if #KEYS > 2 then
+  local prev = redis.call('GET', KEYS[3])
+  if prev then return prev end
 end
+local ep = redis.call('HGET', KEYS[1], 'epoch')
+if not ep then
+  ep = ARGV[8]
+  redis.call('DEL', KEYS[2])
+  redis.call('HSET', KEYS[1], 'epoch', ep)
+end
+local seq = redis.call('HINCRBY', KEYS[1], 'seq', 1)
 local s = string.format('%d', seq)
-local wire = ARGV[1] .. s .. ARGV[2]
+local wire = ARGV[1] .. s .. ',"epoch":"' .. ep .. '"' .. ARGV[2]
 redis.call('XADD', KEYS[2], 'MAXLEN', ARGV[3], s .. '-0', 'w', wire)
 redis.call('EXPIRE', KEYS[1], ARGV[7])
 redis.call('EXPIRE', KEYS[2], ARGV[7])
-redis.call('PUBLISH', ARGV[4], s .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. '\n' .. wire)
-return seq
+redis.call('PUBLISH', ARGV[4], s .. ' ' .. ARGV[5] .. ' ' .. ARGV[6] .. ' ' .. ep .. '\n' .. wire)
+local pos = ep .. ':' .. s
+if #KEYS > 2 then
+  redis.call('SET', KEYS[3], pos, 'EX', ARGV[9])
+end
+return pos
 `)
 
 // Publish implements Broker.
-func (b *RedisBroker) Publish(ctx context.Context, ev Event) (uint64, error) {
+func (b *RedisBroker) Publish(ctx context.Context, ev Event) (Position, error) {
 	head, tail, err := eventParts(ev.Topic, ev.Event, ev.Time, ev.Data)
 	if err != nil {
-		return 0, fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
+		return Position{}, fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
 	}
-	seq, err := publishScript.Run(ctx, b.rdb,
-		[]string{b.seqKey(ev.Topic), b.histKey(ev.Topic)},
+	keys := []string{b.headKey(ev.Topic), b.logKey(ev.Topic)}
+	if ev.ID != "" {
+		keys = append(keys, b.idKey(ev.Topic, ev.ID))
+	}
+	res, err := publishScript.Run(ctx, b.rdb, keys,
 		head, tail, b.history, b.channel(), ev.Time.UnixNano(), ev.Topic, int64(b.ttl/time.Second),
-	).Uint64()
+		newEpoch(), int64(b.idTTL/time.Second),
+	).Text()
 	if err != nil {
-		return 0, fmt.Errorf("publish %s on %s to redis: %w", ev.Event, ev.Topic, err)
+		if unavailable(err) {
+			return Position{}, fmt.Errorf("publish %s on %s to redis: %w: %w", ev.Event, ev.Topic, ErrUnavailable, err)
+		}
+		return Position{}, fmt.Errorf("publish %s on %s to redis: %w", ev.Event, ev.Topic, err)
 	}
-	return seq, nil
+	epoch, seq, _ := strings.Cut(res, ":")
+	n, err := strconv.ParseUint(seq, 10, 64)
+	if err != nil {
+		return Position{}, fmt.Errorf("publish %s on %s: bad position %q from redis", ev.Event, ev.Topic, res)
+	}
+	return Position{Epoch: epoch, Seq: n}, nil
+}
+
+// unavailable tells a Redis that cannot answer now (unreachable, timed
+// out, loading, out of memory, read-only replica) from a command that is
+// wrong, which retrying would not cure.
+func unavailable(err error) bool {
+	var re redis.Error
+	if errors.As(err, &re) {
+		return !strings.HasPrefix(re.Error(), "ERR ") && !strings.HasPrefix(re.Error(), "WRONGTYPE ")
+	}
+	return true
 }
 
 // Listen implements Broker. A lost pub/sub connection is re-established by
@@ -134,72 +189,94 @@ func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), err
 	}, nil
 }
 
-// parsePubSubPayload reads "<seq> <unix nanos> <topic>\n<wire>".
+// parsePubSubPayload reads "<seq> <unix nanos> <topic> <epoch>\n<wire>".
 func parsePubSubPayload(p string) (Message, bool) {
-	nl := -1
-	for i := 0; i < len(p); i++ {
-		if p[i] == '\n' {
-			nl = i
-			break
-		}
-	}
-	if nl < 0 {
+	line, wire, ok := strings.Cut(p, "\n")
+	if !ok {
 		return Message{}, false
 	}
-	fields := bytes.Fields([]byte(p[:nl]))
-	if len(fields) != 3 {
+	fields := strings.Fields(line)
+	if len(fields) != 4 {
 		return Message{}, false
 	}
-	seq, err := strconv.ParseUint(string(fields[0]), 10, 64)
+	seq, err := strconv.ParseUint(fields[0], 10, 64)
 	if err != nil {
 		return Message{}, false
 	}
-	nanos, err := strconv.ParseInt(string(fields[1]), 10, 64)
+	nanos, err := strconv.ParseInt(fields[1], 10, 64)
 	if err != nil {
 		return Message{}, false
 	}
 	return Message{
-		Topic: string(fields[2]),
+		Topic: fields[2],
 		Seq:   seq,
+		Epoch: fields[3],
 		Time:  time.Unix(0, nanos),
-		Wire:  []byte(p[nl+1:]),
+		Wire:  []byte(wire),
 	}, true
 }
 
 // History implements Broker.
 func (b *RedisBroker) History(ctx context.Context, topic string, since uint64) (History, error) {
 	var (
-		latestCmd *redis.StringCmd
-		rangeCmd  *redis.XMessageSliceCmd
+		headCmd  *redis.SliceCmd
+		rangeCmd *redis.XMessageSliceCmd
 	)
-	// MULTI/EXEC makes the seq and the history one snapshot.
+	// MULTI/EXEC makes the head and the history one snapshot.
 	_, err := b.rdb.TxPipelined(ctx, func(p redis.Pipeliner) error {
-		latestCmd = p.Get(ctx, b.seqKey(topic))
-		rangeCmd = p.XRange(ctx, b.histKey(topic), strconv.FormatUint(since+1, 10)+"-0", "+")
+		headCmd = p.HMGet(ctx, b.headKey(topic), "epoch", "seq")
+		rangeCmd = p.XRange(ctx, b.logKey(topic), strconv.FormatUint(since+1, 10)+"-0", "+")
 		return nil
 	})
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return History{}, fmt.Errorf("read history of %s after %d: %w", topic, since, err)
 	}
-	latest, err := latestCmd.Uint64()
-	if err != nil && !errors.Is(err, redis.Nil) {
+	pos, err := headPosition(headCmd)
+	if err != nil {
 		return History{}, fmt.Errorf("read seq of %s: %w", topic, err)
 	}
 	entries, err := rangeCmd.Result()
 	if err != nil && !errors.Is(err, redis.Nil) {
 		return History{}, fmt.Errorf("read history of %s after %d: %w", topic, since, err)
 	}
-	h := History{Latest: latest, Messages: make([]Message, 0, len(entries))}
-	for _, e := range entries {
-		seq, err := streamSeq(e.ID)
-		if err != nil {
-			return History{}, fmt.Errorf("history of %s: %w", topic, err)
+	h := History{Epoch: pos.Epoch, Latest: pos.Seq}
+	if pos.Epoch != "" {
+		// Without a head, what is left of a stream belongs to a lost
+		// epoch: the next publish deletes it.
+		h.Messages = make([]Message, 0, len(entries))
+		for _, e := range entries {
+			seq, err := streamSeq(e.ID)
+			if err != nil {
+				return History{}, fmt.Errorf("history of %s: %w", topic, err)
+			}
+			w, _ := e.Values["w"].(string)
+			h.Messages = append(h.Messages, Message{Topic: topic, Seq: seq, Epoch: pos.Epoch, Wire: []byte(w)})
 		}
-		w, _ := e.Values["w"].(string)
-		h.Messages = append(h.Messages, Message{Topic: topic, Seq: seq, Wire: []byte(w)})
 	}
-	h.Complete = completeHistory(h.Messages, since, latest)
+	h.Complete = completeHistory(h.Messages, since, h.Latest)
 	return h, nil
+}
+
+// headPosition reads the reply of HMGET head epoch seq.
+func headPosition(cmd *redis.SliceCmd) (Position, error) {
+	vals, err := cmd.Result()
+	if err != nil && !errors.Is(err, redis.Nil) {
+		return Position{}, err
+	}
+	if len(vals) != 2 {
+		return Position{}, nil
+	}
+	epoch, _ := vals[0].(string)
+	if epoch == "" {
+		return Position{}, nil
+	}
+	var seq uint64
+	if s, ok := vals[1].(string); ok {
+		if seq, err = strconv.ParseUint(s, 10, 64); err != nil {
+			return Position{}, fmt.Errorf("bad seq %q: %w", s, err)
+		}
+	}
+	return Position{Epoch: epoch, Seq: seq}, nil
 }
 
 func streamSeq(id string) (uint64, error) {
@@ -217,13 +294,10 @@ func streamSeq(id string) (uint64, error) {
 }
 
 // Latest implements Broker.
-func (b *RedisBroker) Latest(ctx context.Context, topic string) (uint64, error) {
-	n, err := b.rdb.Get(ctx, b.seqKey(topic)).Uint64()
-	if errors.Is(err, redis.Nil) {
-		return 0, nil
-	}
+func (b *RedisBroker) Latest(ctx context.Context, topic string) (Position, error) {
+	pos, err := headPosition(b.rdb.HMGet(ctx, b.headKey(topic), "epoch", "seq"))
 	if err != nil {
-		return 0, fmt.Errorf("read seq of %s: %w", topic, err)
+		return Position{}, fmt.Errorf("read seq of %s: %w", topic, err)
 	}
-	return n, nil
+	return pos, nil
 }

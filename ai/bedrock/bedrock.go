@@ -4,9 +4,11 @@
 // Credentials come from the standard AWS chain (environment, shared
 // config and SSO, web identity, container and instance roles) or a
 // Bedrock API key in AWS_BEARER_TOKEN_BEDROCK; none are ever configured in
-// barhub itself. The SDK makes exactly one attempt per call: throttling
-// and server errors go back to the job queue, whose backoff spreads
-// retries over minutes instead of hammering a busy service.
+// barhub itself. The SDK makes exactly one attempt per call (its default
+// retryer would make three, backing off on throttling, and keep a guest
+// waiting): the caller decides what a failure is worth. Recommendations
+// retry once within the guest's budget; image prompts go back to the job
+// queue, whose backoff spreads retries over minutes.
 package bedrock
 
 import (
@@ -20,6 +22,7 @@ import (
 	"github.com/aws/aws-sdk-go-v2/aws"
 	"github.com/aws/aws-sdk-go-v2/config"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime"
+	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/document"
 	"github.com/aws/aws-sdk-go-v2/service/bedrockruntime/types"
 	"github.com/aws/smithy-go"
 
@@ -126,6 +129,18 @@ func (c *Client) Converse(ctx context.Context, req ai.ModelRequest) (ai.ModelRes
 	if req.System != "" {
 		in.System = []types.SystemContentBlock{&types.SystemContentBlockMemberText{Value: req.System}}
 	}
+	if t := req.Tool; t != nil {
+		in.ToolConfig = &types.ToolConfiguration{
+			Tools: []types.Tool{&types.ToolMemberToolSpec{Value: types.ToolSpecification{
+				Name:        aws.String(t.Name),
+				Description: aws.String(t.Description),
+				InputSchema: &types.ToolInputSchemaMemberJson{Value: document.NewLazyDocument(t.Schema)},
+			}}},
+			// "any" with one tool means "call this tool": the answer comes
+			// as its input. Every model with tool use supports "any".
+			ToolChoice: &types.ToolChoiceMemberAny{},
+		}
+	}
 	out, err := c.rt.Converse(ctx, in)
 	if err != nil {
 		return ai.ModelResponse{}, classify(fmt.Errorf("bedrock converse with %s: %w", c.model, err))
@@ -150,12 +165,25 @@ func (c *Client) Converse(ctx context.Context, req ai.ModelRequest) (ai.ModelRes
 	}
 	var b strings.Builder
 	for _, block := range msg.Value.Content {
-		if t, ok := block.(*types.ContentBlockMemberText); ok {
-			b.WriteString(t.Value)
+		switch v := block.(type) {
+		case *types.ContentBlockMemberText:
+			b.WriteString(v.Value)
+		case *types.ContentBlockMemberToolUse:
+			if req.Tool == nil || aws.ToString(v.Value.Name) != req.Tool.Name || v.Value.Input == nil || resp.ToolInput != nil {
+				continue
+			}
+			raw, err := v.Value.Input.MarshalSmithyDocument()
+			if err != nil {
+				return resp, fmt.Errorf("bedrock converse with %s: read the tool input: %w", c.model, err)
+			}
+			resp.ToolInput = raw
 		}
 	}
 	resp.Text = strings.TrimSpace(b.String())
-	if resp.Text == "" {
+	// A filtered answer is empty by design: the caller acts on the stop
+	// reason (asking again would only be filtered again).
+	filtered := out.StopReason == types.StopReasonContentFiltered || out.StopReason == types.StopReasonGuardrailIntervened
+	if resp.Text == "" && resp.ToolInput == nil && !filtered {
 		return resp, fmt.Errorf("bedrock converse with %s: the answer has no text (stop reason %q)", c.model, resp.StopReason)
 	}
 	return resp, nil

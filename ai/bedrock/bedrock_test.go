@@ -127,3 +127,42 @@ func TestNewNeedsARegion(t *testing.T) {
 		t.Fatal("a client without a region was built")
 	}
 }
+
+func TestConverseWithATool(t *testing.T) {
+	srv := bedrocktest.New(t)
+	srv.Script(bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`))
+	c := newClient(t, srv, 0)
+	tr := req
+	tr.Tool = &ai.Tool{Name: "recommend_drinks", Description: "Recommend drinks.", Schema: map[string]any{
+		"type": "object", "properties": map[string]any{"drinks": map[string]any{"type": "array"}}, "required": []string{"drinks"},
+	}}
+	resp, err := c.Converse(context.Background(), tr)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if resp.StopReason != "tool_use" || string(resp.ToolInput) != `{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}` {
+		t.Fatalf("answer %+v (tool input %s)", resp, resp.ToolInput)
+	}
+	r := srv.Requests()[0]
+	spec := r.Tool()
+	if spec == nil || spec.Name != "recommend_drinks" || spec.Description != "Recommend drinks." ||
+		string(spec.InputSchema.JSON) != `{"properties":{"drinks":{"type":"array"}},"required":["drinks"],"type":"object"}` {
+		t.Fatalf("tool on the wire: %s", r.Raw)
+	}
+	if _, ok := r.Body.ToolConfig.ToolChoice["any"]; !ok {
+		t.Errorf("tool choice %s", r.Raw)
+	}
+	if r.MaxTokens() != 300 {
+		t.Errorf("inferenceConfig lost with the tool: %s", r.Raw)
+	}
+}
+
+func TestConverseFilteredIsNoError(t *testing.T) {
+	srv := bedrocktest.New(t)
+	srv.Script(bedrocktest.Response{StopReason: "content_filtered"})
+	c := newClient(t, srv, 0)
+	resp, err := c.Converse(context.Background(), req)
+	if err != nil || resp.StopReason != "content_filtered" || resp.Text != "" {
+		t.Fatalf("resp %+v, err %v", resp, err)
+	}
+}

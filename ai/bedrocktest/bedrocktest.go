@@ -41,6 +41,33 @@ type ConverseRequest struct {
 	Messages        []Message        `json:"messages"`
 	System          []ContentBlock   `json:"system,omitempty"`
 	InferenceConfig *InferenceConfig `json:"inferenceConfig,omitempty"`
+	ToolConfig      *ToolConfig      `json:"toolConfig,omitempty"`
+}
+
+// ToolConfig offers the model tools, and says which it must use.
+type ToolConfig struct {
+	Tools []struct {
+		ToolSpec *ToolSpec `json:"toolSpec,omitempty"`
+	} `json:"tools"`
+	// ToolChoice is {"auto":{}}, {"any":{}} or {"tool":{"name":…}}.
+	ToolChoice map[string]json.RawMessage `json:"toolChoice,omitempty"`
+}
+
+// ToolSpec is one tool: its name, description and input schema.
+type ToolSpec struct {
+	Name        string `json:"name"`
+	Description string `json:"description,omitempty"`
+	InputSchema struct {
+		JSON json.RawMessage `json:"json"`
+	} `json:"inputSchema"`
+}
+
+// Tool returns the request's first tool, or nil when it offered none.
+func (r Request) Tool() *ToolSpec {
+	if r.Body.ToolConfig == nil || len(r.Body.ToolConfig.Tools) == 0 {
+		return nil
+	}
+	return r.Body.ToolConfig.Tools[0].ToolSpec
 }
 
 // Message is one turn of the conversation.
@@ -111,6 +138,11 @@ type Response struct {
 	Message string
 	// Text is the assistant's answer on success.
 	Text string
+	// ToolInput, when set, makes the answer a call of the request's first
+	// tool with this input (raw JSON, sent as it is, so a test can send
+	// input that does not match the schema); StopReason defaults to
+	// tool_use then.
+	ToolInput string
 	// StopReason defaults to end_turn.
 	StopReason string
 	// InputTokens and OutputTokens are reported as usage; zero means an
@@ -124,6 +156,9 @@ type Response struct {
 
 // Text is a successful answer.
 func Text(s string) Response { return Response{Text: s} }
+
+// ToolUse is an answer that calls the request's tool with input (JSON).
+func ToolUse(input string) Response { return Response{ToolInput: input} }
 
 // Throttle is the service's 429 ThrottlingException.
 func Throttle() Response {
@@ -318,9 +353,27 @@ func writeSuccess(w http.ResponseWriter, req Request, r Response) {
 		in = (len(req.SystemText())+len(req.UserText()))/4 + 1
 	}
 	if out == 0 {
-		out = len(r.Text)/4 + 1
+		out = (len(r.Text)+len(r.ToolInput))/4 + 1
 	}
 	stop := r.StopReason
+	content := []map[string]any{}
+	if r.Text != "" || r.ToolInput == "" {
+		content = append(content, map[string]any{"text": r.Text})
+	}
+	if r.ToolInput != "" {
+		name := "tool"
+		if t := req.Tool(); t != nil {
+			name = t.Name
+		}
+		content = append(content, map[string]any{"toolUse": map[string]any{
+			"toolUseId": fmt.Sprintf("tooluse_%d", time.Now().UnixNano()),
+			"name":      name,
+			"input":     json.RawMessage(r.ToolInput),
+		}})
+		if stop == "" {
+			stop = "tool_use"
+		}
+	}
 	if stop == "" {
 		stop = "end_turn"
 	}
@@ -328,7 +381,7 @@ func writeSuccess(w http.ResponseWriter, req Request, r Response) {
 		"output": map[string]any{
 			"message": map[string]any{
 				"role":    "assistant",
-				"content": []map[string]string{{"text": r.Text}},
+				"content": content,
 			},
 		},
 		"stopReason": stop,

@@ -31,6 +31,10 @@ type Answer struct {
 	Scope   Scope
 	Dietary *Dietary
 	Tastes  *Tastes
+	// GroupVersion, when set, is the GroupVersion of the group as the
+	// guest saw it: an answer with a status is refused with
+	// CodeGroupChanged if the group has changed since.
+	GroupVersion string
 }
 
 // MaxPartySize bounds NumGuests: more is a typo, not a party.
@@ -60,6 +64,7 @@ const (
 	CodeNothingToChange   = "nothing_to_change"
 	CodeNobodyIsComing    = "nobody_coming"
 	CodeDeadlinePassed    = "deadline_passed"
+	CodeGroupChanged      = "group_changed"
 	MessageDeadlinePassed = "the RSVP deadline has passed; contact the host"
 )
 
@@ -133,6 +138,13 @@ func Decide(a Answer, me Guest, group []Guest) (Decision, error) {
 	if a.Tastes != nil {
 		ts := NormalizeTastes(*a.Tastes)
 		d.Tastes = &ts
+	}
+	if a.Status != "" && a.GroupVersion != "" && a.GroupVersion != GroupVersion(group) {
+		return d, &RuleError{
+			Code:    CodeGroupChanged,
+			Message: fmt.Sprintf("your group's answers changed a moment ago (%s); check them and answer again", answers(group)),
+			Members: members(group), ExpectedTotal: ExpectedTotal(group),
+		}
 	}
 	switch a.Status {
 	case "":
@@ -311,6 +323,26 @@ func members(group []Guest) []Member {
 		out[i] = MemberOf(g)
 	}
 	return out
+}
+
+// answers says where each member stands: "Ada Family is coming, Bob
+// Family is not coming".
+func answers(group []Guest) string {
+	parts := make([]string, len(group))
+	for i, g := range group {
+		switch g.Status {
+		case StatusComing:
+			parts[i] = g.Name() + " is coming"
+			if h := g.Heads(); h > 1 {
+				parts[i] += fmt.Sprintf(" (%d people)", h)
+			}
+		case StatusDeclined:
+			parts[i] = g.Name() + " is not coming"
+		default:
+			parts[i] = g.Name() + " has not answered"
+		}
+	}
+	return strings.Join(parts, ", ")
 }
 
 // names lists the members for a sentence: "Ada, Bob and Carl (+1)".

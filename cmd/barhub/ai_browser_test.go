@@ -15,8 +15,8 @@ func TestBrowserAIBartender(t *testing.T) {
 	srv := bedrocktest.New(t)
 	srv.Handle(func(r bedrocktest.Request) bedrocktest.Response {
 		switch {
-		case strings.Contains(r.SystemText(), "JSON"):
-			return bedrocktest.Text(`{"drinks":[{"id":"hugo","name":"Hugo","reason":"Fresh and sparkling, for a celebration."}]}`)
+		case r.Tool() != nil:
+			return bedrocktest.ToolUse(`{"drinks":[{"id":"hugo","name":"Hugo","reason":"Fresh and sparkling, for a celebration."}]}`)
 		case strings.Contains(r.UserText(), "Broken"):
 			// A refusal no retry can fix: dead-lettered at once.
 			return bedrocktest.AccessDenied()

@@ -242,8 +242,8 @@ func TestRecommendationArrivesOnTheGuestsPhone(t *testing.T) {
 	// The model names a nut drink for a guest who said "no nuts", and a
 	// drink that does not exist; only Hugo survives.
 	srv.Handle(func(r bedrocktest.Request) bedrocktest.Response {
-		if strings.Contains(r.SystemText(), "JSON") {
-			return bedrocktest.Text(`{"drinks":[{"id":"almond-sour","name":"Almond Sour","reason":"Nutty."},{"id":"hugo","name":"Hugo","reason":"Fresh and sparkling."},{"id":"ghost","name":"Ghost","reason":"?"}]}`)
+		if r.Tool() != nil {
+			return bedrocktest.ToolUse(`{"drinks":[{"id":"almond-sour","name":"Almond Sour","reason":"Nutty."},{"id":"hugo","name":"Hugo","reason":"Fresh and sparkling."},{"id":"ghost","name":"Ghost","reason":"?"}]}`)
 		}
 		return bedrocktest.Text("A drink on pale stone.")
 	})
@@ -280,12 +280,13 @@ func TestRecommendationArrivesOnTheGuestsPhone(t *testing.T) {
 	}
 	var reqs []bedrocktest.Request
 	for _, r := range srv.Requests() {
-		if strings.Contains(r.SystemText(), "JSON") {
+		if r.Tool() != nil {
 			reqs = append(reqs, r)
 		}
 	}
-	if len(reqs) != 1 || !strings.Contains(reqs[0].UserText(), `"nuts"`) {
-		t.Fatalf("recommendation prompt does not carry the guest's allergy: %+v", reqs)
+	// The menu the model sees is already safe for the guest.
+	if len(reqs) != 1 || strings.Contains(reqs[0].UserText(), "almond-sour") || !strings.Contains(reqs[0].UserText(), `"id":"hugo"`) {
+		t.Fatalf("recommendation prompt offers the nut drink to a guest with a nut allergy: %+v", reqs)
 	}
 }
 

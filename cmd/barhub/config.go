@@ -41,8 +41,12 @@ type config struct {
 	LogLevel       string
 	LogFormat      string
 	HubHistory     int
-	ShutdownGrace  time.Duration
-	NoWorker       bool
+	// Per-client limits of the live connection (docs/PROTOCOL.md).
+	SocketsPerGuest    int
+	ReplaysPerMinute   int
+	WSTicketsPerMinute int
+	ShutdownGrace      time.Duration
+	NoWorker           bool
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -116,6 +120,9 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
+	fs.IntVar(&c.SocketsPerGuest, "ws-sockets-per-guest", int(e.num("BARHUB_WS_SOCKETS_PER_GUEST", 8)), "live connections one person may hold open on an instance (BARHUB_WS_SOCKETS_PER_GUEST)")
+	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
+	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
 	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
 	return c, func() error {

@@ -70,6 +70,32 @@ func TestBrowserFamilyRSVPShowsLiveOnTheDesk(t *testing.T) {
 	browsertest.WaitText(t, phone, "#rsvp-members", "not coming")
 	browsertest.Screenshot(t, phone, "rsvp-confirmed")
 
+	// Ivy answers for the whole family from her own phone while Mia's page
+	// still shows her own answer; Mia then changes her answer on that
+	// picture: the page is told the group changed and shows it as it is.
+	status, ivy := login(t, s.URL, fam[2].Code, "lund")
+	if status != 200 {
+		t.Fatalf("Ivy's sign-in: %d", status)
+	}
+	if status := (rsvpClient{t: t, base: s.URL, token: ivy.Token}).call("PUT", "/api/rsvp", map[string]any{"status": "declined", "scope": "group"}, nil); status != 200 {
+		t.Fatalf("Ivy's answer: %d", status)
+	}
+	browsertest.Click(t, phone, "#rsvp-change")
+	browsertest.Click(t, phone, "#rsvp-yes")
+	browsertest.WaitVisible(t, phone, "#who-dialog")
+	browsertest.Click(t, phone, fmt.Sprintf(`#who-list input[value=%q]`, fam[2].ID))
+	browsertest.Click(t, phone, "#who-ok")
+	browsertest.WaitNotVisible(t, phone, "#who-dialog")
+	browsertest.WaitText(t, phone, "#rsvp-notice", "changed a moment ago")
+	browsertest.WaitText(t, phone, "#rsvp-summary-text", "You're not coming.")
+	browsertest.Screenshot(t, phone, "rsvp-group-changed")
+	if status := admin.call("PUT", "/api/admin/guests/"+fam[0].ID, map[string]any{"status": "coming"}, nil); status != 200 {
+		t.Fatalf("put Mia back: %d", status)
+	}
+	if status := admin.call("PUT", "/api/admin/guests/"+fam[1].ID, map[string]any{"status": "coming"}, nil); status != 200 {
+		t.Fatalf("put Leo back: %d", status)
+	}
+
 	// The desk followed, live.
 	browsertest.WaitText(t, desk, "#stat-comingHeads", "2")
 	browsertest.WaitText(t, desk, "#stat-declined", "1")

@@ -187,7 +187,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	}
 	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
 	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
-	live := hub.New(hub.Config{AllowedOrigins: cfg.AllowedOrigins}, broker, ticketRedeemer{tickets, sessions}, logger)
+	live := hub.New(hub.Config{
+		AllowedOrigins:        cfg.AllowedOrigins,
+		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
+		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
+	}, broker, ticketRedeemer{tickets, sessions}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
 		return err
@@ -203,7 +207,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config:   api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies},
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute},
 		Logger:   logger,
 		Store:    a.store,
 		Keys:     a.keys,

@@ -91,6 +91,10 @@ func runSeed(ctx context.Context, args []string, getenv func(string) string, std
 		}
 		ids = append(ids, d.ID)
 	}
+	prompts, err := queueImagePrompts(ctx, a.store, ids)
+	if err != nil {
+		return err
+	}
 	// A barhub running on this database shows the new menu within
 	// seconds; with Redis, at once.
 	if _, err := a.store.BumpMenuVersion(ctx); err != nil {
@@ -101,7 +105,7 @@ func runSeed(ctx context.Context, args []string, getenv func(string) string, std
 			return err
 		}
 	}
-	fmt.Fprintf(stdout, "starter menu: %d sections (%d new), %d drinks (%d new, %d updated)\n", len(sections), newSections, len(drinks), created, updated)
+	fmt.Fprintf(stdout, "starter menu: %d sections (%d new), %d drinks (%d new, %d updated), %d image prompts queued\n", len(sections), newSections, len(drinks), created, updated, prompts)
 	return nil
 }
 
@@ -126,4 +130,37 @@ func announceMenu(ctx context.Context, cfg *config, ids []string) error {
 		return fmt.Errorf("announce the new menu: %w", err)
 	}
 	return nil
+}
+
+// queueImagePrompts queues an image_prompt job for each drink of ids that
+// has no image prompt and no job writing one yet, as a drink the host
+// adds gets one. A worker on the same database (serve's, or barhub
+// worker) finds them on its next read of the queue.
+func queueImagePrompts(ctx context.Context, st *store.Store, ids []string) (int, error) {
+	queued := 0
+	for _, id := range ids {
+		d, err := st.DrinkByID(ctx, id)
+		if err != nil {
+			return queued, fmt.Errorf("queue the image prompt of %s: %w", id, err)
+		}
+		if d.ImagePrompt != nil && d.ImagePrompt.Text != "" {
+			continue
+		}
+		pending := false
+		for _, status := range []string{store.JobQueued, store.JobRunning} {
+			_, n, err := st.ListJobs(ctx, store.JobFilter{Kind: store.JobImagePrompt, Subject: store.ImagePromptJob(id).Subject, Status: status, Limit: 1})
+			if err != nil {
+				return queued, fmt.Errorf("queue the image prompt of %s: %w", id, err)
+			}
+			pending = pending || n > 0
+		}
+		if pending {
+			continue
+		}
+		if _, err := st.EnqueueJob(ctx, store.ImagePromptJob(id)); err != nil {
+			return queued, fmt.Errorf("queue the image prompt of %s: %w", id, err)
+		}
+		queued++
+	}
+	return queued, nil
 }

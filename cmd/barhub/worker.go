@@ -246,22 +246,22 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 }
 
 // PastOrders lists the drinks of the guest's last 50 orders that were not
-// cancelled.
-func (g guestView) PastOrders(ctx context.Context, guestID string) ([]string, error) {
+// cancelled, with when they were ordered and their alcohol.
+func (g guestView) PastOrders(ctx context.Context, guestID string) ([]ai.PastOrder, error) {
 	orders, err := g.st.OrdersByGuest(ctx, guestID, 50)
 	if err != nil {
 		return nil, err
 	}
-	var ids []string
+	var out []ai.PastOrder
 	for _, o := range orders {
 		if o.Status == order.Cancelled {
 			continue
 		}
 		for _, it := range o.Items {
-			ids = append(ids, it.DrinkID)
+			out = append(out, ai.PastOrder{DrinkID: it.DrinkID, At: o.CreatedAt, StandardDrinks: it.StandardDrinks * float64(max(it.Qty, 1))})
 		}
 	}
-	return ids, nil
+	return out, nil
 }
 
 // promptSink stores a drink's image prompt and tells every instance's

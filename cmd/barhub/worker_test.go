@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"io"
@@ -102,5 +103,56 @@ func TestWorkerCommand(t *testing.T) {
 	}
 	if !strings.Contains(metrics, ran) {
 		t.Errorf("GET /metrics lacks %s:\n%.2000s", ran, metrics)
+	}
+}
+
+// Reproduction: seeded drinks never got an image prompt. Now "barhub
+// seed menu" queues one for each drink without one, the running server's
+// worker writes them, and seeding again queues none.
+func TestSeededDrinksGetImagePrompts(t *testing.T) {
+	dir := t.TempDir()
+	s := startServer(t, dir, nil)
+	admin := signInAdmin(t, s)
+	getenv := func(k string) string {
+		if k == "BARHUB_LOG_LEVEL" {
+			return "error"
+		}
+		return ""
+	}
+	seed := func() string {
+		var out bytes.Buffer
+		if err := run(context.Background(), []string{"barhub", "seed", "menu", "--data", dir}, getenv, &out); err != nil {
+			t.Fatalf("seed menu: %v\n%s", err, out.String())
+		}
+		return out.String()
+	}
+	if out := seed(); !strings.Contains(out, "37 image prompts queued") {
+		t.Fatalf("seed menu said: %s", out)
+	}
+	var jobs struct {
+		Counts map[string]int64 `json:"counts"`
+	}
+	for deadline := time.Now().Add(60 * time.Second); ; time.Sleep(100 * time.Millisecond) {
+		if status := admin.call("GET", "/api/admin/jobs?kind=image_prompt", nil, &jobs); status != 200 {
+			t.Fatalf("jobs: %d", status)
+		}
+		if jobs.Counts["done"] == 37 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("image prompt jobs %v, want 37 done", jobs.Counts)
+		}
+	}
+	var d struct {
+		ImagePrompt *struct{ Text, Source string } `json:"imagePrompt"`
+	}
+	for deadline := time.Now().Add(10 * time.Second); d.ImagePrompt == nil && time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		menuGet(t, s.URL+"/api/drinks/mojito", &d)
+	}
+	if d.ImagePrompt == nil || d.ImagePrompt.Source != "local" || !strings.Contains(d.ImagePrompt.Text, "Mojito") {
+		t.Errorf("mojito's prompt %+v", d.ImagePrompt)
+	}
+	if out := seed(); !strings.Contains(out, "0 image prompts queued") {
+		t.Errorf("seeding again said: %s", out)
 	}
 }

@@ -9,14 +9,15 @@ const KEY_GUEST = "barhub.guest";
 
 const HOMES = { guest: "/", bartender: "/bar", admin: "/admin" };
 
-// ApiError carries the server's error code and HTTP status next to its message, so a page
-// can react to, say, a 409 without parsing text.
+// ApiError carries the server's error code, HTTP status and details next to its message,
+// so a page can react to, say, a 409 without parsing text.
 export class ApiError extends Error {
-  constructor(message, { status = 0, code = "" } = {}) {
+  constructor(message, { status = 0, code = "", details = null } = {}) {
     super(message);
     this.name = "ApiError";
     this.status = status;
     this.code = code;
+    this.details = details;
   }
 }
 
@@ -83,7 +84,7 @@ export async function api(method, path, body, options = {}) {
     location.assign("/login?expired=1");
   }
   const message = data?.error?.message || `Something went wrong (HTTP ${res.status}). Please try again.`;
-  throw new ApiError(message, { status: res.status, code: data?.error?.code || "" });
+  throw new ApiError(message, { status: res.status, code: data?.error?.code || "", details: data?.error?.details ?? null });
 }
 
 // login signs in with an invitation code and last name, stores the result and returns

@@ -1,4 +1,4 @@
-// Live updates for every barhub page, over one WebSocket (protocol v1, see
+// Live updates for every barhub page, over one WebSocket (protocol v2, see
 // docs/PROTOCOL.md).
 //
 //   import { connect } from "./live.js";
@@ -10,14 +10,16 @@
 //   reloadOrders(); // fetch state after subscribing, so nothing falls between
 //
 // The connection survives sleep, network changes and server restarts: it
-// reconnects with jittered backoff and resubscribes with the last seq seen on
-// each topic, so the server replays whatever was missed. The seqs are kept in
-// sessionStorage, so a reload of the page does not lose events either. When the
-// server no longer holds what was missed it sends a resync and the page's
-// resync handlers refetch state over HTTP.
+// reconnects with jittered backoff and resubscribes with the last position
+// (epoch and seq) seen on each topic, so the server replays whatever was
+// missed. The positions are kept in sessionStorage, so a reload of the page
+// does not lose events either. When the server no longer holds what was missed
+// (or lost the history the seq counted in: a new epoch) it sends a resync and
+// the page's resync handlers refetch state over HTTP.
 
 const KEY_TOKEN = "barhub.token";
 const KEY_SEQ = "barhub.live.seq";
+const KEY_EPOCH = "barhub.live.epoch";
 
 const BACKOFF_BASE_MS = 500;
 const BACKOFF_MAX_MS = 30000;
@@ -30,6 +32,7 @@ const STABLE_AFTER_MS = 10000;
 // Close codes the server uses.
 const CLOSE_SLOW_CONSUMER = 4000;
 const CLOSE_SESSION_ENDED = 4001;
+const CLOSE_TOO_MANY = 4008;
 
 // defaultGetTicket trades the signed-in token for a one-time WebSocket ticket.
 async function defaultGetTicket() {
@@ -57,9 +60,9 @@ function defaultURL(ticket) {
   return `${scheme}://${location.host}/ws?ticket=${encodeURIComponent(ticket)}`;
 }
 
-function loadSeqs(storage) {
+function load(storage, key) {
   try {
-    const v = JSON.parse(storage?.getItem(KEY_SEQ) || "{}");
+    const v = JSON.parse(storage?.getItem(key) || "{}");
     return v && typeof v === "object" ? v : {};
   } catch {
     return {};
@@ -75,7 +78,8 @@ export function connect(options = {}) {
   const storage = options.storage === undefined ? globalThis.sessionStorage : options.storage;
 
   const topics = new Set();
-  const seqs = loadSeqs(storage); // topic → last seq seen
+  const seqs = load(storage, KEY_SEQ); // topic → last seq seen
+  const epochs = load(storage, KEY_EPOCH); // topic → epoch of that seq
   const handlers = new Map(); // event name or "*" → Set of fn
   const resyncHandlers = new Map(); // topic or "*" → Set of fn
   const statusHandlers = new Set();
@@ -104,6 +108,7 @@ export function connect(options = {}) {
       saveTimer = null;
       try {
         storage.setItem(KEY_SEQ, JSON.stringify(seqs));
+        storage.setItem(KEY_EPOCH, JSON.stringify(epochs));
       } catch {
         // Storage full or disabled: replay then starts from this page's memory.
       }
@@ -116,8 +121,19 @@ export function connect(options = {}) {
 
   function sendSubscribe(topic) {
     const msg = { type: "subscribe", topic };
-    if (Number.isSafeInteger(seqs[topic])) msg.since = seqs[topic];
+    if (Number.isSafeInteger(seqs[topic])) {
+      // "<epoch>:<seq>" lets the server tell a seq of a lost history from
+      // one of the current; a bare seq (no epoch known yet) still works.
+      msg.since = epochs[topic] ? `${epochs[topic]}:${seqs[topic]}` : seqs[topic];
+    }
     send(msg);
+  }
+
+  function setPosition(topic, epoch, seq) {
+    seqs[topic] = seq;
+    if (epoch) epochs[topic] = epoch;
+    else delete epochs[topic];
+    saveSeqs();
   }
 
   function emit(map, key, ...args) {
@@ -140,21 +156,24 @@ export function connect(options = {}) {
       case "subscribed":
         // With since, the missed events follow and advance the seq; without,
         // the page starts from now.
-        if (!Number.isSafeInteger(seqs[msg.topic])) {
-          seqs[msg.topic] = msg.seq;
-          saveSeqs();
-        }
+        // (A since in a lost epoch gets a resync, which sets both.)
+        if (!Number.isSafeInteger(seqs[msg.topic])) setPosition(msg.topic, msg.epoch, msg.seq);
         break;
       case "event":
         if (!topics.has(msg.topic)) break;
-        if (Number.isSafeInteger(seqs[msg.topic]) && msg.seq <= seqs[msg.topic]) break;
-        seqs[msg.topic] = msg.seq;
-        saveSeqs();
+        // A repeat is an event of the same epoch at or before the last seq;
+        // the server announces a new epoch with a resync first.
+        if (
+          Number.isSafeInteger(seqs[msg.topic]) &&
+          (epochs[msg.topic] || "") === (msg.epoch || "") &&
+          msg.seq <= seqs[msg.topic]
+        )
+          break;
+        setPosition(msg.topic, msg.epoch, msg.seq);
         emit(handlers, msg.event, msg.data, msg);
         break;
       case "resync":
-        seqs[msg.topic] = msg.seq;
-        saveSeqs();
+        setPosition(msg.topic, msg.epoch, msg.seq);
         emit(resyncHandlers, msg.topic, msg.topic);
         break;
       case "error":
@@ -208,6 +227,9 @@ export function connect(options = {}) {
       // A slow-consumer cut means we fell behind: wait a little longer
       // before asking for the replay.
       if (e.code === CLOSE_SLOW_CONSUMER) attempt = Math.max(attempt, 2);
+      // Over a per-person limit (too many open pages, or replays): come back
+      // only after a long pause, when the old sockets have gone.
+      if (e.code === CLOSE_TOO_MANY) attempt = Math.max(attempt, 6);
       retry();
     };
     sock.onerror = () => {
@@ -274,6 +296,7 @@ export function connect(options = {}) {
     }
     try {
       storage?.setItem(KEY_SEQ, JSON.stringify(seqs));
+      storage?.setItem(KEY_EPOCH, JSON.stringify(epochs));
     } catch {
       // Nothing more to do when storage is unavailable.
     }
@@ -295,6 +318,7 @@ export function connect(options = {}) {
     unsubscribe(topic) {
       if (!topics.delete(topic)) return;
       delete seqs[topic];
+      delete epochs[topic];
       saveSeqs();
       send({ type: "unsubscribe", topic });
     },
@@ -321,9 +345,13 @@ export function connect(options = {}) {
       errorHandlers.add(fn);
       return () => errorHandlers.delete(fn);
     },
-    // lastSeq returns the last seq seen on topic.
+    // lastSeq returns the last seq seen on topic; lastEpoch the epoch it
+    // counts in.
     lastSeq(topic) {
       return seqs[topic];
+    },
+    lastEpoch(topic) {
+      return epochs[topic];
     },
     get status() {
       return status;

@@ -159,11 +159,15 @@ function showError(id, err) {
 }
 
 // answer sends an RSVP and shows the confirmation. It returns the error
-// for the dialog that asked, or null.
+// for the dialog that asked, or null. It sends the groupVersion of the
+// group as shown: if someone in the group answered meanwhile, the server
+// refuses with group_changed and the group as it is now, which the page
+// shows instead, so nobody overrides an answer they have not seen.
 async function answer(body) {
   const prefs = readPrefs();
+  showError("rsvp-notice", null);
   try {
-    const v = await api("PUT", "/api/rsvp", { ...body, ...prefs });
+    const v = await api("PUT", "/api/rsvp", { ...body, ...prefs, groupVersion: view.groupVersion });
     render(v);
     onChange(v);
     const done = $("rsvp-done");
@@ -173,6 +177,15 @@ async function answer(body) {
     showError("rsvp-error", null);
     return null;
   } catch (err) {
+    if (err instanceof ApiError && err.code === "group_changed" && err.details?.group) {
+      render(err.details);
+      onChange(err.details);
+      $("rsvp-done").hidden = true;
+      showError("rsvp-notice", err);
+      $("rsvp-notice").scrollIntoView({ block: "center", behavior: "smooth" });
+      for (const id of ["who-dialog", "more-dialog", "decline-dialog"]) if ($(id).open) $(id).close("changed");
+      return null;
+    }
     if (err instanceof ApiError && err.status === 409) renderDeadline();
     return err;
   }
