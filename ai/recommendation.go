@@ -339,7 +339,7 @@ func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerRepor
 		if call > 1 {
 			// One quick retry: a short pause lets a throttled or
 			// blinking service recover, within the budget.
-			pause := min(retryPause, left/4)
+			pause := min(w.cfg.RetryPause, left/4)
 			select {
 			case <-time.After(pause):
 			case <-ctx.Done():
@@ -380,9 +380,6 @@ func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerRepor
 // maxModelCalls: one call and one quick retry; after that the guest gets
 // the local answer.
 const maxModelCalls = 2
-
-// retryPause is the pause before the retry.
-const retryPause = 250 * time.Millisecond
 
 // picksOf reads the picks out of the model's answer, by why it stopped:
 // a tool call carries them as JSON; a filtered answer has none; an answer
@@ -476,4 +473,42 @@ func orEmpty(s []string) []string {
 		return []string{}
 	}
 	return s
+}
+
+// AnswerRequest is one recommendation request, answered outside the job
+// queue by Answer.
+type AnswerRequest struct {
+	Guest Guest
+	Prefs Preferences
+	// Menu is the available menu.
+	Menu []Drink
+	Past []PastOrder
+	// Asked is when the guest asked: the budget runs from it.
+	Asked time.Time
+}
+
+// AnswerReport says how an answer was reached.
+type AnswerReport struct {
+	// ModelCalls is how many times the model was called.
+	ModelCalls int
+	// Dropped is how many of the model's picks were dropped.
+	Dropped int
+	// Fallback is why the model's answer was not used, if it was not.
+	Fallback string
+}
+
+// Answer answers req exactly as a recommendation job does (the model
+// within the budget, else the local recommender, with the same notes),
+// without the job queue and the database: for the evaluation set.
+func (w *Worker) Answer(ctx context.Context, req AnswerRequest) (store.RecommendationResult, AnswerReport) {
+	in := recoInput{
+		rec:   store.Recommendation{ID: "eval", GuestID: req.Guest.ID, Status: store.RecommendationQueued, CreatedAt: req.Asked},
+		guest: req.Guest,
+		menu:  req.Menu,
+		past:  req.Past,
+		prefs: req.Prefs,
+		now:   req.Asked,
+	}
+	res, rep := w.answer(ctx, in)
+	return res, AnswerReport{ModelCalls: rep.calls, Dropped: rep.dropped, Fallback: rep.fallback}
 }

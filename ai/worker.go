@@ -45,6 +45,9 @@ type Config struct {
 	RecommendBudget  time.Duration
 	ModelCallTimeout time.Duration
 	MinModelCall     time.Duration
+	// RetryPause is the pause before the model's second call (default
+	// 250ms, at most a quarter of the time left).
+	RetryPause time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 }
@@ -82,6 +85,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MinModelCall <= 0 {
 		c.MinModelCall = min(time.Second, c.ModelCallTimeout)
+	}
+	if c.RetryPause <= 0 {
+		c.RetryPause = 250 * time.Millisecond
 	}
 	if c.Now == nil {
 		c.Now = time.Now

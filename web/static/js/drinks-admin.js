@@ -54,8 +54,15 @@ function start() {
 
   const live = startLive();
   live.on("orders.summary", (data) => renderCounts(data));
-  live.on("menu.changed", () => loadDrinks());
-  live.on("drink.prompt_ready", () => loadDrinks());
+  // A seeded menu brings a prompt (and a menu change) per drink: one
+  // reload for the burst.
+  let reloadTimer = null;
+  const reloadSoon = () => {
+    clearTimeout(reloadTimer);
+    reloadTimer = setTimeout(() => loadDrinks(), 300);
+  };
+  live.on("menu.changed", reloadSoon);
+  live.on("drink.prompt_ready", reloadSoon);
   live.on("app.status", () => loadAppKey());
   live.subscribe("admin");
   live.subscribe("menu");

@@ -75,7 +75,11 @@ function start() {
     upsertOrder(data);
     celebrate(data);
   });
-  live.on("menu.changed", () => loadMenu());
+  // A drink's new image prompt changes nothing a guest sees; a seeded menu
+  // brings one per drink, and reloading for each would be a burst.
+  live.on("menu.changed", (data) => {
+    if (data?.reason !== "image_prompt") loadMenu();
+  });
   live.on("app.status", () => loadAppKey().then(() => loadMenu()).catch(() => {}));
   live.onResync("*", () => {
     loadMenu();
