@@ -48,6 +48,7 @@ func (s *Server) routes() http.Handler {
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess)
 			r.Post("/ws/ticket", s.handleWSTicket)
+			r.With(s.recordAudit).Post("/auth/signout-everywhere", s.handleSignOutEverywhere)
 			r.Get("/me", s.handleMe)
 			r.Get("/rsvp", s.handleGetRSVP)
 			r.Put("/rsvp", s.handlePutRSVP)
@@ -91,6 +92,7 @@ func (s *Server) routes() http.Handler {
 			r.Put("/admin/guests/{id}", s.handleUpdateGuest)
 			r.Delete("/admin/guests/{id}", s.handleDeleteGuest)
 			r.Post("/admin/guests/{id}/code", s.handleRegenerateCode)
+			r.Post("/admin/guests/{id}/signout", s.handleSignOutGuest)
 			r.Get("/admin/groups", s.handleGroups)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)

@@ -80,6 +80,13 @@ type Deps struct {
 	// DoorThrottle counts unknown codes at the door; nil allows 30 per
 	// staff member and per address in 15 minutes (door.go).
 	DoorThrottle *auth.Throttle
+	// Sessions checks every signed-in request against its holder's current
+	// state; share it with the hub's ticket redeemer. nil makes one.
+	Sessions *auth.Sessions
+	// SessionBus carries ended sessions to every instance (the hub); nil
+	// keeps them to this instance, other instances seeing them when their
+	// cache expires.
+	SessionBus SessionBus
 }
 
 // Server holds the dependencies the handlers use.
@@ -114,6 +121,11 @@ type Server struct {
 
 	// wsTickets caps WebSocket tickets per person (wsticket.go).
 	wsTickets *wsTicketCap
+
+	// Revocation: the holder's current state, and the word to the other
+	// instances (sessions.go).
+	sessions   *auth.Sessions
+	sessionBus SessionBus
 }
 
 // New builds the API and returns its handler.
@@ -162,5 +174,10 @@ func New(d Deps) http.Handler {
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
 	}
+	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
+	if s.sessions == nil && d.Store != nil {
+		s.sessions = auth.NewSessions(d.Store, auth.SessionsConfig{})
+	}
+	s.listenForEndedSessions()
 	return s.routes()
 }
