@@ -307,6 +307,9 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 		}
 		return
 	}
+	if saved.Role != existing.Role {
+		s.accessChanged(ctx, existing.ID)
+	}
 	*changed = append(*changed, saved)
 }
 

@@ -308,6 +308,11 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
+	if p.Role != nil && (beforeErr != nil || before.Role != g.Role) {
+		s.accessChanged(ctx, id)
+	} else {
+		s.sessions.Forget(id) // a new name shows here at once
+	}
 	audit.Note(ctx, "name", g.Name())
 	if beforeErr == nil {
 		audit.Note(ctx, "changed", differences(before, g))
@@ -327,6 +332,7 @@ func (s *Server) handleDeleteGuest(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, storeError(err, "that guest"))
 		return
 	}
+	s.accessChanged(ctx, id)
 	audit.Note(ctx, "name", removed.Name())
 	s.guestsChanged(ctx, "deleted", identity(ctx), nil, []string{id})
 	w.WriteHeader(http.StatusNoContent)
@@ -346,6 +352,8 @@ func (s *Server) handleRegenerateCode(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, storeError(err, "that guest"))
 		return
 	}
+	// The sessions signed in with the old code end with it.
+	s.accessChanged(ctx, id)
 	g, err := s.store.GuestByID(ctx, id)
 	if err != nil {
 		s.fail(w, r, storeError(err, "that guest"))

@@ -7,6 +7,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/text"
 )
 
 type announcementRequest struct {
@@ -38,13 +40,17 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errBadRequest("missing_text", "write the announcement in \"text\""))
 		return
 	}
+	if err := text.Lines(req.Text); err != nil {
+		s.fail(w, r, errBadRequest("invalid_text", "the announcement "+err.Error()))
+		return
+	}
 	if utf8.RuneCountInString(req.Text) > 500 {
 		s.fail(w, r, errBadRequest("too_long", "keep announcements under 500 characters"))
 		return
 	}
 	topic := "guests"
 	if req.GuestID != "" {
-		if len(req.GuestID) > 64 {
+		if !guest.ValidID(req.GuestID) {
 			s.fail(w, r, errBadRequest("invalid_guest_id", "guestId is not a guest id"))
 			return
 		}

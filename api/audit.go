@@ -28,6 +28,8 @@ var auditActions = map[string]string{
 	"DELETE /api/admin/guests/{id}":            "guest.delete",
 	"POST /api/admin/guests/{id}/code":         "guest.code",
 	"PUT /api/admin/guests/{id}/dietary":       "guest.dietary_review",
+	"POST /api/admin/guests/{id}/signout":      "guest.signout",
+	"POST /api/auth/signout-everywhere":        "auth.signout_everywhere",
 	"POST /api/admin/guests/import":            "guest.import",
 	"PUT /api/admin/settings":                  "settings.update",
 	"POST /api/admin/drinks":                   "drink.create",

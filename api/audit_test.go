@@ -17,8 +17,9 @@ import (
 	"github.com/barhub/barhub/api/guest"
 )
 
-// auditedPaths outside /api/admin/: the bar's stock switches and the door.
-var auditedPaths = []string{"/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo"}
+// auditedPaths outside /api/admin/: the bar's stock switches, the door and
+// "sign out everywhere".
+var auditedPaths = []string{"/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo", "/api/auth/signout-everywhere"}
 
 func audited(method, path string) bool {
 	return mutating(method) && (strings.HasPrefix(path, "/api/admin/") || slices.Contains(auditedPaths, path))
@@ -206,7 +207,11 @@ func TestAuditRecordsAdminActions(t *testing.T) {
 	e.appKey = k.Key
 
 	// A guest's own answer is not an admin action.
-	cyTok := e.tokenFor(newCode.Guest)
+	cyNow, err := e.store.GuestByID(ctx, cy.ID) // the new code ended Cy's sessions
+	if err != nil {
+		t.Fatal(err)
+	}
+	cyTok := e.tokenFor(cyNow)
 	secrets = append(secrets, cyTok)
 	if status, body := e.do("PUT", "/api/rsvp", cyTok, map[string]any{"status": "coming", "numGuests": 2}); status != http.StatusOK {
 		t.Fatalf("rsvp: %d %s", status, body)

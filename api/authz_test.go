@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"net/http"
 	"strings"
 	"testing"
@@ -39,6 +40,7 @@ var policy = map[string]access{
 	"PUT /uploads/drinks/{id}":                 public, // the upload URL's signature is checked
 	"POST /uploads/drinks/{id}":                public, // the upload URL's signature is checked
 	"POST /api/ws/ticket":                      signedIn,
+	"POST /api/auth/signout-everywhere":        signedIn,
 	"GET /api/me":                              signedIn,
 	"GET /api/rsvp":                            signedIn,
 	"PUT /api/rsvp":                            signedIn,
@@ -68,6 +70,7 @@ var policy = map[string]access{
 	"DELETE /api/admin/guests/{id}":            admin,
 	"POST /api/admin/guests/{id}/code":         admin,
 	"PUT /api/admin/guests/{id}/dietary":       admin,
+	"POST /api/admin/guests/{id}/signout":      admin,
 	"GET /api/admin/settings":                  admin,
 	"PUT /api/admin/settings":                  admin,
 	"GET /api/admin/reports/dietary":           admin,
@@ -135,8 +138,10 @@ func TestEveryRouteIsInThePolicy(t *testing.T) {
 func TestAuthorisation(t *testing.T) {
 	e := newTestEnv(t)
 	tokens := map[string]string{"anonymous": ""}
+	people := map[string]guest.Guest{}
 	for _, r := range []guest.Role{guest.RoleGuest, guest.RoleBartender, guest.RoleAdmin} {
-		tokens[string(r)] = e.tokenFor(e.addGuest(guest.Guest{Role: r}))
+		people[string(r)] = e.addGuest(guest.Guest{Role: r})
+		tokens[string(r)] = e.tokenFor(people[string(r)])
 	}
 	allowed := func(a access, who string) bool {
 		switch a {
@@ -174,6 +179,14 @@ func TestAuthorisation(t *testing.T) {
 			}
 			if status >= 500 {
 				t.Errorf("%s as %s: %d: %s", route, who, status, body)
+			}
+			if g, ok := people[who]; ok && route == "POST /api/auth/signout-everywhere" {
+				// That ended the caller's sessions: sign in again.
+				g, err := e.store.GuestByID(context.Background(), g.ID)
+				if err != nil {
+					t.Fatal(err)
+				}
+				tokens[who] = e.tokenFor(g)
 			}
 		}
 	}

@@ -97,6 +97,9 @@ func newBarParts(d Deps) *barParts {
 		b.images = images.NewDisk(cfg.ImageDir)
 	}
 	var version menuVersion = &localVersion{st: d.Store}
+	// Redis when configured, so every instance shares one budget per
+	// client; this process otherwise. The sign-in throttle makes the same
+	// choice (sharedCounters).
 	if cfg.Redis != nil {
 		b.limiter = ratelimit.NewRedis(cfg.Redis, cfg.RedisPrefix)
 		version = &redisVersion{rdb: cfg.Redis, key: menuVersionKey(cfg.RedisPrefix)}
@@ -434,6 +437,20 @@ func (s *Server) maintain() {
 // themselves on any instance (store.Lock); their ttl outlives the step by
 // far.
 const lockTTL = 30 * time.Second
+
+// sharedCounters are the sign-in throttle's counters: in Redis when the
+// deployment has one, like the rate limits above, so every instance
+// counts the same failures; local otherwise.
+func sharedCounters(cfg BarConfig, local *ratelimit.MemoryCounters) auth.Counters {
+	if cfg.Redis == nil {
+		return local
+	}
+	prefix := cfg.RedisPrefix
+	if prefix == "" {
+		prefix = "barhub"
+	}
+	return ratelimit.NewRedisCounters(cfg.Redis, prefix)
+}
 
 // lockGuest serialises one guest's order placements, so the open-order
 // limit holds against a double tap with two different keys, even when the

@@ -77,7 +77,8 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 			}
 			tickets = auth.NewTickets(st, 30*time.Second)
 		}
-		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets}, logger)
+		sessions := auth.NewSessions(st, auth.SessionsConfig{})
+		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)
 		if err := h.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
@@ -92,6 +93,7 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 		d := Deps{
 			Config: Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
 			Publish: h, Live: h, Presence: h.Presence, Bar: bar,
+			Sessions: sessions, SessionBus: h,
 		}
 		srv := httptest.NewServer(New(d))
 		t.Cleanup(func() {

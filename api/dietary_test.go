@@ -66,23 +66,23 @@ func TestFamilyNeedsPerPerson(t *testing.T) {
 		t.Fatalf("Leo confirmed: %d %s", status, raw)
 	}
 	// Mia orders Mai Tai for Leo: the message names him.
-	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "mai-tai", For: leo.ID}}}, "Idempotency-Key", newKey())
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "mai-tai", Qty: 1, For: leo.ID}}}, "Idempotency-Key", newKey())
 	if status != 422 || !strings.Contains(string(raw), "Mai Tai contains nuts, which Leo Berg listed in their dietary needs") || !strings.Contains(string(raw), `"forName":"Leo Berg"`) {
 		t.Fatalf("Mai Tai for Leo: %d %s", status, raw)
 	}
 	// For herself, nothing to confirm; for her +1, the designated driver,
 	// a Negroni needs a yes and a Virgin Mojito does not.
 	e.order(mumTok, 201, one("mai-tai"))
-	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", For: "+1"}}}, "Idempotency-Key", newKey())
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", Qty: 1, For: "+1"}}}, "Idempotency-Key", newKey())
 	if status != 422 || !strings.Contains(string(raw), "Negroni has alcohol, and Olle takes none") {
 		t.Fatalf("Negroni for the driver: %d %s", status, raw)
 	}
-	v2 := e.order(mumTok, 201, order.ItemInput{DrinkID: "virgin-mojito", For: "+1"})
+	v2 := e.order(mumTok, 201, order.ItemInput{DrinkID: "virgin-mojito", Qty: 1, For: "+1"})
 	if v2.Items[0].ForName != "Olle" || v2.Items[0].For != mum.ID+"/1" {
 		t.Errorf("the +1's drink: %+v", v2.Items[0])
 	}
 	// Someone not on the invitation is refused.
-	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", For: e.guest.ID}}}, "Idempotency-Key", newKey())
+	status, raw = e.do("POST", "/api/orders", mumTok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", Qty: 1, For: e.guest.ID}}}, "Idempotency-Key", newKey())
 	if status != 422 || errorCode(t, raw) != "unknown_person" {
 		t.Errorf("a drink for a stranger: %d %s", status, raw)
 	}

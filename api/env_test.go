@@ -46,7 +46,8 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		t.Fatal(err)
 	}
 	tickets := auth.NewTickets(st, 30*time.Second)
-	h := hub.New(hub.Config{}, hub.NewMemoryBroker(1000), testTickets{tickets}, logger)
+	sessions := auth.NewSessions(st, auth.SessionsConfig{})
+	h := hub.New(hub.Config{}, hub.NewMemoryBroker(1000), testTickets{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -56,12 +57,14 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		Store:    st,
 		Keys:     keys,
 		Tickets:  tickets,
-		Throttle: auth.NewThrottle(10, 15*time.Minute),
 		Publish:  h,
 		Live:     h,
 		Presence: h.Presence,
 		Ready:    map[string]Pinger{"database": st},
 		Bar:      BarConfig{ImageDir: t.TempDir(), Events: h},
+
+		Sessions:   sessions,
+		SessionBus: h,
 	}
 	for _, f := range tweak {
 		f(&d)
@@ -76,12 +79,22 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 	return &testEnv{t: t, srv: srv, store: st, keys: keys, hub: h, deps: d, logger: logger, appKey: appKeyOf(t, st)}
 }
 
-type testTickets struct{ t *auth.Tickets }
+type testTickets struct {
+	t *auth.Tickets
+	s *auth.Sessions
+}
 
 func (tt testTickets) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
 	id, err := tt.t.Redeem(ctx, ticket)
 	if err != nil {
 		return hub.Identity{}, err
+	}
+	// A ticket issued before its holder's access changed opens nothing,
+	// and the socket gets the current role.
+	if tt.s != nil {
+		if id, err = tt.s.Current(ctx, id); err != nil {
+			return hub.Identity{}, err
+		}
 	}
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
 }

@@ -6,5 +6,5 @@ import (
 )
 
 func identityOf(g guest.Guest) auth.Identity {
-	return auth.Identity{GuestID: g.ID, Name: g.Name(), Role: g.Role}
+	return auth.Identity{GuestID: g.ID, Name: g.Name(), Role: g.Role, SessionVersion: g.SessionVersion}
 }

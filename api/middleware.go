@@ -168,7 +168,8 @@ func (s *Server) limitBody(next http.Handler) http.Handler {
 	})
 }
 
-// authenticate is the PEP's first half: a valid bearer token or 401.
+// authenticate is the PEP's first half: a valid bearer token of someone
+// whose access has not ended, or 401.
 func (s *Server) authenticate(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		h := r.Header.Get("Authorization")
@@ -186,6 +187,19 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 				msg = "your sign-in has expired; please sign in again"
 			}
 			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+			return
+		}
+		// The request acts as its holder is now, not as the token says:
+		// a deleted guest or an ended session is refused, a new role
+		// applies at once. A small cache keeps this off the database.
+		id, err = s.sessions.Current(r.Context(), id)
+		if errors.Is(err, auth.ErrSessionEnded) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
+			writeError(w, http.StatusUnauthorized, "session_ended", "your access changed; please sign in again")
+			return
+		}
+		if err != nil {
+			s.fail(w, r, err)
 			return
 		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxIdentity, id)))

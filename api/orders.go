@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
@@ -100,9 +101,13 @@ func normalizeOrder(req order.Request) (order.Request, error) {
 const idempotencyTTL = 24 * time.Hour
 
 // Waits of a request that finds its key taken by one still placing it.
+// The poll doubles up to idempotencyPollMax with jitter: twenty retries
+// polling every 20 ms kept the embedded database too busy for the first
+// request to finish its own placement.
 const (
-	idempotencyWait    = 5 * time.Second
+	idempotencyWait    = 10 * time.Second
 	idempotencyPoll    = 20 * time.Millisecond
+	idempotencyPollMax = 250 * time.Millisecond
 	idempotencyStalled = 30 * time.Second
 )
 
@@ -130,6 +135,7 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 	hash := req.Hash()
 	recID := store.IdempotencyID(who.GuestID, key)
 	deadline := time.Now().Add(idempotencyWait)
+	poll := idempotencyPoll
 	for {
 		now := time.Now().UTC().Truncate(time.Millisecond)
 		rec := store.IdempotencyRecord{ID: recID, GuestID: who.GuestID, BodyHash: hash, OrderID: store.NewID(), CreatedAt: now, ExpiresAt: now.Add(idempotencyTTL)}
@@ -186,8 +192,9 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 		select {
 		case <-ctx.Done():
 			return
-		case <-time.After(idempotencyPoll):
+		case <-time.After(poll/2 + rand.N(poll/2+1)):
 		}
+		poll = min(2*poll, idempotencyPollMax)
 	}
 }
 

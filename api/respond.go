@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
@@ -103,6 +104,9 @@ func decode(r *http.Request, v any) error {
 	// The Content-Type is not checked: curl sends form encoding by
 	// default, and the body either parses as JSON or gets a clear 400.
 	dec := json.NewDecoder(r.Body)
+	// A field the server does not know is refused, not dropped: a client
+	// that sends "quantity" for "qty" must hear so, not get one drink.
+	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {
 		return decodeError(err)
 	}
@@ -133,6 +137,9 @@ func decodeError(err error) error {
 		return errBadRequest("malformed_json", "the JSON body ends too early")
 	case errors.As(err, &syn):
 		return errBadRequest("malformed_json", fmt.Sprintf("the JSON body is malformed at byte %d", syn.Offset))
+	case strings.HasPrefix(err.Error(), "json: unknown field "):
+		field := strings.TrimPrefix(err.Error(), "json: unknown field ")
+		return errBadRequest("unknown_field", fmt.Sprintf("unknown field %s: check its spelling against the API reference", field))
 	case errors.As(err, &typ):
 		field := typ.Field
 		if field == "" {

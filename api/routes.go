@@ -12,7 +12,7 @@ import (
 // enforcement points: public, signed in (any role), bartender, admin.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer)
+	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer, checkInput)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -48,6 +48,7 @@ func (s *Server) routes() http.Handler {
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess)
 			r.Post("/ws/ticket", s.handleWSTicket)
+			r.With(s.recordAudit).Post("/auth/signout-everywhere", s.handleSignOutEverywhere)
 			r.Get("/me", s.handleMe)
 			r.Get("/rsvp", s.handleGetRSVP)
 			r.Put("/rsvp", s.handlePutRSVP)
@@ -93,6 +94,7 @@ func (s *Server) routes() http.Handler {
 			r.Delete("/admin/guests/{id}", s.handleDeleteGuest)
 			r.Post("/admin/guests/{id}/code", s.handleRegenerateCode)
 			r.Put("/admin/guests/{id}/dietary", s.handleReviewDietary)
+			r.Post("/admin/guests/{id}/signout", s.handleSignOutGuest)
 			r.Get("/admin/groups", s.handleGroups)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)

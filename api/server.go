@@ -13,6 +13,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -44,6 +45,9 @@ type Config struct {
 	// TrustedProxies are the load balancers whose X-Forwarded-For is
 	// believed; empty trusts nobody's.
 	TrustedProxies []netip.Prefix
+	// SignIn is the sign-in throttle's policy when Deps.Throttle is nil;
+	// zero is auth.DefaultSignInPolicy(0, 0).
+	SignIn auth.SignInPolicy
 	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
 	// may take per minute (default 30).
 	WSTicketsPerMinute int
@@ -52,12 +56,14 @@ type Config struct {
 // Deps is everything the server needs, passed in so tests can build one
 // from real parts.
 type Deps struct {
-	Config   Config
-	Logger   *slog.Logger
-	Store    *store.Store
-	Keys     *auth.Keys
-	Tickets  *auth.Tickets
-	Throttle *auth.Throttle
+	Config  Config
+	Logger  *slog.Logger
+	Store   *store.Store
+	Keys    *auth.Keys
+	Tickets *auth.Tickets
+	// Throttle limits failed sign-ins; nil builds one from Config.SignIn,
+	// shared through Bar.Redis when set.
+	Throttle *auth.SignInThrottle
 	Publish  Publisher
 	// Live serves GET /ws (the hub).
 	Live http.Handler
@@ -80,6 +86,13 @@ type Deps struct {
 	// DoorThrottle counts unknown codes at the door; nil allows 30 per
 	// staff member and per address in 15 minutes (door.go).
 	DoorThrottle *auth.Throttle
+	// Sessions checks every signed-in request against its holder's current
+	// state; share it with the hub's ticket redeemer. nil makes one.
+	Sessions *auth.Sessions
+	// SessionBus carries ended sessions to every instance (the hub); nil
+	// keeps them to this instance, other instances seeing them when their
+	// cache expires.
+	SessionBus SessionBus
 }
 
 // Server holds the dependencies the handlers use.
@@ -89,7 +102,7 @@ type Server struct {
 	store    *store.Store
 	keys     *auth.Keys
 	tickets  *auth.Tickets
-	throttle *auth.Throttle
+	throttle *auth.SignInThrottle
 	publish  Publisher
 	live     http.Handler
 	presence func() map[string]int
@@ -114,6 +127,11 @@ type Server struct {
 
 	// wsTickets caps WebSocket tickets per person (wsticket.go).
 	wsTickets *wsTicketCap
+
+	// Revocation: the holder's current state, and the word to the other
+	// instances (sessions.go).
+	sessions   *auth.Sessions
+	sessionBus SessionBus
 }
 
 // New builds the API and returns its handler.
@@ -128,7 +146,12 @@ func New(d Deps) http.Handler {
 		d.Registry = prometheus.NewRegistry()
 	}
 	if d.Throttle == nil {
-		d.Throttle = auth.NewThrottle(10, 15*time.Minute)
+		p := d.Config.SignIn
+		if p.Window == 0 {
+			p = auth.DefaultSignInPolicy(0, 0)
+		}
+		local := ratelimit.NewMemoryCounters()
+		d.Throttle = auth.NewSignInThrottle(p, sharedCounters(d.Bar, local), local, d.Logger)
 	}
 	if d.Live == nil {
 		d.Live = http.NotFoundHandler()
@@ -162,5 +185,10 @@ func New(d Deps) http.Handler {
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
 	}
+	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
+	if s.sessions == nil && d.Store != nil {
+		s.sessions = auth.NewSessions(d.Store, auth.SessionsConfig{})
+	}
+	s.listenForEndedSessions()
 	return s.routes()
 }

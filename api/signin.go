@@ -7,6 +7,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
 )
@@ -46,36 +47,38 @@ func parseLogin(r *http.Request) (loginRequest, error) {
 }
 
 // handleLogin is the PDP's front door: code + last name → signed token.
-// Failures are throttled per client IP and per code, and the answer never
-// says which of the two was wrong.
+// Failures are throttled (auth.SignInThrottle: per code, per code from an
+// address, and slowed per address and overall), and the answer never says
+// which of code and name was wrong.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	req, err := parseLogin(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	ipKey, codeKey := "ip:"+clientIP(r), "code:"+req.Code
-	for _, key := range []string{ipKey, codeKey} {
-		if blocked, wait := s.throttle.Blocked(key); blocked {
-			secs := int(wait.Seconds()) + 1
-			w.Header().Set("Retry-After", strconv.Itoa(secs))
-			writeError(w, http.StatusTooManyRequests, "too_many_attempts",
-				"too many failed sign-ins; try again in "+humanDuration(wait))
+	attempt, refused := s.throttle.Begin(r.Context(), clientIP(r), req.Code)
+	if refused != nil {
+		writeThrottled(w, refused)
+		return
+	}
+	if attempt.Wait > 0 {
+		select {
+		case <-r.Context().Done():
 			return
+		case <-time.After(attempt.Wait):
 		}
 	}
 	g, err := s.store.GuestByCode(r.Context(), req.Code)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		s.throttle.Succeeded(r.Context(), attempt) // not a failure of the guest's
 		s.fail(w, r, err)
 		return
 	}
 	if err != nil || guest.NameKey(req.LastName) != g.LastNameKey || g.LastNameKey == "" {
-		s.throttle.Fail(ipKey)
-		s.throttle.Fail(codeKey)
 		writeError(w, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
 		return
 	}
-	s.throttle.Reset(codeKey)
+	s.throttle.Succeeded(r.Context(), attempt)
 	token, exp, err := s.keys.Sign(identityOf(g))
 	if err != nil {
 		s.fail(w, r, err)
@@ -85,6 +88,22 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.activity.LoggedIn(g.ID, time.Now())
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g})
+}
+
+// writeThrottled answers a sign-in the throttle turned away.
+func writeThrottled(w http.ResponseWriter, refused *auth.Refusal) {
+	wait := refused.RetryAfter
+	w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
+	var msg string
+	switch refused.Reason {
+	case auth.RefusedBusy:
+		msg = "too many sign-ins from your network right now; try again in a few seconds"
+	case auth.RefusedCodeFromAddress:
+		msg = "too many failed sign-ins with this code from here; check the code on your invitation and try again in " + humanDuration(wait)
+	default:
+		msg = "too many failed sign-ins with this code; try again in " + humanDuration(wait) + ", or ask the host for a new code"
+	}
+	writeError(w, http.StatusTooManyRequests, "too_many_attempts", msg)
 }
 
 func humanDuration(d time.Duration) string {

@@ -358,6 +358,7 @@ func (h *Hub) route(topic string, bit uint64, on bool) {
 // Message without a topic means the broker's delivery was interrupted.
 func (h *Hub) dispatch(m Message) {
 	if m.Topic == "" {
+		h.sessionsInterrupted()
 		h.catchUp()
 		return
 	}

@@ -37,6 +37,11 @@ type Identity struct {
 	GuestID string
 	Name    string
 	Role    guest.Role
+	// SessionVersion is the holder's session version the token was signed
+	// with; Sessions.Current compares it with the current one.
+	SessionVersion int64
+	// IssuedAt is when the token was signed (zero for a ticket).
+	IssuedAt time.Time
 }
 
 // Claims is the token payload.
@@ -44,6 +49,9 @@ type Claims struct {
 	jwt.RegisteredClaims
 	Name string     `json:"name"`
 	Role guest.Role `json:"role"`
+	// SV is the session version; tokens signed before it existed have
+	// none and count as version 0.
+	SV int64 `json:"sv,omitempty"`
 }
 
 // ErrInvalidToken covers every reason a token is refused; the reason is in
@@ -202,6 +210,7 @@ func (k *Keys) Sign(id Identity) (string, time.Time, error) {
 		},
 		Name: id.Name,
 		Role: id.Role,
+		SV:   id.SessionVersion,
 	}
 	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
 	tok.Header["kid"] = cur.kid
@@ -251,7 +260,11 @@ func (k *Keys) Verify(ctx context.Context, token string) (Identity, error) {
 	if claims.Subject == "" || !claims.Role.Valid() {
 		return Identity{}, fmt.Errorf("%w: missing subject or role", ErrInvalidToken)
 	}
-	return Identity{GuestID: claims.Subject, Name: claims.Name, Role: claims.Role}, nil
+	id := Identity{GuestID: claims.Subject, Name: claims.Name, Role: claims.Role, SessionVersion: claims.SV}
+	if claims.IssuedAt != nil {
+		id.IssuedAt = claims.IssuedAt.Time
+	}
+	return id, nil
 }
 
 func (k *Keys) lookup(kid string) (signingKey, bool) {

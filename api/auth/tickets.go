@@ -53,6 +53,9 @@ func (t *Tickets) Issue(ctx context.Context, id Identity) (string, error) {
 		Role:      string(id.Role),
 		Name:      id.Name,
 		ExpiresAt: t.now().UTC().Add(t.ttl),
+		// Checked again when the ticket is redeemed (Sessions.Current), so
+		// a ticket issued before a revocation opens no socket after it.
+		SessionVersion: id.SessionVersion,
 	})
 	if err != nil {
 		return "", fmt.Errorf("issue ticket: %w", err)
@@ -60,7 +63,8 @@ func (t *Tickets) Issue(ctx context.Context, id Identity) (string, error) {
 	return ticket, nil
 }
 
-// Redeem returns the identity a ticket was issued to, once.
+// Redeem returns the identity a ticket was issued to, once. The caller
+// checks it against the holder's current state (Sessions.Current).
 func (t *Tickets) Redeem(ctx context.Context, ticket string) (Identity, error) {
 	if len(ticket) != 43 {
 		return Identity{}, ErrBadTicket
@@ -72,7 +76,7 @@ func (t *Tickets) Redeem(ctx context.Context, ticket string) (Identity, error) {
 	if err != nil {
 		return Identity{}, err
 	}
-	return Identity{GuestID: tk.GuestID, Name: tk.Name, Role: guest.Role(tk.Role)}, nil
+	return Identity{GuestID: tk.GuestID, Name: tk.Name, Role: guest.Role(tk.Role), SessionVersion: tk.SessionVersion}, nil
 }
 
 func hashTicket(ticket string) string {

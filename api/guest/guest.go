@@ -155,6 +155,10 @@ type Guest struct {
 	// CheckInRound counts the check-ins undone, so each check-in after an
 	// undo claims a step of its own (store.CheckIn).
 	CheckInRound int `bson:"checkInRound,omitempty" json:"-"`
+	// SessionVersion goes up whenever the guest's sessions must end (a new
+	// code, "sign out everywhere"); every token carries the version it was
+	// signed with (see api/auth.Sessions).
+	SessionVersion int64 `bson:"sessionVersion,omitempty" json:"-"`
 }
 
 // Heads is how many people g brings: 0 unless coming, and never less than

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"time"
+
+	"github.com/barhub/barhub/api/text"
 )
 
 // Patch is the host's edit of a guest: nil fields stay as they are.
@@ -32,12 +34,18 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 		if v == "" || len(v) > maxShortText {
 			return g, &FieldError{"firstName", fmt.Sprintf("must be 1 to %d characters", maxShortText)}
 		}
+		if err := text.Line(v); err != nil {
+			return g, &FieldError{"firstName", err.Error()}
+		}
 		g.FirstName = v
 	}
 	if p.LastName != nil {
 		v := strings.TrimSpace(*p.LastName)
 		if v == "" || len(v) > maxShortText || NameKey(v) == "" {
 			return g, &FieldError{"lastName", fmt.Sprintf("must be 1 to %d characters, with at least one letter or digit", maxShortText)}
+		}
+		if err := text.Line(v); err != nil {
+			return g, &FieldError{"lastName", err.Error()}
 		}
 		g.LastName = v
 		g.LastNameKey = NameKey(v)

@@ -11,6 +11,7 @@
 package order
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -18,6 +19,8 @@ import (
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/barhub/barhub/api/text"
 )
 
 // Status is where an order is in its life.
@@ -248,6 +251,30 @@ type ItemInput struct {
 	// For is whom the drink is for: empty for the guest ordering, a group
 	// member's id, or "+1", "+2"… for the people they bring (guest.Person).
 	For string `json:"for,omitempty"`
+	// qtyGiven tells "qty": 0, refused, from no qty, which is one.
+	qtyGiven bool
+}
+
+// UnmarshalJSON reads a line, refusing fields it does not know (as the
+// API's decoder does for the body around it) and noting whether qty was
+// given.
+func (it *ItemInput) UnmarshalJSON(b []byte) error {
+	var v struct {
+		DrinkID string `json:"drinkId"`
+		Qty     *int   `json:"qty"`
+		Notes   string `json:"notes"`
+		For     string `json:"for"`
+	}
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&v); err != nil {
+		return err
+	}
+	*it = ItemInput{DrinkID: v.DrinkID, Notes: v.Notes, For: v.For}
+	if v.Qty != nil {
+		it.Qty, it.qtyGiven = *v.Qty, true
+	}
+	return nil
 }
 
 // Request is the body of POST /api/orders and PATCH /api/orders/{id}.
@@ -286,10 +313,15 @@ func (r Request) Normalize() (Request, error) {
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: say which drink (drinkId)", i+1)}
 		case len(it.DrinkID) > MaxDrinkIDLen:
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: drinkId is too long", i+1)}
+		case it.Qty == 0 && it.qtyGiven:
+			return r, &InputError{"invalid_quantity", fmt.Sprintf("item %d: qty must be between 1 and %d (leave it out for one)", i+1, MaxQty)}
 		case it.Qty == 0:
 			it.Qty = 1
 		case it.Qty < 0 || it.Qty > MaxQty:
 			return r, &InputError{"invalid_quantity", fmt.Sprintf("item %d: order between 1 and %d of a drink", i+1, MaxQty)}
+		}
+		if err := text.Line(it.Notes); err != nil {
+			return r, &InputError{"invalid_notes", fmt.Sprintf("item %d: the notes %s", i+1, err)}
 		}
 		if utf8.RuneCountInString(it.Notes) > MaxNotesLen {
 			return r, &InputError{"notes_too_long", fmt.Sprintf("item %d: keep notes under %d characters", i+1, MaxNotesLen)}

@@ -108,6 +108,11 @@ func TestNormalize(t *testing.T) {
 		{"eleven glasses", Request{Items: []ItemInput{{DrinkID: "a", Qty: 5}, {DrinkID: "b", Qty: 5}, {DrinkID: "c", Qty: 1}}}, "too_many_drinks", 0, 0},
 		{"long notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: strings.Repeat("é", MaxNotesLen+1)}}}, "notes_too_long", 0, 0},
 		{"long id", Request{Items: []ItemInput{{DrinkID: strings.Repeat("x", MaxDrinkIDLen+1)}}}, "invalid_item", 0, 0},
+		{"NUL in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "no ice\x00"}}}, "invalid_notes", 0, 0},
+		{"override in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\u202eecI oN"}}}, "invalid_notes", 0, 0},
+		{"zero-width notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\u200b"}}}, "invalid_notes", 0, 0},
+		{"qty 0 given", Request{Items: []ItemInput{{DrinkID: "x", qtyGiven: true}}}, "invalid_quantity", 0, 0},
+		{"notes in any script", Request{Items: []ItemInput{{DrinkID: "x", Notes: "без льда 🍋"}}}, "", 1, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

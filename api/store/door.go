@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -25,8 +26,15 @@ import (
 const checkInClaimTTL = 24 * time.Hour
 
 // checkInWait bounds how long a scan that lost the race waits to see the
-// winner's write, so it can say who let the guest in.
-const checkInWait = 3 * time.Second
+// winner's write, so it can say who let the guest in. The losers look
+// again after checkInPoll, doubling up to checkInPollMax with jitter: twenty
+// scans polling every 20 ms kept the embedded database so busy that the
+// winner's own write could not finish within the wait.
+const (
+	checkInWait    = 10 * time.Second
+	checkInPoll    = 20 * time.Millisecond
+	checkInPollMax = 250 * time.Millisecond
+)
 
 func checkInKey(id string, round int) string { return fmt.Sprintf("checkin/%s/%d", id, round) }
 
@@ -37,6 +45,7 @@ func checkInKey(id string, round int) string { return fmt.Sprintf("checkin/%s/%d
 func (s *Store) CheckIn(ctx context.Context, id string, c guest.CheckIn) (guest.Guest, bool, error) {
 	at := c.At.UTC().Truncate(time.Millisecond)
 	deadline := time.Now().Add(checkInWait)
+	poll := checkInPoll
 	for {
 		g, err := s.GuestByID(ctx, id)
 		if err != nil {
@@ -51,13 +60,14 @@ func (s *Store) CheckIn(ctx context.Context, id string, c guest.CheckIn) (guest.
 			// Another scan holds this step: wait for its write (or its
 			// release, or an undo), then look again.
 			if time.Now().After(deadline) {
-				return g, false, fmt.Errorf("check in %s: the other scan did not finish: %w", id, ErrConflict)
+				return g, false, fmt.Errorf("check in %s: the other scan did not finish: %w", id, ErrBusy)
 			}
 			select {
 			case <-ctx.Done():
 				return g, false, ctx.Err()
-			case <-time.After(20 * time.Millisecond):
+			case <-time.After(poll/2 + rand.N(poll/2+1)):
 			}
+			poll = min(2*poll, checkInPollMax)
 			continue
 		}
 		if err != nil {

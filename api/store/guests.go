@@ -114,7 +114,11 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 	var res *mongo.UpdateResult
 	err = s.retry(ctx, onBusy, func() (err error) {
 		res, err = s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: "code", Value: code}, {Key: "updatedAt", Value: time.Now().UTC()}}}})
+			bson.D{
+				{Key: "$set", Value: bson.D{{Key: "code", Value: code}, {Key: "updatedAt", Value: time.Now().UTC()}}},
+				// The sessions signed in with the old code end with it.
+				{Key: "$inc", Value: bson.D{{Key: "sessionVersion", Value: 1}}},
+			})
 		return err
 	})
 	if err != nil {

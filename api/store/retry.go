@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"math/rand/v2"
 	"strings"
 	"time"
@@ -15,7 +16,7 @@ import (
 // transactions collide, without waiting for the lock: the write was rolled
 // back and can simply be tried again.
 func Busy(err error) bool {
-	return err != nil && (strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
+	return err != nil && (errors.Is(err, ErrBusy) || strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
 }
 
 // retryPolicy says which failures a write may be retried after.

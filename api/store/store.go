@@ -29,6 +29,10 @@ var ErrNotFound = errors.New("not found")
 // compare-and-set lost its race.
 var ErrConflict = errors.New("conflict")
 
+// ErrBusy is returned when a step waited its whole bound for another
+// writer and gave up: the caller may try again in a moment (Busy is true).
+var ErrBusy = errors.New("busy: another writer did not finish in time")
+
 // Config says where the database is.
 type Config struct {
 	// URI of a MongoDB deployment. Empty starts embedded FerretDB.

@@ -20,6 +20,9 @@ type Ticket struct {
 	Role      string    `bson:"role"`
 	Name      string    `bson:"name"`
 	ExpiresAt time.Time `bson:"expiresAt"`
+	// SessionVersion is the holder's session version when the ticket was
+	// issued: redeeming checks it is still current.
+	SessionVersion int64 `bson:"sessionVersion,omitempty"`
 }
 
 // ticketIndexes: the sweeper deletes by expiresAt.

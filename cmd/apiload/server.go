@@ -41,12 +41,22 @@ type person struct {
 	token string
 }
 
-type ticketRedeemer struct{ t *auth.Tickets }
+type ticketRedeemer struct {
+	t *auth.Tickets
+	s *auth.Sessions
+}
 
 func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
 	id, err := r.t.Redeem(ctx, ticket)
 	if err != nil {
 		return hub.Identity{}, err
+	}
+	// A ticket issued before its holder's access changed opens nothing,
+	// and the socket gets the current role.
+	if r.s != nil {
+		if id, err = r.s.Current(ctx, id); err != nil {
+			return hub.Identity{}, err
+		}
 	}
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
 }
@@ -96,6 +106,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		return fail(err)
 	}
 	tickets := auth.NewTickets(st, time.Minute)
+	sessions := auth.NewSessions(st, auth.SessionsConfig{})
 
 	prefix := randomName("apiload-")
 	var broker hub.Broker = hub.NewMemoryBroker(1000)
@@ -121,7 +132,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		}
 		broker = hub.NewRedisBroker(rdb, prefix, 1000)
 	}
-	h := hub.New(hub.Config{}, broker, ticketRedeemer{tickets}, logger)
+	h := hub.New(hub.Config{}, broker, ticketRedeemer{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {
 		return fail(err)
 	}
@@ -137,7 +148,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	}
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
-		Publish: h, Live: h, Presence: h.Presence,
+		Publish: h, Live: h, Presence: h.Presence, Sessions: sessions, SessionBus: h,
 		Bar: api.BarConfig{
 			RateBrowse: rate, RateOrders: rate, MaxOpenOrders: 1 << 30,
 			ImageDir: filepath.Join(dir, "images"), Redis: rdb, RedisPrefix: prefix, Events: h,

@@ -107,7 +107,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
 	fs.DurationVar(&c.TicketTTL, "ticket-ttl", e.dur("BARHUB_TICKET_TTL", 30*time.Second), "WebSocket ticket lifetime (BARHUB_TICKET_TTL)")
-	fs.IntVar(&c.LoginFailures, "login-failures", int(e.num("BARHUB_LOGIN_FAILURES", 10)), "failed sign-ins per IP and per code before 429 (BARHUB_LOGIN_FAILURES)")
+	fs.IntVar(&c.LoginFailures, "login-failures", int(e.num("BARHUB_LOGIN_FAILURES", 20)), "failed sign-ins of one code per window before it is locked; a quarter of them from one address locks it for that address, three times as many from one address slow it down (BARHUB_LOGIN_FAILURES)")
 	fs.DurationVar(&c.LoginWindow, "login-window", e.dur("BARHUB_LOGIN_WINDOW", 15*time.Minute), "window of the sign-in throttle (BARHUB_LOGIN_WINDOW)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")

@@ -186,11 +186,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		broker = hub.NewMemoryBroker(cfg.HubHistory)
 	}
 	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
+	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
 	live := hub.New(hub.Config{
 		AllowedOrigins:        cfg.AllowedOrigins,
 		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
 		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
-	}, broker, ticketRedeemer{tickets}, logger)
+	}, broker, ticketRedeemer{tickets, sessions}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
 		return err
@@ -207,19 +208,23 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
+			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute},
-		Logger:   logger,
-		Store:    a.store,
-		Keys:     a.keys,
-		Tickets:  tickets,
-		Throttle: auth.NewThrottle(cfg.LoginFailures, cfg.LoginWindow),
-		Publish:  live,
-		Live:     live,
-		Presence: live.Presence,
-		Activity: activityRec,
-		Web:      web.Handler(),
-		Ready:    ready,
-		Registry: registry,
+		Logger:  logger,
+		Store:   a.store,
+		Keys:    a.keys,
+		Tickets: tickets,
+		// Revocation: the same cache checks tickets and requests, and the
+		// hub carries ended sessions to every instance.
+		Sessions:   sessions,
+		SessionBus: live,
+		Publish:    live,
+		Live:       live,
+		Presence:   live.Presence,
+		Activity:   activityRec,
+		Web:        web.Handler(),
+		Ready:      ready,
+		Registry:   registry,
 
 		// The AI bartender (worker.go).
 		AI:             bartender.api,
@@ -332,13 +337,24 @@ type redisPinger struct{ rdb *redis.Client }
 
 func (p redisPinger) Ping(ctx context.Context) error { return p.rdb.Ping(ctx).Err() }
 
-// ticketRedeemer adapts auth's tickets to the hub's interface.
-type ticketRedeemer struct{ t *auth.Tickets }
+// ticketRedeemer adapts auth's tickets to the hub's interface, checking
+// the holder's current state as every API request does.
+type ticketRedeemer struct {
+	t *auth.Tickets
+	s *auth.Sessions
+}
 
 func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
 	id, err := r.t.Redeem(ctx, ticket)
 	if err != nil {
 		return hub.Identity{}, err
+	}
+	// A ticket issued before its holder's access changed opens nothing,
+	// and the socket gets the current role.
+	if r.s != nil {
+		if id, err = r.s.Current(ctx, id); err != nil {
+			return hub.Identity{}, err
+		}
 	}
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
 }

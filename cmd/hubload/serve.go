@@ -138,7 +138,8 @@ func newHarness(ctx context.Context, redisURL string, history int) (*harness, fu
 
 func (h *harness) ServeHTTP(w http.ResponseWriter, r *http.Request) { h.mux.ServeHTTP(w, r) }
 
-// RedeemTicket implements hub.TicketRedeemer: single use, always an admin.
+// RedeemTicket implements hub.TicketRedeemer: single use, always an admin,
+// a different one for every ticket.
 func (h *harness) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
@@ -146,7 +147,9 @@ func (h *harness) RedeemTicket(ctx context.Context, ticket string) (hub.Identity
 		return hub.Identity{}, errors.New("unknown ticket")
 	}
 	delete(h.tick, ticket)
-	return hub.Identity{ID: "hubload", Role: hub.RoleAdmin, Name: "hubload"}, nil
+	// One person per socket, as at a party: the hub caps sockets per
+	// person.
+	return hub.Identity{ID: "hubload-" + ticket, Role: hub.RoleAdmin, Name: "hubload"}, nil
 }
 
 func (h *harness) authed(next http.HandlerFunc) http.HandlerFunc {

@@ -12,6 +12,8 @@ const ACTIONS = {
   "guest.update": "Edited a guest",
   "guest.delete": "Deleted a guest",
   "guest.code": "Made a new code",
+  "guest.signout": "Signed a guest out everywhere",
+  "auth.signout_everywhere": "Signed out everywhere",
   "guest.import": "Imported guests",
   "settings.update": "Changed the event",
   "drink.create": "Added a drink",

@@ -280,6 +280,14 @@ function wireDialog() {
       showError(err);
     }
   });
+  $("g-signout").addEventListener("click", async () => {
+    if (!editing || !confirm(`Sign ${editing.firstName} ${editing.lastName} out on every device? Their code keeps working.`)) return;
+    try {
+      await api("POST", `/api/admin/guests/${encodeURIComponent(editing.id)}/signout`);
+    } catch (err) {
+      showError(err);
+    }
+  });
   $("g-print").addEventListener("click", () => editing && printInvitations(editing.id));
 }
 

@@ -31,6 +31,7 @@ const STABLE_AFTER_MS = 10000;
 
 // Close codes the server uses.
 const CLOSE_SLOW_CONSUMER = 4000;
+const CLOSE_SESSION_ENDED = 4001;
 const CLOSE_TOO_MANY = 4008;
 
 // defaultGetTicket trades the signed-in token for a one-time WebSocket ticket.
@@ -218,6 +219,11 @@ export function connect(options = {}) {
       stopPing();
       clearTimeout(stableTimer);
       if (closed) return;
+      // The holder's access changed: sign in again, as after an API 401.
+      if (e.code === CLOSE_SESSION_ENDED) {
+        setStatus("unauthorized");
+        return;
+      }
       // A slow-consumer cut means we fell behind: wait a little longer
       // before asking for the replay.
       if (e.code === CLOSE_SLOW_CONSUMER) attempt = Math.max(attempt, 2);

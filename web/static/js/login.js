@@ -39,7 +39,7 @@ if (code) codeInput.value = code;
 const roleNames = { guest: "guests", bartender: "bartenders", admin: "the host" };
 const me = auth();
 if (params.has("expired")) {
-  showNotice(document.createTextNode("Your sign-in has expired. Please sign in again."));
+  showNotice(document.createTextNode("Your sign-in has ended: it expired, or your access changed. Please sign in again."));
 } else if (params.has("need")) {
   const who = roleNames[params.get("need")] || "someone else";
   showNotice(document.createTextNode(`That page is for ${who}. Sign in with a code that has access.`));

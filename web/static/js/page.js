@@ -1,6 +1,6 @@
 // Shared start-up for the signed-in pages: checks the role, shows who is signed in and
 // wires the sign-out button. Each app's own module calls startPage first.
-import { clearAuth, displayName, logout, requireRole } from "./api.js";
+import { api, clearAuth, displayName, logout, requireRole } from "./api.js";
 import { connect } from "./live.js";
 
 // startPage returns the sign-in (see auth in api.js), or null while the browser is being
@@ -12,6 +12,18 @@ export function startPage(...roles) {
   if (who) who.textContent = displayName(me.guest);
   const out = document.getElementById("logout");
   if (out) out.addEventListener("click", logout);
+  const everywhere = document.getElementById("logout-everywhere");
+  if (everywhere) {
+    everywhere.addEventListener("click", async () => {
+      if (!confirm("Sign out on every phone and computer? Your code keeps working.")) return;
+      try {
+        await api("POST", "/api/auth/signout-everywhere");
+      } catch {
+        // Signed out already, or offline: this device signs out either way.
+      }
+      logout();
+    });
+  }
   return me;
 }
 

@@ -103,12 +103,14 @@ export function startReco(area, me) {
       list.append(item);
     }
     const parts = [sourceBadge(rec)];
-    if ((rec.drinks || []).length === 0) {
-      parts.push(el("p", { text: "Nothing on tonight's menu fits all of that. Try fewer dislikes, or ask at the bar." }));
-    } else {
-      parts.push(list);
-    }
+    // The note says which case it is (the AI bartender busy, nothing that
+    // fits): it comes before the picks, and stands alone when there are none.
     if (rec.note) parts.push(el("p", { class: "reco-note", text: rec.note }));
+    if ((rec.drinks || []).length > 0) {
+      parts.push(list);
+    } else if (!rec.note) {
+      parts.push(el("p", { class: "reco-note", text: "Nothing on tonight's menu fits all of that. Try fewer dislikes, or ask at the bar." }));
+    }
     result.replaceChildren(...parts);
     // The menu module may scroll to a drink when asked.
     document.dispatchEvent(new CustomEvent("barhub:recommended", { detail: rec }));

@@ -1,0 +1,47 @@
+package api
+
+import (
+	"net/http"
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// TestUnknownFieldsRefused: a field the server does not know is a 400 that
+// names it, in the body and inside its objects, instead of being dropped
+// ("quantity": 99 used to order one drink); "qty": 0 is a 400, not one.
+func TestUnknownFieldsRefused(t *testing.T) {
+	e := newBarEnv(t)
+	admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
+	tests := []struct {
+		name, method, path, token, body, code, field string
+	}{
+		{"order line", "POST", "/api/orders", e.gTok, `{"items":[{"drinkId":"paloma","quantity":99}]}`, "unknown_field", "quantity"},
+		{"order", "POST", "/api/orders", e.gTok, `{"items":[{"drinkId":"paloma"}],"express":true}`, "unknown_field", "express"},
+		{"qty 0", "POST", "/api/orders", e.gTok, `{"items":[{"drinkId":"paloma","qty":0}]}`, "invalid_quantity", "qty"},
+		{"sign-in", "POST", "/api/auth/login", "", `{"code":"ABCDEFGH","lastName":"x","remember":true}`, "unknown_field", "remember"},
+		{"rsvp", "PUT", "/api/rsvp", e.gTok, `{"status":"coming","guests":3}`, "unknown_field", "guests"},
+		{"new guest", "POST", "/api/admin/guests", admin, `{"firstName":"A","lastName":"B","admin":true}`, "unknown_field", "admin"},
+		{"announcement", "POST", "/api/admin/announcements", admin, `{"text":"hi","to":"everyone"}`, "unknown_field", "to"},
+	}
+	for _, tt := range tests {
+		status, body := e.do(tt.method, tt.path, tt.token, tt.body, "Idempotency-Key", "unknown-"+tt.field)
+		if status != http.StatusBadRequest || errorCode(t, body) != tt.code || !strings.Contains(string(body), tt.field) {
+			t.Errorf("%s: %d %s, want 400 %s naming %q", tt.name, status, body, tt.code, tt.field)
+		}
+	}
+}
+
+// TestJSONAnswersAreNosniff: JSON answers, errors included, tell browsers
+// not to guess another type.
+func TestJSONAnswersAreNosniff(t *testing.T) {
+	e := newTestEnv(t)
+	for _, path := range []string{"/api/event", "/api/nowhere", "/api/admin/guests"} {
+		resp := e.doResp("GET", path, "", nil)
+		resp.Body.Close()
+		if got := resp.Header.Get("X-Content-Type-Options"); got != "nosniff" {
+			t.Errorf("GET %s: X-Content-Type-Options %q", path, got)
+		}
+	}
+}
