@@ -78,6 +78,8 @@ func TestBarTransitionDetails(t *testing.T) {
 		{"/api/bar/orders/nope/start", nil, 404, "not_found"},
 		{"/api/bar/orders/" + v.ID + "/cancel", nil, 400, "reason_required"},
 		{"/api/bar/orders/" + v.ID + "/cancel", map[string]string{"reason": strings.Repeat("r", 201)}, 400, "reason_too_long"},
+		{"/api/bar/orders/" + v.ID + "/cancel", map[string]string{"reason": "out of limes\u202e"}, 400, "invalid_reason"},
+		{"/api/bar/orders/" + v.ID + "/cancel", map[string]string{"reason": "\u200b"}, 400, "invalid_reason"},
 		{"/api/bar/orders/" + v.ID + "/start", map[string]int{"version": 7}, 409, "order_changed"},
 		{"/api/bar/orders/" + v.ID + "/start", `{"version": "one"}`, 400, "invalid_field"},
 	} {

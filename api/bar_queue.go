@@ -97,6 +97,9 @@ func parseBarAction(r *http.Request) (order.Action, reasonRequest, error) {
 	if len([]rune(body.Reason)) > order.MaxReasonLen {
 		return a, body, errBadRequest("reason_too_long", "keep the reason under "+strconv.Itoa(order.MaxReasonLen)+" characters")
 	}
+	if err := body.checkReason(); err != nil {
+		return a, body, err
+	}
 	if a == order.Cancel && body.Reason == "" {
 		return a, body, errBadRequest("reason_required", `say why the order is cancelled, e.g. {"reason": "out of limes"}; the guest sees it`)
 	}

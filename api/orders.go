@@ -19,6 +19,7 @@ import (
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/text"
 	"github.com/barhub/barhub/hub"
 )
 
@@ -597,6 +598,15 @@ type reasonRequest struct {
 	Version int    `json:"version"`
 }
 
+// checkReason refuses a reason that would hide or reorder text on the
+// guest's phone and the bar's ticket (the rule names and notes follow).
+func (b reasonRequest) checkReason() error {
+	if err := text.Line(b.Reason); b.Reason != "" && err != nil {
+		return errBadRequest("invalid_reason", "reason: "+err.Error())
+	}
+	return nil
+}
+
 func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	who := identity(ctx)
@@ -605,6 +615,10 @@ func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
 	}
 	var body reasonRequest
 	if err := decodeOptional(r, &body); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if err := body.checkReason(); err != nil {
 		s.fail(w, r, err)
 		return
 	}

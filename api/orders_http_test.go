@@ -245,6 +245,9 @@ func TestEditAndCancelWhileQueued(t *testing.T) {
 	// Once the bar has started, the guest can neither edit nor cancel.
 	w := e.order(e.gTok, 201, one("mojito"))
 	e.move(w.ID, "start", 200)
+	if status, raw := e.do("POST", "/api/orders/"+w.ID+"/cancel", e.gTok, map[string]string{"reason": "nul\x00"}); status != 400 || errorCode(t, raw) != "invalid_reason" {
+		t.Errorf("cancel with a NUL in the reason: %d %s", status, raw)
+	}
 	status, raw = e.do("POST", "/api/orders/"+w.ID+"/cancel", e.gTok, map[string]string{"reason": "changed my mind"})
 	if status != 409 || !strings.Contains(string(raw), "ask the bartender") {
 		t.Errorf("cancel while preparing: %d %s", status, raw)

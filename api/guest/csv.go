@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/barhub/barhub/api/text"
 )
 
 // CSVColumns are the columns of an exported guest list, in order. An
@@ -270,6 +272,13 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 	}
 	if len(g.FirstName) > maxShortText || len(g.LastName) > maxShortText {
 		return fail("name", fmt.Sprintf("longer than %d characters", maxShortText))
+	}
+	// The same rule as a name typed on the desk (Patch.Apply): a name
+	// shown on the bar's tickets and the door must not hide or reorder text.
+	for _, name := range []struct{ col, v string }{{"firstName", g.FirstName}, {"lastName", g.LastName}} {
+		if err := text.Line(name.v); name.v != "" && err != nil {
+			return fail(name.col, err.Error())
+		}
 	}
 	if g.ID == "" && g.Code == "" && (g.FirstName == "" || g.LastName == "") {
 		return fail("name", "a new guest needs a first and a last name")

@@ -17,7 +17,9 @@ func TestParseCSV(t *testing.T) {
 		"\n" + // blank lines are skipped
 		"Dora;\"Åberg\nJr\";1;;;no;;;;extra;fields\n" + // quoted line break; too many fields
 		"Eve;Ek;1;bad group!;;;\n" +
-		"Fay;Fo;1;;'=cmd();x;\n"
+		"Fay;Fo;1;;'=cmd();x;\n" +
+		"Gus\u202e;Gr;1;;;;\n" + // a right-to-left override would spoof the bar's ticket
+		"Hal;H\x00l;1;;;;\n" // NUL
 	f, err := ParseCSV(strings.NewReader(in))
 	if err != nil {
 		t.Fatal(err)
@@ -32,7 +34,7 @@ func TestParseCSV(t *testing.T) {
 		line int
 		err  string // substring; "" for a good row
 	}
-	wants := []want{{2, ""}, {3, "lastName: is empty"}, {4, "expectedGuests"}, {6, "has 11 fields"}, {8, "groupId"}, {9, ""}}
+	wants := []want{{2, ""}, {3, "lastName: is empty"}, {4, "expectedGuests"}, {6, "has 11 fields"}, {8, "groupId"}, {9, ""}, {10, "firstName"}, {11, "lastName"}}
 	if len(f.Rows) != len(wants) {
 		t.Fatalf("%d rows, want %d: %+v", len(f.Rows), len(wants), f.Rows)
 	}
