@@ -27,14 +27,7 @@ func (s *Store) ReviewDietary(ctx context.Context, id string, companion int, tag
 	if err != nil {
 		return before, before, err
 	}
-	set := bson.D{{Key: "dietary", Value: after.Dietary}, {Key: "companions", Value: after.Companions}, {Key: "updatedAt", Value: after.UpdatedAt}}
-	update := bson.D{}
-	if len(after.Needs) > 0 {
-		set = append(set, bson.E{Key: "needs", Value: after.Needs})
-	} else {
-		update = append(update, bson.E{Key: "$unset", Value: bson.D{{Key: "needs", Value: ""}}})
-	}
-	update = append(bson.D{{Key: "$set", Value: set}}, update...)
+	update := setWithNeeds(bson.D{{Key: "dietary", Value: after.Dietary}, {Key: "companions", Value: after.Companions}, {Key: "updatedAt", Value: after.UpdatedAt}}, after.Needs)
 	// Compare-and-set on the answer the host saw: a guest who changed
 	// their words meanwhile gets their new words reviewed, not overwritten.
 	filter := bson.D{{Key: "_id", Value: id}, {Key: "updatedAt", Value: before.UpdatedAt}}
@@ -81,14 +74,7 @@ func (s *Store) UpgradeDietary(ctx context.Context) (int, error) {
 	for _, g := range old {
 		g.Dietary = guest.NormalizeDietary(g.Dietary)
 		g.RefreshNeeds()
-		set := bson.D{{Key: "dietary", Value: g.Dietary}}
-		update := bson.D{}
-		if len(g.Needs) > 0 {
-			set = append(set, bson.E{Key: "needs", Value: g.Needs})
-		} else {
-			update = append(update, bson.E{Key: "$unset", Value: bson.D{{Key: "needs", Value: ""}}})
-		}
-		update = append(bson.D{{Key: "$set", Value: set}}, update...)
+		update := setWithNeeds(bson.D{{Key: "dietary", Value: g.Dietary}}, g.Needs)
 		if err := s.retry(ctx, onBusy, func() error {
 			_, err := s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: g.ID}}, update)
 			return err
@@ -103,4 +89,14 @@ func (s *Store) UpgradeDietary(ctx context.Context) (int, error) {
 		}
 	}
 	return n, nil
+}
+
+// setWithNeeds is the update that $sets set and keeps the needs summary
+// beside it: stored when there are needs, absent when there are none, so
+// the (status, needs) index and "has needs" ($exists) leave such guests out.
+func setWithNeeds(set bson.D, needs []string) bson.D {
+	if len(needs) > 0 {
+		return bson.D{{Key: "$set", Value: append(set, bson.E{Key: "needs", Value: needs})}}
+	}
+	return bson.D{{Key: "$set", Value: set}, {Key: "$unset", Value: bson.D{{Key: "needs", Value: ""}}}}
 }

@@ -125,14 +125,7 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 		}
 	}
 	saveNeeds := func(id string, set bson.D) error {
-		set = append(set, bson.E{Key: "updatedAt", Value: at})
-		var unset bson.D
-		if n := needsOf(id); len(n) > 0 {
-			set = append(set, bson.E{Key: "needs", Value: n})
-		} else {
-			unset = bson.D{{Key: "$unset", Value: bson.D{{Key: "needs", Value: ""}}}}
-		}
-		update := append(bson.D{{Key: "$set", Value: set}}, unset...)
+		update := setWithNeeds(append(set, bson.E{Key: "updatedAt", Value: at}), needsOf(id))
 		return s.retry(ctx, onBusy, func() error {
 			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, update)
 			return err
