@@ -19,7 +19,6 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/store"
@@ -232,9 +231,10 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 	if err != nil {
 		return ai.Guest{}, err
 	}
-	// The dietary answer as the diet package reads it (canonical tags), so
-	// a recommendation never names a drink that ordering would warn about.
-	tags := append([]string{}, guest.NormalizeDietary(gu.Dietary).Tags...)
+	// The stored answer is already in canonical tags (every write, and the
+	// start-up upgrade of old answers, normalises it); ai reads it with the
+	// same diet rules ordering uses, so it is not read a third time here.
+	tags := append([]string{}, gu.Dietary.Tags...)
 	return ai.Guest{
 		ID:          gu.ID,
 		Name:        gu.Name(),
