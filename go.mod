@@ -27,6 +27,7 @@ require (
 	github.com/AlekSi/pointer v1.2.0 // indirect
 	github.com/FerretDB/wire v0.0.8 // indirect
 	github.com/SAP/go-hdb v1.13.6 // indirect
+	github.com/SherClockHolmes/webpush-go v1.4.0 // indirect
 	github.com/aws/aws-sdk-go-v2/aws/protocol/eventstream v1.7.27 // indirect
 	github.com/aws/aws-sdk-go-v2/feature/ec2/imds v1.20.9 // indirect
 	github.com/aws/aws-sdk-go-v2/internal/configsources v1.5.12 // indirect

@@ -15,6 +15,9 @@ type announcementRequest struct {
 	Text string `json:"text"`
 	// GuestID sends the message to one guest's topic instead of everyone.
 	GuestID string `json:"guestId,omitempty"`
+	// Push also sends it as a notification to the devices of the guests
+	// who allowed them, for pages that are closed (docs/PUSH.md).
+	Push bool `json:"push,omitempty"`
 	// SentAt (Unix nanoseconds) is echoed so a client can measure delivery
 	// latency; the load tool uses it.
 	SentAt int64 `json:"sentAt,omitempty"`
@@ -25,6 +28,8 @@ type announcement struct {
 	From   string    `json:"from"`
 	At     time.Time `json:"at"`
 	SentAt int64     `json:"sentAt,omitempty"`
+	// Push tells the push sender to notify devices too.
+	Push bool `json:"push,omitempty"`
 }
 
 // handleAnnounce publishes the host's message ("cake in the garden in 5
@@ -56,7 +61,7 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		}
 		topic = "guest:" + req.GuestID
 	}
-	a := announcement{Text: req.Text, From: identity(r.Context()).Name, At: time.Now().UTC(), SentAt: req.SentAt}
+	a := announcement{Text: req.Text, From: identity(r.Context()).Name, At: time.Now().UTC(), SentAt: req.SentAt, Push: req.Push}
 	if err := s.publish.Publish(r.Context(), topic, "announcement", a); err != nil {
 		s.fail(w, r, err)
 		return

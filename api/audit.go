@@ -42,6 +42,8 @@ var auditActions = map[string]string{
 	"POST /api/admin/announcements":            "announcement",
 	"PUT /api/bar/stock/{ingredient}":          "stock.set",
 	"PUT /api/bar/drinks/{id}/stock":           "drink_stock.set",
+	"POST /api/bar/boards":                     "board.create",
+	"DELETE /api/bar/boards/{id}":              "board.revoke",
 	"POST /api/door/checkin":                   "door.check_in",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 )
 
@@ -19,6 +20,8 @@ const (
 	signedIn
 	bartender
 	admin
+	// board: a pick-up board's token, the bar's or the host's.
+	board
 )
 
 // policy is the authorisation table: every route of the API and who may
@@ -52,6 +55,12 @@ var policy = map[string]access{
 	"POST /api/orders/{id}/cancel":             signedIn,
 	"POST /api/recommendations":                signedIn,
 	"GET /api/recommendations/{id}":            signedIn,
+	"POST /api/board/login":                    public,
+	"GET /api/board":                           board,
+	"POST /api/board/ws/ticket":                board,
+	"GET /api/push/key":                        signedIn,
+	"POST /api/push/subscriptions":             signedIn,
+	"DELETE /api/push/subscriptions/{id}":      signedIn,
 	"GET /api/bar/queue":                       bartender,
 	"POST /api/bar/orders/{id}/{action}":       bartender,
 	"GET /api/bar/stock":                       bartender,
@@ -143,12 +152,23 @@ func TestAuthorisation(t *testing.T) {
 		people[string(r)] = e.addGuest(guest.Guest{Role: r})
 		tokens[string(r)] = e.tokenFor(people[string(r)])
 	}
+	// A pick-up board holds a token too, and may use it for the board only.
+	b, _, err := e.store.CreateBoard(context.Background(), "Board", "test")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tokens["board"], _, err = e.keys.Sign(auth.Identity{GuestID: b.ID, Name: b.Name, Role: guest.RoleBoard})
+	if err != nil {
+		t.Fatal(err)
+	}
 	allowed := func(a access, who string) bool {
 		switch a {
 		case public:
 			return true
 		case signedIn:
-			return who != "anonymous"
+			return who != "anonymous" && who != "board"
+		case board:
+			return who == "board" || who == "bartender" || who == "admin"
 		case bartender:
 			return who == "bartender" || who == "admin"
 		default:

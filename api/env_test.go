@@ -52,7 +52,9 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 		t.Fatal(err)
 	}
 	d := Deps{
-		Config:   Config{MaxBodyBytes: 1 << 20, PublicURL: "http://party.test"},
+		// PushKey turns the subscription routes on; what is sent is
+		// push_test.go's (newPushEnv).
+		Config:   Config{MaxBodyBytes: 1 << 20, PublicURL: "http://party.test", PushKey: "test-vapid-key"},
 		Logger:   logger,
 		Store:    st,
 		Keys:     keys,

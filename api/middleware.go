@@ -202,6 +202,11 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.fail(w, r, err)
 			return
 		}
+		// A pick-up board's token opens the board's routes and nothing else.
+		if id.Role == guest.RoleBoard && !isBoardRoute(r.Context()) {
+			writeError(w, http.StatusForbidden, "forbidden", "a pick-up board may only show the board")
+			return
+		}
 		next.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), ctxIdentity, id)))
 	})
 }

@@ -284,7 +284,7 @@ func checkOpenAPIPathParams(t *testing.T, doc openAPIDocument, name, path string
 	}
 }
 
-var openAPIAccessNames = map[access]string{public: "public", signedIn: "signedIn", bartender: "bartender", admin: "admin"}
+var openAPIAccessNames = map[access]string{public: "public", signedIn: "signedIn", bartender: "bartender", admin: "admin", board: "board"}
 
 func checkOpenAPIAccess(t *testing.T, name string, op openAPIOperation, want access) {
 	t.Helper()
@@ -312,7 +312,7 @@ func checkOpenAPIAccess(t *testing.T, name string, op openAPIOperation, want acc
 	if want != public && op.Responses["401"] == nil {
 		t.Errorf("%s: needs a token but documents no 401", name)
 	}
-	if (want == bartender || want == admin) && op.Responses["403"] == nil {
+	if (want == bartender || want == admin || want == board) && op.Responses["403"] == nil {
 		t.Errorf("%s: needs a role but documents no 403", name)
 	}
 }

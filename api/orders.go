@@ -437,6 +437,7 @@ func (s *Server) orderEvent(ctx context.Context, o order.Order, event string) {
 	o = tidy(o)
 	s.publishEvent(ctx, hub.TopicBar, event, o)
 	s.publishEvent(ctx, hub.GuestTopic(o.GuestID), event, o)
+	s.boardEvent(ctx, o)
 	s.summaryChanged()
 }
 

@@ -43,6 +43,14 @@ func (s *Server) routes() http.Handler {
 		r.Get("/drinks", s.handleDrinks)
 		r.Get("/drinks/{id}", s.handleDrink)
 		r.Get("/app-key", s.handleAppKey)
+		r.Post("/board/login", s.handleBoardLogin)
+
+		// The pick-up board: its own token, or the bar's and the host's.
+		r.Group(func(r chi.Router) {
+			r.Use(boardRoute, s.authenticate, requireRole(guest.RoleBoard, guest.RoleBartender, guest.RoleAdmin))
+			r.Get("/board", s.handleBoard)
+			r.Post("/board/ws/ticket", s.handleWSTicket)
+		})
 
 		// Signed in, any role: everyone at the party is a guest too.
 		r.Group(func(r chi.Router) {
@@ -60,6 +68,9 @@ func (s *Server) routes() http.Handler {
 			r.Post("/orders/{id}/cancel", s.handleCancelOrder)
 			r.Post("/recommendations", s.handleRequestRecommendation)
 			r.Get("/recommendations/{id}", s.handleGetRecommendation)
+			r.Get("/push/key", s.handlePushKey)
+			r.Post("/push/subscriptions", s.handlePushSubscribe)
+			r.Delete("/push/subscriptions/{id}", s.handlePushUnsubscribe)
 		})
 
 		// Behind the bar.
@@ -70,6 +81,9 @@ func (s *Server) routes() http.Handler {
 			r.Get("/bar/stock", s.handleListStock)
 			r.With(s.recordAudit).Put("/bar/stock/{ingredient}", s.handleSetStock)
 			r.With(s.recordAudit).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
+			r.Get("/bar/boards", s.handleListBoards)
+			r.With(s.recordAudit).Post("/bar/boards", s.handleCreateBoard)
+			r.With(s.recordAudit).Delete("/bar/boards/{id}", s.handleRevokeBoard)
 		})
 
 		// The door: staff sign in with a bartender or admin code.

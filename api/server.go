@@ -51,6 +51,9 @@ type Config struct {
 	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
 	// may take per minute (default 30).
 	WSTicketsPerMinute int
+	// PushKey is the VAPID public key browsers subscribe to Web Push
+	// with; empty turns the subscription routes off (docs/PUSH.md).
+	PushKey string
 }
 
 // Deps is everything the server needs, passed in so tests can build one

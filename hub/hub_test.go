@@ -447,6 +447,13 @@ func runSuite(t *testing.T, brokers brokerPair) {
 			{admin, GuestTopic("g1"), true},
 			{admin, TopicGuests, true},
 			{admin, TopicMenu, true},
+			{admin, TopicBoard, true},
+			{bartender, TopicBoard, true},
+			{guest1, TopicBoard, false},
+			{Identity{ID: "brd_1", Role: RoleBoard}, TopicBoard, true},
+			{Identity{ID: "brd_1", Role: RoleBoard}, TopicBar, false},
+			{Identity{ID: "brd_1", Role: RoleBoard}, TopicGuests, false},
+			{Identity{ID: "brd_1", Role: RoleBoard}, TopicMenu, false},
 		}
 		for _, tt := range tests {
 			c := e.dial(0, tt.who)

@@ -19,6 +19,8 @@ const (
 	RoleGuest     = "guest"
 	RoleBartender = "bartender"
 	RoleAdmin     = "admin"
+	// RoleBoard is a pick-up board: it hears the board topic only.
+	RoleBoard = "board"
 )
 
 // Fixed topics; guest topics are "guest:" followed by the guest id.
@@ -27,6 +29,9 @@ const (
 	TopicBar    = "bar"
 	TopicAdmin  = "admin"
 	TopicMenu   = "menu"
+	// TopicBoard carries the pick-up board's view of the orders: first
+	// name, last initial, drinks and status, nothing else.
+	TopicBoard = "board"
 
 	guestTopicPrefix = "guest:"
 	maxGuestIDLen    = 64
@@ -38,7 +43,7 @@ func GuestTopic(guestID string) string { return guestTopicPrefix + guestID }
 // ValidTopic reports whether topic is one of the topics the hub knows.
 func ValidTopic(topic string) bool {
 	switch topic {
-	case TopicGuests, TopicBar, TopicAdmin, TopicMenu:
+	case TopicGuests, TopicBar, TopicAdmin, TopicMenu, TopicBoard:
 		return true
 	}
 	id, ok := strings.CutPrefix(topic, guestTopicPrefix)
@@ -71,7 +76,9 @@ func CanSubscribe(id Identity, topic string) bool {
 	case RoleAdmin:
 		return true
 	case RoleBartender:
-		return topic == TopicBar || topic == TopicGuests || topic == TopicMenu
+		return topic == TopicBar || topic == TopicGuests || topic == TopicMenu || topic == TopicBoard
+	case RoleBoard:
+		return topic == TopicBoard
 	case RoleGuest:
 		return topic == TopicGuests || topic == TopicMenu || (id.ID != "" && topic == GuestTopic(id.ID))
 	}

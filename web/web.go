@@ -29,6 +29,10 @@ var pages = map[string]string{
 	"/bar":   "bar.html",
 	"/admin": "admin.html",
 	"/door":  "door.html",
+	// The service worker lives at the root so its scope is the whole app
+	// (docs/PUSH.md); the manifest makes the guest app installable.
+	"/sw.js":                "sw.js",
+	"/manifest.webmanifest": "manifest.webmanifest",
 }
 
 // assetMaxAge keeps assets cacheable for a short while without fingerprinted names: a
@@ -145,12 +149,16 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("Content-Type", f.contentType)
 	hdr.Set("ETag", f.etag)
 	hdr.Set("X-Content-Type-Options", "nosniff")
-	if f.html {
+	switch {
+	case f.html:
 		// Always revalidate pages so a new release shows up on the next load.
 		hdr.Set("Cache-Control", "no-cache")
 		hdr.Set("Content-Security-Policy", contentSecurityPolicy)
 		hdr.Set("Referrer-Policy", "same-origin")
-	} else {
+	case f.name == "sw.js":
+		// The service worker too: it decides what every later load sees.
+		hdr.Set("Cache-Control", "no-cache")
+	default:
 		hdr.Set("Cache-Control", fmt.Sprintf("public, max-age=%d", int(assetMaxAge.Seconds())))
 	}
 	// ServeContent answers If-None-Match with 304, HEAD, and Range requests.

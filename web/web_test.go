@@ -159,23 +159,26 @@ func TestNewHandlerNeedsEveryPage(t *testing.T) {
 
 func TestNewHandlerContentTypes(t *testing.T) {
 	fsys := fstest.MapFS{
-		"static/index.html":     {Data: []byte("<!doctype html>")},
-		"static/login.html":     {Data: []byte("<!doctype html>")},
-		"static/bar.html":       {Data: []byte("<!doctype html>")},
-		"static/admin.html":     {Data: []byte("<!doctype html>")},
-		"static/door.html":      {Data: []byte("<!doctype html>")},
-		"static/js/x.mjs":       {Data: []byte("export {}")},
-		"static/sound/ding.mp3": {Data: []byte("ID3")},
-		"static/data.unknown":   {Data: []byte("plain words")},
+		"static/index.html":           {Data: []byte("<!doctype html>")},
+		"static/login.html":           {Data: []byte("<!doctype html>")},
+		"static/bar.html":             {Data: []byte("<!doctype html>")},
+		"static/admin.html":           {Data: []byte("<!doctype html>")},
+		"static/door.html":            {Data: []byte("<!doctype html>")},
+		"static/sw.js":                {Data: []byte("")},
+		"static/manifest.webmanifest": {Data: []byte("{}")},
+		"static/js/x.mjs":             {Data: []byte("export {}")},
+		"static/sound/ding.mp3":       {Data: []byte("ID3")},
+		"static/data.unknown":         {Data: []byte("plain words")},
 	}
 	h, err := newHandler(fsys)
 	if err != nil {
 		t.Fatal(err)
 	}
 	for name, want := range map[string]string{
-		"js/x.mjs":       "text/javascript; charset=utf-8",
-		"sound/ding.mp3": "audio/mpeg",
-		"data.unknown":   "text/plain; charset=utf-8",
+		"js/x.mjs":             "text/javascript; charset=utf-8",
+		"manifest.webmanifest": "application/manifest+json",
+		"sound/ding.mp3":       "audio/mpeg",
+		"data.unknown":         "text/plain; charset=utf-8",
 	} {
 		if got := h.files[name].contentType; got != want {
 			t.Errorf("%s: content type %q, want %q", name, got, want)
@@ -234,4 +237,69 @@ func FuzzHandlerPath(f *testing.F) {
 			t.Fatalf("status %d for %q", rec.Code, p)
 		}
 	})
+}
+
+// TestServiceWorkerAndManifest: the service worker is served from the root
+// (so its scope is the whole app) and always revalidated; the manifest
+// names icons that exist.
+func TestServiceWorkerAndManifest(t *testing.T) {
+	h := Handler()
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/sw.js", nil))
+	if rec.Code != 200 || rec.Header().Get("Cache-Control") != "no-cache" || !strings.HasPrefix(rec.Header().Get("Content-Type"), "text/javascript") {
+		t.Fatalf("/sw.js: %d %v", rec.Code, rec.Header())
+	}
+	rec = httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest("GET", "/manifest.webmanifest", nil))
+	var m struct {
+		StartURL string `json:"start_url"`
+		Display  string
+		Icons    []struct{ Src, Sizes string }
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &m); err != nil || rec.Code != 200 {
+		t.Fatalf("manifest: %d %v", rec.Code, err)
+	}
+	sizes := map[string]bool{}
+	for _, ic := range m.Icons {
+		r := httptest.NewRecorder()
+		h.ServeHTTP(r, httptest.NewRequest("GET", ic.Src, nil))
+		if r.Code != 200 {
+			t.Errorf("icon %s: %d", ic.Src, r.Code)
+		}
+		sizes[ic.Sizes] = true
+	}
+	if m.StartURL != "/" || m.Display != "standalone" || !sizes["192x192"] || !sizes["512x512"] {
+		t.Errorf("manifest %+v is not installable", m)
+	}
+}
+
+// TestServiceWorkerShell: every file the service worker caches at install
+// is served; one missing would make the browser refuse to install it.
+func TestServiceWorkerShell(t *testing.T) {
+	h := Handler()
+	sw, err := static.ReadFile("static/sw.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, list, ok := strings.Cut(string(sw), "const SHELL = [")
+	list, _, ok2 := strings.Cut(list, "];")
+	if !ok || !ok2 {
+		t.Fatal("sw.js has no SHELL list")
+	}
+	n := 0
+	for _, line := range strings.Split(list, "\n") {
+		p := strings.Trim(strings.TrimSpace(line), `",`)
+		if p == "" {
+			continue
+		}
+		n++
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", p, nil))
+		if rec.Code != 200 {
+			t.Errorf("shell file %s: %d", p, rec.Code)
+		}
+	}
+	if n < 10 {
+		t.Errorf("only %d shell files", n)
+	}
 }

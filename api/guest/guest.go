@@ -21,6 +21,9 @@ const (
 	RoleGuest     Role = "guest"
 	RoleBartender Role = "bartender"
 	RoleAdmin     Role = "admin"
+	// RoleBoard is a pick-up board by the bar, not a person: it sees the
+	// board and nothing else, and no guest can be given it.
+	RoleBoard Role = "board"
 )
 
 // Valid reports whether r is one of the known roles.

@@ -35,6 +35,11 @@ func randomHex(n int) string {
 // instances starting together both try the insert; the loser reads the
 // winner's value.
 func (s *Store) ensureSecret(ctx context.Context, id string, size int) (secretDoc, error) {
+	return s.ensureSecretWith(ctx, id, func() string { return randomHex(size) })
+}
+
+// ensureSecretWith is ensureSecret for a value newValue makes.
+func (s *Store) ensureSecretWith(ctx context.Context, id string, newValue func() string) (secretDoc, error) {
 	var doc secretDoc
 	err := s.coll(collSecrets).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc)
 	if err == nil {
@@ -43,7 +48,7 @@ func (s *Store) ensureSecret(ctx context.Context, id string, size int) (secretDo
 	if !errors.Is(err, mongo.ErrNoDocuments) {
 		return doc, fmt.Errorf("load secret %s: %w", id, err)
 	}
-	doc = secretDoc{ID: id, Value: randomHex(size), Enabled: true, UpdatedAt: time.Now().UTC().Truncate(time.Millisecond), UpdatedBy: "first start"}
+	doc = secretDoc{ID: id, Value: newValue(), Enabled: true, UpdatedAt: time.Now().UTC().Truncate(time.Millisecond), UpdatedBy: "first start"}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collSecrets).InsertOne(ctx, doc); return err }); err != nil {
 		if !mongo.IsDuplicateKeyError(err) {
 			return doc, fmt.Errorf("create secret %s: %w", id, err)

@@ -25,6 +25,9 @@ type SessionState struct {
 // SessionState reads guest id's current session state: one _id look-up
 // of the few fields it needs. A deleted guest is ErrNotFound.
 func (s *Store) SessionState(ctx context.Context, id string) (SessionState, error) {
+	if IsBoardID(id) {
+		return s.boardSessionState(ctx, id)
+	}
 	var g guest.Guest
 	opts := options.FindOne().SetProjection(bson.D{
 		{Key: "firstName", Value: 1}, {Key: "lastName", Value: 1}, {Key: "role", Value: 1},

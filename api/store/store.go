@@ -201,7 +201,7 @@ var collections = []string{
 	collGuests, collCodes, collKeys, collTickets, collSettings, collStats, collSecrets,
 	collSections, collDrinks, collStock, collImages, collVersions,
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
-	collJobs, collRecommendations, collAudit,
+	collJobs, collRecommendations, collAudit, collPush, collBoards,
 }
 
 // indexModels lists every index per collection. Each file that owns a

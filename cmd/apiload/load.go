@@ -279,7 +279,7 @@ func (s *server) connect(ctx context.Context, g person, onReady func(orderID str
 func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 	var sent sync.Map // order id → time the ready request was sent
 	var mu sync.Mutex
-	var lat, hubLat []time.Duration
+	var lat, hubLat, readyReq []time.Duration
 	onReady := func(id string, published, at time.Time) {
 		if v, ok := sent.LoadAndDelete(id); ok {
 			mu.Lock()
@@ -349,7 +349,12 @@ func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 		go func() {
 			defer pipelines.Done()
 			defer func() { <-inflight }()
-			if err := s.orderToReady(ctx, n, &sent); err != nil {
+			err := s.orderToReady(ctx, n, &sent, func(d time.Duration) {
+				mu.Lock()
+				readyReq = append(readyReq, d)
+				mu.Unlock()
+			})
+			if err != nil {
 				failed.Add(1)
 				firstErr.CompareAndSwap(nil, err.Error())
 			}
@@ -375,8 +380,26 @@ func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 	r := summarize("ready", lat, int(failed.Load())+missing, elapsed)
 	r.perSecond = float64(placed) / elapsed.Seconds()
 	hub := summarize("hub", hubLat, 0, elapsed)
-	r.note = fmt.Sprintf("%d phones connected in %.1fs; %.0f orders/s asked, %d placed, %d skipped with %d in flight; latency = bar's ready request → order.ready on the phone; of which publish → phone p50 %.2f ms, p99 %.2f ms",
-		len(phones), connected.Seconds(), o.rate, placed, skipped, o.inflight, ms(hub.p50), ms(hub.p99))
+	req := summarize("request", readyReq, 0, elapsed)
+	r.note = fmt.Sprintf("%d phones connected in %.1fs; %.0f orders/s asked, %d placed, %d skipped with %d in flight; latency = bar's ready request → order.ready on the phone; of which publish → phone p50 %.2f ms, p99 %.2f ms; the ready request itself p50 %.2f ms, p99 %.2f ms",
+		len(phones), connected.Seconds(), o.rate, placed, skipped, o.inflight, ms(hub.p50), ms(hub.p99), ms(req.p50), ms(req.p99))
+	if s.pushes != nil {
+		// Pushes go out behind the requests: give the last ones a moment.
+		pushed := 0
+		for wait := time.Now().Add(10 * time.Second); time.Now().Before(wait); time.Sleep(50 * time.Millisecond) {
+			pushed = 0
+			for _, d := range s.devices {
+				pushed += len(d.Messages())
+			}
+			if pushed >= len(lat) {
+				break
+			}
+		}
+		r.note += fmt.Sprintf("; %d Web Push notifications decrypted at the push service", pushed)
+		if errs := s.pushes.Errors(); len(errs) > 0 {
+			r.note += fmt.Sprintf("; %d push protocol errors, first: %s", len(errs), errs[0])
+		}
+	}
 	if missing > 0 {
 		r.note += fmt.Sprintf("; %d events never arrived", missing)
 	}
@@ -386,7 +409,7 @@ func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 	return r, nil
 }
 
-func (s *server) orderToReady(ctx context.Context, n int, sent *sync.Map) error {
+func (s *server) orderToReady(ctx context.Context, n int, sent *sync.Map, readyTook func(time.Duration)) error {
 	g := s.guests[n%len(s.guests)]
 	body := fmt.Sprintf(`{"items":[{"drinkId":%q,"qty":1}]}`, s.drinks[n%len(s.drinks)])
 	status, b, err := s.do(ctx, "POST", "/api/orders", g.token, []byte(body), "Idempotency-Key", fmt.Sprintf("ready-%d", n))
@@ -400,11 +423,13 @@ func (s *server) orderToReady(ctx context.Context, n int, sent *sync.Map) error 
 	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/start", s.bartender.token, nil); err != nil || status != 200 {
 		return fmt.Errorf("start: %d %v %.120s", status, err, b)
 	}
-	sent.Store(o.ID, time.Now())
+	at := time.Now()
+	sent.Store(o.ID, at)
 	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/ready", s.bartender.token, nil); err != nil || status != 200 {
 		sent.Delete(o.ID)
 		return fmt.Errorf("ready: %d %v %.120s", status, err, b)
 	}
+	readyTook(time.Since(at))
 	// Handed over, as a bar does, so the open orders stay few.
 	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/serve", s.bartender.token, nil); err != nil || status != 200 {
 		return fmt.Errorf("serve: %d %v %.120s", status, err, b)

@@ -42,6 +42,7 @@ type options struct {
 	limiter     bool
 	logLevel    string
 	cpuProfile  string
+	push        bool
 }
 
 func main() {
@@ -69,6 +70,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.dbSync, "db-sync", "full", "embedded database durability: full or normal (as barhub's --db-sync)")
 	fs.StringVar(&o.mongoURI, "mongodb-uri", os.Getenv("MONGODB_URI"), "MongoDB `uri` (empty: embedded FerretDB in a temporary directory)")
 	fs.BoolVar(&o.limiter, "rate-limits", true, "keep the rate limiter in the path (set so high it never refuses)")
+	fs.BoolVar(&o.push, "push", false, "every guest also has a Web Push device at a test push service in this process, so each ready is encrypted and sent")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to `file`")
 	fs.StringVar(&o.logLevel, "log", "", "log the server at this `level` (debug, info, warn, error) to stderr; empty logs nothing")
 	if err := fs.Parse(args); err != nil {
@@ -94,7 +96,11 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	if o.redisURL != "" {
 		hubKind = "Redis"
 	}
-	fmt.Fprintf(out, "apiload: %s, %s, %d guests\n", backend, hubKind, o.guests)
+	pushNote := ""
+	if o.push {
+		pushNote = ", each with a Web Push device"
+	}
+	fmt.Fprintf(out, "apiload: %s, %s, %d guests%s\n", backend, hubKind, o.guests, pushNote)
 
 	if o.cpuProfile != "" {
 		f, err := os.Create(o.cpuProfile)

@@ -23,6 +23,8 @@ import (
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/push/pushtest"
 )
 
 // server is barhub's API running in this process, with its people.
@@ -34,6 +36,10 @@ type server struct {
 	drinks    []string // available drinks without allergens, so no order needs a confirmation
 	client    *http.Client
 	close     func()
+	// pushes is the test push service every guest's device subscribed
+	// at, with -push.
+	pushes  *pushtest.Service
+	devices []*pushtest.Device
 }
 
 type person struct {
@@ -142,13 +148,34 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		h.Shutdown(sctx)
 	})
 
+	var publish api.Publisher = h
+	var pushKey string
+	var pushes *pushtest.Service
+	if o.push {
+		// Every guest's phone also subscribed to Web Push: each "ready"
+		// is encrypted and sent, through the real library, to a push
+		// service in this process that decrypts it.
+		pushes = pushtest.New()
+		closers = append(closers, pushes.Close)
+		vk, err := st.VAPIDKeys(ctx)
+		if err != nil {
+			return fail(err)
+		}
+		pushes.VAPIDKey, pushKey = vk.Public, vk.Public
+		sender := push.New(st, push.Config{Keys: vk, Contact: "apiload@localhost", Client: pushes.Client()}, logger, nil)
+		pctx, cancel := context.WithCancel(context.Background())
+		go sender.Run(pctx)
+		closers = append(closers, cancel)
+		publish = push.Forward(h, sender)
+	}
+
 	rate := 0.0
 	if o.limiter {
 		rate = 1e9 // in the path, never refusing
 	}
 	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
-		Publish: h, Live: h, Presence: h.Presence, Sessions: sessions, SessionBus: h,
+		Config: api.Config{MaxBodyBytes: 1 << 20, PushKey: pushKey}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
+		Publish: publish, Live: h, Presence: h.Presence, Sessions: sessions, SessionBus: h,
 		Bar: api.BarConfig{
 			RateBrowse: rate, RateOrders: rate, MaxOpenOrders: 1 << 30,
 			ImageDir: filepath.Join(dir, "images"), Redis: rdb, RedisPrefix: prefix, Events: h,
@@ -170,6 +197,18 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	}
 	if err := s.seed(ctx, st, keys, o.guests); err != nil {
 		return fail(err)
+	}
+	if pushes != nil {
+		s.pushes = pushes
+		for _, g := range s.guests {
+			d := pushes.NewDevice()
+			sub := d.Subscription()
+			k := sub["keys"].(map[string]string)
+			if err := st.SavePushDevice(ctx, g.id, store.PushDevice{Endpoint: d.Endpoint, P256dh: k["p256dh"], Auth: k["auth"], CreatedAt: time.Now()}); err != nil {
+				return fail(err)
+			}
+			s.devices = append(s.devices, d)
+		}
 	}
 	k, err := st.AppKey(ctx)
 	if err != nil {

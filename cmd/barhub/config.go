@@ -24,6 +24,7 @@ type config struct {
 	RedisURL       string
 	RedisPrefix    string
 	PublicURL      string
+	PushContact    string
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
@@ -103,6 +104,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
+	fs.StringVar(&c.PushContact, "push-contact", e.str("BARHUB_PUSH_CONTACT", ""), "`e-mail or https URL` push services can reach the host at, sent with every Web Push (BARHUB_PUSH_CONTACT; default the public URL when it is https)")
 	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
@@ -166,6 +168,13 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 			c.PublicURL = "http://" + c.Addr
 		}
 		c.PublicURL = strings.TrimRight(c.PublicURL, "/")
+		c.PushContact = strings.TrimPrefix(c.PushContact, "mailto:")
+		if c.PushContact == "" {
+			c.PushContact = "barhub@localhost"
+			if strings.HasPrefix(c.PublicURL, "https://") {
+				c.PushContact = c.PublicURL
+			}
+		}
 		return nil
 	}
 }

@@ -24,6 +24,7 @@ import (
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/web"
 )
 
@@ -200,7 +201,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
 	go activityRec.Run(ctx)
 	go keepGuestStats(ctx, a.store, logger)
-	bartender, err := startAI(ctx, cfg, a, live, registry, logger)
+	// Every event worth a notification also goes to the guests' devices
+	// (docs/PUSH.md).
+	sender, err := startPush(ctx, a, registry, logger)
+	if err != nil {
+		return err
+	}
+	publish := push.Forward(live, sender)
+	bartender, err := startAI(ctx, cfg, a, live, publish, registry, logger)
 	if err != nil {
 		return err
 	}
@@ -209,7 +217,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
-			WSTicketsPerMinute: cfg.WSTicketsPerMinute},
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey()},
 		Logger:  logger,
 		Store:   a.store,
 		Keys:    a.keys,
@@ -218,7 +226,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// hub carries ended sessions to every instance.
 		Sessions:   sessions,
 		SessionBus: live,
-		Publish:    live,
+		Publish:    publish,
 		Live:       live,
 		Presence:   live.Presence,
 		Activity:   activityRec,

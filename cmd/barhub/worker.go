@@ -23,6 +23,7 @@ import (
 	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/push"
 )
 
 // aiParts is the AI bartender as serve runs it: the API's view of it, the
@@ -36,7 +37,7 @@ type aiParts struct {
 
 // startAI picks Bedrock or the local implementations and, unless
 // --no-worker, starts a worker in this process.
-func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
+func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Publisher, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
@@ -47,7 +48,7 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg promet
 	}
 	var w *ai.Worker
 	if !cfg.NoWorker {
-		w = newWorker(a.store, live, model, reg, logger)
+		w = newWorker(a.store, live, pub, model, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -92,13 +93,15 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 	return c, nil
 }
 
-func newWorker(st *store.Store, live *hub.Hub, model ai.Model, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
+// newWorker builds the job worker; pub carries its events to the hub and,
+// for a finished recommendation, to the guest's devices (push.Forward).
+func newWorker(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
 	return ai.NewWorker(ai.Deps{
 		Store:      st,
 		Menu:       menuView{st},
 		Guests:     guestView{st},
 		Prompts:    promptSink{st: st, live: live, log: logger},
-		Publisher:  live,
+		Publisher:  pub,
 		Model:      model,
 		Logger:     logger,
 		Registerer: reg,
@@ -141,7 +144,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	w := newWorker(a.store, live, model, reg, logger)
+	sender, err := startPush(ctx, a, reg, logger)
+	if err != nil {
+		return err
+	}
+	w := newWorker(a.store, live, push.Forward(live, sender), model, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -282,4 +289,16 @@ func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.I
 		p.log.WarnContext(ctx, "announce image prompt to menu caches", "drink", drinkID, "err", err)
 	}
 	return nil
+}
+
+// startPush loads (on first start, makes) the Web Push keys and starts
+// the sender that notifies guests' devices until ctx ends (docs/PUSH.md).
+func startPush(ctx context.Context, a *app, reg prometheus.Registerer, logger *slog.Logger) (*push.Sender, error) {
+	keys, err := a.store.VAPIDKeys(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("web push keys: %w", err)
+	}
+	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact}, logger, reg)
+	go s.Run(ctx)
+	return s, nil
 }

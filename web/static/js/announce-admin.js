@@ -6,6 +6,7 @@ const form = document.getElementById("announce-form");
 const text = document.getElementById("announce-text");
 const status = document.getElementById("announce-status");
 const online = document.getElementById("announce-online");
+const pushBox = document.getElementById("announce-push");
 
 async function loadPresence() {
   try {
@@ -29,8 +30,9 @@ if (form && auth()?.role === "admin") {
     status.textContent = "Sending…";
     status.className = "muted";
     try {
-      await api("POST", "/api/admin/announcements", { text: value });
-      status.textContent = "Sent to every guest.";
+      const push = !!pushBox?.checked;
+      await api("POST", "/api/admin/announcements", { text: value, push });
+      status.textContent = push ? "Sent to every guest, and as a notification to the phones that allow them." : "Sent to every guest.";
       status.className = "saved";
       text.value = "";
     } catch (err) {

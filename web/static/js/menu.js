@@ -345,6 +345,7 @@ async function submitOrder() {
       order = await appApi("POST", "/api/orders", body, { headers: { "Idempotency-Key": draft.key } });
     }
     upsertOrder(order);
+    document.dispatchEvent(new CustomEvent("barhub:ordered", { detail: order }));
     document.getElementById("order-dialog").close();
     toast(order.position ? `Ordered! You are number ${order.position} in the queue.` : "Ordered!", "ok");
   } catch (err) {
