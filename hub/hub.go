@@ -542,7 +542,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	switch id.Role {
-	case RoleGuest, RoleBartender, RoleAdmin:
+	case RoleGuest, RoleBartender, RoleAdmin, RoleBoard:
 	default:
 		writeError(w, http.StatusForbidden, "forbidden", "this account may not open a live connection")
 		return

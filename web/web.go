@@ -29,6 +29,7 @@ var pages = map[string]string{
 	"/bar":   "bar.html",
 	"/admin": "admin.html",
 	"/door":  "door.html",
+	"/board": "board.html",
 	// The service worker lives at the root so its scope is the whole app
 	// (docs/PUSH.md); the manifest makes the guest app installable.
 	"/sw.js":                "sw.js",
@@ -136,6 +137,19 @@ func newHandler(fsys fs.FS) (*handler, error) {
 func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	f := h.lookup(r.URL.Path)
 	if f == nil {
+		if nf := h.files["404.html"]; nf != nil && wantsPage(r) {
+			// A person followed a bad link: a page with a way back, not JSON.
+			hdr := w.Header()
+			hdr.Set("Content-Type", nf.contentType)
+			hdr.Set("Cache-Control", "no-cache")
+			hdr.Set("X-Content-Type-Options", "nosniff")
+			hdr.Set("Content-Security-Policy", contentSecurityPolicy)
+			w.WriteHeader(http.StatusNotFound)
+			if r.Method != http.MethodHead {
+				w.Write(nf.body)
+			}
+			return
+		}
 		writeError(w, http.StatusNotFound, "not_found", fmt.Sprintf("nothing at %s", r.URL.Path))
 		return
 	}
@@ -163,6 +177,18 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	// ServeContent answers If-None-Match with 304, HEAD, and Range requests.
 	http.ServeContent(w, r, f.name, time.Time{}, bytes.NewReader(f.body))
+}
+
+// wantsPage reports whether a browser navigated to the URL (it asks for
+// HTML), as opposed to a script or a client of the API asking for data.
+func wantsPage(r *http.Request) bool {
+	if r.Method != http.MethodGet && r.Method != http.MethodHead {
+		return false
+	}
+	if strings.HasPrefix(r.URL.Path, "/static/") || strings.HasPrefix(r.URL.Path, "/api/") {
+		return false
+	}
+	return strings.Contains(r.Header.Get("Accept"), "text/html")
 }
 
 // lookup returns the file for an app URL or a /static/ asset path, or nil.

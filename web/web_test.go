@@ -164,6 +164,7 @@ func TestNewHandlerContentTypes(t *testing.T) {
 		"static/bar.html":             {Data: []byte("<!doctype html>")},
 		"static/admin.html":           {Data: []byte("<!doctype html>")},
 		"static/door.html":            {Data: []byte("<!doctype html>")},
+		"static/board.html":           {Data: []byte("<!doctype html>")},
 		"static/sw.js":                {Data: []byte("")},
 		"static/manifest.webmanifest": {Data: []byte("{}")},
 		"static/js/x.mjs":             {Data: []byte("export {}")},
@@ -301,5 +302,40 @@ func TestServiceWorkerShell(t *testing.T) {
 	}
 	if n < 10 {
 		t.Errorf("only %d shell files", n)
+	}
+}
+
+// TestNotFoundPage: a person who follows a bad link gets a page with a way
+// back; scripts and API clients keep the JSON error.
+func TestNotFoundPage(t *testing.T) {
+	h := Handler()
+	for _, tt := range []struct {
+		path, accept string
+		html         bool
+	}{
+		{"/nope", "text/html,application/xhtml+xml,*/*;q=0.8", true},
+		{"/bar/extra", "text/html", true},
+		{"/nope", "application/json", false},
+		{"/nope", "", false},
+		{"/static/js/nope.js", "text/html", false},
+	} {
+		req := httptest.NewRequest("GET", tt.path, nil)
+		req.Header.Set("Accept", tt.accept)
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		body := rec.Body.String()
+		if rec.Code != 404 {
+			t.Errorf("%s (%s): %d", tt.path, tt.accept, rec.Code)
+		}
+		gotHTML := strings.HasPrefix(rec.Header().Get("Content-Type"), "text/html")
+		if gotHTML != tt.html {
+			t.Errorf("%s (%s): Content-Type %s", tt.path, tt.accept, rec.Header().Get("Content-Type"))
+		}
+		if tt.html && !strings.Contains(body, `href="/"`) {
+			t.Errorf("%s: the 404 page has no way back: %s", tt.path, body)
+		}
+		if !tt.html && !strings.Contains(body, `"not_found"`) {
+			t.Errorf("%s: %s", tt.path, body)
+		}
 	}
 }

@@ -36,7 +36,7 @@ func TestBrowserSignedOutGuestLandsOnSignIn(t *testing.T) {
 		t.Fatalf("sign out everywhere: %d", status)
 	}
 	browsertest.WaitPath(t, phone, "/login")
-	browsertest.WaitText(t, phone, "#login-notice", "your access changed")
+	browsertest.WaitText(t, phone, "#login-notice", "You have been signed out")
 	if tok := browsertest.Eval[string](t, phone, `localStorage.getItem("barhub.token") || ""`); tok != "" {
 		t.Errorf("the ended token is still stored")
 	}

@@ -79,9 +79,12 @@ export async function api(method, path, body, options = {}) {
   }
   if (res.ok) return data;
 
-  if (res.status === 401 && token) {
+  if (res.status === 401 && path !== "/api/auth/login") {
+    // Expired, ended by "sign out everywhere" or a new code, or signed out in another
+    // tab: the sign-in page says so in words, never the API's developer text.
     clearAuth();
     location.assign("/login?expired=1");
+    throw new ApiError("You are signed out. Please sign in again.", { status: 401, code: data?.error?.code || "" });
   }
   const message = data?.error?.message || `Something went wrong (HTTP ${res.status}). Please try again.`;
   throw new ApiError(message, { status: res.status, code: data?.error?.code || "", details: data?.error?.details ?? null });

@@ -39,7 +39,7 @@ if (code) codeInput.value = code;
 const roleNames = { guest: "guests", bartender: "bartenders", admin: "the host" };
 const me = auth();
 if (params.has("expired")) {
-  showNotice(document.createTextNode("Your sign-in has ended: it expired, or your access changed. Please sign in again."));
+  showNotice(document.createTextNode("You have been signed out. That happens when a sign-in gets old, when you sign out on another phone, or when the host gives you a new code. Sign in again with the code from your invitation."));
 } else if (params.has("need")) {
   const who = roleNames[params.get("need")] || "someone else";
   showNotice(document.createTextNode(`That page is for ${who}. Sign in with a code that has access.`));

@@ -181,6 +181,45 @@ function renderSections() {
   box.replaceChildren(chip("", "All"), ...state.sections.filter((s) => s.drinks > 0).map((s) => chip(s.id, s.name)));
 }
 
+// closeTo reports whether word is within one typo of q (two for long queries): a
+// letter missing, extra, wrong or two swapped ("mojto", "mohito", "mojtio" → mojito).
+// Short queries must match exactly; a typo in three letters is another word.
+export function closeTo(q, word) {
+  if (q.length < 4) return false;
+  const limit = q.length >= 8 ? 2 : 1;
+  // Compare with the word's start of about the query's length, so "margar" finds
+  // "margarita" and "margarta" does too.
+  for (const w of new Set([word, word.slice(0, q.length), word.slice(0, q.length + 1), word.slice(0, q.length - 1)])) {
+    if (Math.abs(w.length - q.length) <= limit && distance(q, w, limit) <= limit) return true;
+  }
+  return false;
+}
+
+// distance is the optimal string alignment distance, stopping early past limit.
+function distance(a, b, limit) {
+  const prev2 = new Array(b.length + 1).fill(0);
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, prev2[j - 2] + 1);
+      cur.push(v);
+      best = Math.min(best, v);
+    }
+    if (best > limit) return best;
+    prev2.splice(0, prev2.length, ...prev);
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+function words(d) {
+  return [d.name, ...d.ingredients.map((i) => i.name), ...d.tags].join(" ").toLowerCase().split(/[^\p{L}\p{N}]+/u).filter(Boolean);
+}
+
 function matches(d) {
   if (state.section && d.section !== state.section) return false;
   if (state.alcoholFree && !d.alcoholFree) return false;
@@ -190,7 +229,8 @@ function matches(d) {
     d.name.toLowerCase().includes(q) ||
     d.description.toLowerCase().includes(q) ||
     d.ingredients.some((i) => i.name.toLowerCase().includes(q)) ||
-    d.tags.some((t) => t.includes(q))
+    d.tags.some((t) => t.includes(q)) ||
+    words(d).some((w) => closeTo(q, w))
   );
 }
 
