@@ -254,6 +254,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	go sweep(ctx, a, logger)
+	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
+		return err
+	}
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, registry, logger, stdout)
 		if err != nil {
