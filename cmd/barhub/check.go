@@ -417,7 +417,9 @@ func (c *checker) do(ctx context.Context, base, method, path, token string, body
 		return 0, err
 	}
 	if resp.StatusCode >= 300 {
-		var e struct{ Error struct{ Code, Message string } }
+		var e struct {
+			Error struct{ Code, Message string }
+		}
 		if json.Unmarshal(b, &e) == nil && e.Error.Code != "" {
 			return resp.StatusCode, fmt.Errorf("%s: %s", e.Error.Code, e.Error.Message)
 		}
