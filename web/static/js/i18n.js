@@ -164,13 +164,20 @@ export function formatList(items, type = "conjunction") {
   return new Intl.ListFormat(locale, { style: "long", type }).format(items.map(String));
 }
 
-// <barhub-lang> is the language switch: a small select any page can put in its header.
+// <barhub-lang> is the language switch, small enough for a phone's top bar: it shows the
+// language's short code ("SV") and opens the system's own picker with the full names.
 class LanguageSwitch extends HTMLElement {
   connectedCallback() {
     if (this.firstChild) return;
+    const label = document.createElement("label");
+    label.className = "lang-switch";
+    const code = document.createElement("span");
+    code.className = "lang-code";
+    code.setAttribute("aria-hidden", "true");
+    code.textContent = lang.split("-")[0].toUpperCase();
     const select = document.createElement("select");
-    select.className = "lang-switch";
     select.setAttribute("aria-label", t("lang.label"));
+    select.title = t("lang.label");
     for (const l of LANGUAGES) {
       const opt = document.createElement("option");
       opt.value = l.code;
@@ -180,7 +187,8 @@ class LanguageSwitch extends HTMLElement {
       select.append(opt);
     }
     select.addEventListener("change", () => setLanguage(select.value));
-    this.append(select);
+    label.append(code, select);
+    this.append(label);
   }
 }
 
