@@ -184,3 +184,41 @@ func TestErrorMessagesFollowAcceptLanguage(t *testing.T) {
 		})
 	}
 }
+
+// TestMenuCarriesTranslations: the cached menu answers carry the starter
+// texts per language beside the English ones, and a drink the host
+// rewrote shows the host's words only.
+func TestMenuCarriesTranslations(t *testing.T) {
+	e := newBarEnv(t)
+	var secs struct {
+		Sections []sectionView `json:"sections"`
+	}
+	_, body := e.do("GET", "/api/sections", "", nil)
+	decodeInto(t, body, &secs)
+	if got := secs.Sections[3].I18n["sv"].Name; got != "Alkoholfritt" {
+		t.Errorf("alcohol-free section in Swedish = %q, want Alkoholfritt: %s", got, body)
+	}
+	var negroni drinkView
+	_, body = e.do("GET", "/api/drinks/negroni", "", nil, "Accept-Language", "sv")
+	decodeInto(t, body, &negroni)
+	sv := negroni.I18n["sv"]
+	if negroni.Description != "Equal parts gin, Campari and sweet vermouth, stirred over ice with an orange slice." ||
+		sv.Description != "Lika delar gin, Campari och söt vermouth, rörd över is med en apelsinskiva." ||
+		strings.Join(sv.Ingredients, ", ") != "Gin, Campari, Söt vermouth, Apelsin" ||
+		negroni.I18n["pt-BR"].Ingredients[0] != "Gim" {
+		t.Fatalf("negroni: %s", body)
+	}
+
+	edit := validDrink()
+	edit["name"] = "Negroni"
+	edit["description"] = "Our house Negroni, with a local gin."
+	if status, body := e.do("PUT", "/api/admin/drinks/negroni", e.aTok, edit); status != 200 {
+		t.Fatalf("edit: %d %s", status, body)
+	}
+	negroni = drinkView{}
+	_, body = e.do("GET", "/api/drinks/negroni", "", nil)
+	decodeInto(t, body, &negroni)
+	if d := negroni.I18n["sv"].Description; d != "" {
+		t.Errorf("a rewritten description still has the starter's Swedish %q", d)
+	}
+}
