@@ -47,6 +47,10 @@ type config struct {
 	WSTicketsPerMinute int
 	ShutdownGrace      time.Duration
 	NoWorker           bool
+	// Who reads /metrics: a port of its own, or a bearer token on the
+	// guests' port; with neither, nobody.
+	MetricsAddr  string
+	MetricsToken string
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -124,6 +128,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", e.str("BARHUB_METRICS_ADDR", ""), "serve /metrics on this `host:port` of its own, out of guests' reach; empty serves it nowhere but behind --metrics-token (BARHUB_METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", e.str("BARHUB_METRICS_TOKEN", ""), "bearer `token` a scraper presents for /metrics on the guests' port; prefer the environment variable (BARHUB_METRICS_TOKEN)")
 	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
 	return c, func() error {
 		if len(e.errs) > 0 {
