@@ -144,6 +144,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"barhub", "keys"}, "", true},
 		{[]string{"barhub", "serve", "--db-sync", "sometimes"}, "", true},
 		{[]string{"barhub", "serve", "--images", "attic"}, "", true},
+		{[]string{"barhub", "serve", "--alert-format", "xml"}, "", true},
+		{[]string{"barhub", "serve", "--alert-email", "ops@example.com"}, "", true},
 		{[]string{"barhub", "db", "--addr", "127.0.0.1:0", "--db-sync", "sometimes"}, "", true},
 	}
 	for _, tt := range tests {
