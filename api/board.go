@@ -123,7 +123,7 @@ func (s *Server) handleBoardLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	b, err := s.store.BoardBySecret(r.Context(), id, secret)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusUnauthorized, "board_revoked", "this board link no longer works; ask the bar for a new one")
+		s.writeError(w, r, http.StatusUnauthorized, "board_revoked", "this board link no longer works; ask the bar for a new one")
 		return
 	}
 	if err != nil {

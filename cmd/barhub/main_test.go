@@ -144,6 +144,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"barhub", "keys"}, "", true},
 		{[]string{"barhub", "serve", "--db-sync", "sometimes"}, "", true},
 		{[]string{"barhub", "serve", "--images", "attic"}, "", true},
+		{[]string{"barhub", "serve", "--alert-format", "xml"}, "", true},
+		{[]string{"barhub", "serve", "--alert-email", "ops@example.com"}, "", true},
 		{[]string{"barhub", "db", "--addr", "127.0.0.1:0", "--db-sync", "sometimes"}, "", true},
 	}
 	for _, tt := range tests {
@@ -173,7 +175,7 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no metrics address printed:\n%s", s.Output())
 	}
-	wants := []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines"}
+	wants := []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines", `barhub_dependency_up{dependency="database"} 1`}
 	resp, metrics := get(t, m[1])
 	if resp.StatusCode != 200 {
 		t.Fatalf("metrics address: %d", resp.StatusCode)

@@ -38,6 +38,7 @@ Usage:
   barhub [serve] [flags]     run the server (the default; see "barhub serve -h")
   barhub db [flags]          run the embedded database alone, for several instances
   barhub admin add|list|code add an admin, list them, or give one a new code (lost code)
+  barhub check --url URL     check a running deployment end to end (see "barhub check -h")
   barhub keys rotate         add a new token signing key; old tokens stay valid until they expire
   barhub worker [flags]      run the AI job worker alone (serve runs one too, unless --no-worker)
   barhub seed menu [flags]   load the starter menu of cocktails and alcohol-free drinks
@@ -64,6 +65,8 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return runDB(ctx, rest, getenv, stdout)
 	case "admin":
 		return runAdmin(ctx, rest, getenv, stdout)
+	case "check":
+		return runCheck(ctx, rest, getenv, stdout)
 	case "keys":
 		return runKeys(ctx, rest, getenv, stdout)
 	case "worker":
@@ -190,6 +193,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	} else {
 		broker = hub.NewMemoryBroker(cfg.HubHistory)
 	}
+	// 1 while a dependency answers, read at each scrape: alert rules see a
+	// lost Redis or database without waiting for requests to fail.
+	for name, p := range ready {
+		registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "barhub_dependency_up", Help: "Whether a dependency answers a ping (1) or not (0), checked at each scrape.",
+			ConstLabels: prometheus.Labels{"dependency": name},
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if p.Ping(ctx) != nil {
+				return 0
+			}
+			return 1
+		}))
+	}
 	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
 	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
 	live := hub.New(hub.Config{
@@ -262,6 +280,9 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	go sweep(ctx, a, logger)
+	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
+		return err
+	}
 	if cfg.MetricsAddr != "" {
 		stopMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, registry, logger, stdout)
 		if err != nil {
