@@ -122,7 +122,9 @@ function ticket(o) {
       h("span", { class: "guest" }, o.guestName || "Guest"),
       h("span", { class: "age", "aria-label": "waiting" }, clock(since(o)))),
     h("ul", { class: "items" }, (o.items || []).map((it) =>
-      h("li", {}, h("b", {}, `${it.qty}×`), " ", it.name,
+      h("li", {}, h("b", {}, `${it.qty}×`), " ",
+        h("button", { type: "button", class: "recipe-open", dataset: { drink: it.drinkId, qty: it.qty }, "aria-label": `How to make ${it.qty} ${it.name}`,
+          onclick: () => openRecipe(it.drinkId, it.qty) }, it.name),
         it.forName && h("span", { class: "for" }, ` for ${it.forName}`),
         it.notes && h("em", { class: "note" }, it.notes),
         it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${it.confirmed.join(", ")}: confirmed`),
@@ -188,6 +190,35 @@ function askReason(o) {
     dlg.showModal();
     input.focus();
   });
+}
+
+// ---- Recipes -----------------------------------------------------------------------------
+// One tap on a drink's name opens how to make it, every amount already multiplied by the
+// ticket's glasses, so a helper who has never made a Paper Plane can.
+
+const iceWords = { none: "no ice (served up)", cubes: "over ice cubes", crushed: "over crushed ice", large: "over one large cube" };
+
+async function openRecipe(drinkId, qty) {
+  const dlg = document.getElementById("recipe-dialog");
+  const err = document.getElementById("recipe-error");
+  err.hidden = true;
+  try {
+    const r = await api("GET", `/api/bar/drinks/${encodeURIComponent(drinkId)}/recipe?qty=${qty}`);
+    document.getElementById("recipe-title").textContent = `${r.qty} × ${r.name}`;
+    const serve = [r.glass, iceWords[r.ice], r.garnish && `garnish: ${r.garnish}`].filter(Boolean);
+    document.getElementById("recipe-serve").textContent = serve.length ? serve.join(" · ") : "No glass or ice given for this drink.";
+    document.getElementById("recipe-ingredients").replaceChildren(...r.ingredients.map((l) => h("li", {}, l.text)));
+    const steps = r.method || [];
+    document.getElementById("recipe-method").replaceChildren(...(steps.length ? steps.map((s) => h("li", {}, s)) : [h("li", {}, "No method yet: ask the host.")]));
+    const batch = document.getElementById("recipe-batch");
+    batch.hidden = r.qty < 2;
+    batch.textContent = `Amounts for all ${r.qty} glasses: shake or stir in batches your shaker holds, split at the end.`;
+  } catch (e) {
+    document.getElementById("recipe-title").textContent = "Recipe";
+    err.textContent = e.message;
+    err.hidden = false;
+  }
+  if (!dlg.open) dlg.showModal();
 }
 
 // ---- Stock ------------------------------------------------------------------------------

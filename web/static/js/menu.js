@@ -233,10 +233,17 @@ function drinkCard(d) {
       h("div", { class: "drink-head" }, h("h3", {}, d.name), strength),
       d.description && h("p", { class: "desc" }, d.description),
       h("p", { class: "ingredients" }, d.ingredients.map((i) => i.name).join(" · ")),
+      serving(d),
       warn && h("p", { class: "allergen-flag", role: "note" }, `⚠ Not for you: it ${causeText(warn)}. You told us to watch out for this`),
       d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, `Allergens: ${d.allergens.join(", ")}`),
       d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((t) => h("span", { class: "badge" }, t))),
       action));
+}
+
+// serving says how the drink comes: "Coupe · garnish: orange twist".
+function serving(d) {
+  const parts = [d.glass, d.garnish && `garnish: ${d.garnish.toLowerCase()}`].filter(Boolean);
+  return parts.length > 0 && h("p", { class: "serving" }, parts.join(" · "));
 }
 
 // ---- Ordering ----------------------------------------------------------------------------
