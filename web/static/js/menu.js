@@ -4,7 +4,7 @@
 // "ready!" moment (sound and vibration where the phone allows).
 import { ApiError, auth } from "./api.js";
 import { startLive } from "./page.js";
-import { formatList, formatNumber, lang, t } from "./i18n.js";
+import { formatList, formatNumber, has, lang, t } from "./i18n.js";
 import {
   appApi, appIsOn, beep, h, itemsText, loadAppKey, loadStyles, minutes, newKey, onAppSwitch,
   statusWords, toast, unlockAudio,
@@ -147,11 +147,17 @@ async function loadPeople() {
   }
 }
 
+// word translates a menu word the catalogue knows (a tag, an allergen) and
+// leaves one the host made up as it is.
+function word(kind, value) {
+  return has(`${kind}.${value}`) ? t(`${kind}.${value}`) : value;
+}
+
 // causeText says why a drink is not for someone, from diet.Check's causes:
 // allergens, "alcohol", a diet, or words of needs the host has not seen.
 const DIETS = ["vegan", "vegetarian", "halal", "kosher"];
 function causeText(causes) {
-  return causes.map((c) => (c === "alcohol" ? t("guest.cause.alcohol") : DIETS.includes(c) ? t("guest.cause.notDiet", { diet: t(`diet.${c}`) }) : t("guest.cause.contains", { what: c }))).join(", ");
+  return causes.map((c) => (c === "alcohol" ? t("guest.cause.alcohol") : DIETS.includes(c) ? t("guest.cause.notDiet", { diet: t(`diet.${c}`) }) : t("guest.cause.contains", { what: word("allergen", c) }))).join(", ");
 }
 
 async function loadOrders() {
@@ -237,8 +243,8 @@ function drinkCard(d) {
       d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description),
       h("p", { class: "ingredients" }, (d.i18n?.[lang]?.ingredients || d.ingredients.map((i) => i.name)).join(" · ")),
       warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
-      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.join(", ") })),
-      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((t) => h("span", { class: "badge" }, t))),
+      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.map((a) => word("allergen", a)).join(", ") })),
+      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((tag) => h("span", { class: "badge" }, word("tag", tag)))),
       action));
 }
 
