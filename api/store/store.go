@@ -61,6 +61,8 @@ type Store struct {
 	firstRecount sync.Mutex
 	// locks are this process's turns on each Lock name (locks.go).
 	locks sync.Map // name → chan struct{}
+	// onMongoDB: the server is MongoDB, with TTL and extra indexes (mongodb.go).
+	onMongoDB bool
 }
 
 // Open connects to the configured database, starting embedded FerretDB
@@ -189,7 +191,7 @@ func (s *Store) EnsureIndexes(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
+	return s.ensureMongoFeatures(ctx)
 }
 
 // namespaceExists is the server's error code for a collection created
