@@ -61,6 +61,8 @@ type Store struct {
 	firstRecount sync.Mutex
 	// locks are this process's turns on each Lock name (locks.go).
 	locks sync.Map // name → chan struct{}
+	// tickets remembers the last order ticket number per night (ordertickets.go).
+	tickets ticketHints
 	// onMongoDB: the server is MongoDB, with TTL and extra indexes (mongodb.go).
 	onMongoDB bool
 }
