@@ -34,6 +34,7 @@ const eventBoardOrder = "board.order"
 // dietary details.
 type boardOrder struct {
 	ID      string      `json:"id"`
+	Ticket  int         `json:"ticket,omitempty"`
 	Name    string      `json:"name"`
 	Items   []boardItem `json:"items"`
 	Status  string      `json:"status"`
@@ -60,7 +61,7 @@ func shortName(full string) string {
 }
 
 func newBoardOrder(o order.Order) boardOrder {
-	b := boardOrder{ID: o.ID, Name: shortName(o.GuestName), Status: string(o.Status), ReadyAt: o.ReadyAt, At: o.UpdatedAt, Items: make([]boardItem, 0, len(o.Items))}
+	b := boardOrder{ID: o.ID, Ticket: o.Ticket, Name: shortName(o.GuestName), Status: string(o.Status), ReadyAt: o.ReadyAt, At: o.UpdatedAt, Items: make([]boardItem, 0, len(o.Items))}
 	for _, it := range o.Items {
 		b.Items = append(b.Items, boardItem{Name: it.Name, Qty: it.Qty})
 	}
