@@ -44,6 +44,8 @@ var auditActions = map[string]string{
 	"PUT /api/bar/drinks/{id}/stock":           "drink_stock.set",
 	"POST /api/door/checkin":                   "door.check_in",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
+	"PUT /api/admin/public-url":                "public_url.set",
+	"POST /api/admin/invitations/send":         "invitation.send",
 }
 
 // auditUnmapped is the action of a mutating route missing from

@@ -202,6 +202,7 @@ var collections = []string{
 	collSections, collDrinks, collStock, collImages, collVersions,
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit,
+	collDeliveries, collReminders,
 }
 
 // indexModels lists every index per collection. Each file that owns a
@@ -220,5 +221,8 @@ func indexModels() map[string][]mongo.IndexModel {
 
 		// What the host and the bar changed (audit.go).
 		collAudit: auditIndexes(),
+
+		// Invitations and reminders sent (deliveries.go, reminders.go).
+		collDeliveries: deliveryIndexes(),
 	}
 }

@@ -15,15 +15,18 @@ import (
 // config is every setting, from flags with environment variables as
 // defaults. The README's configuration table lists the same names.
 type config struct {
-	Addr           string
-	DataDir        string
-	MongoURI       string
-	Database       string
-	DBSync         string
-	Images         string
-	RedisURL       string
-	RedisPrefix    string
-	PublicURL      string
+	Addr        string
+	DataDir     string
+	MongoURI    string
+	Database    string
+	DBSync      string
+	Images      string
+	RedisURL    string
+	RedisPrefix string
+	PublicURL   string
+	// PublicURLSet is false when PublicURL is the default, http://<addr>:
+	// serve then uses the address it actually listens on (port 0 included).
+	PublicURLSet   bool
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
@@ -47,6 +50,12 @@ type config struct {
 	WSTicketsPerMinute int
 	ShutdownGrace      time.Duration
 	NoWorker           bool
+	// E-mail (mail.go): the SMTP server's URL holds its password, so it
+	// is never a flag's printed default.
+	SMTPURL    string
+	MailFrom   string
+	SMTPCAFile string
+	MailRate   float64
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -124,10 +133,23 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.SMTPURL, "smtp-url", "", "SMTP server `url` for invitations and reminders: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465; empty sends no e-mail (BARHUB_SMTP_URL)")
+	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of e-mail, \"Name <party@example.com>\" (BARHUB_MAIL_FROM)")
+	fs.StringVar(&c.SMTPCAFile, "smtp-ca-file", e.str("BARHUB_SMTP_CA_FILE", ""), "PEM `file` of the authority that signed the SMTP server's certificate, if not a public one (BARHUB_SMTP_CA_FILE)")
+	fs.Float64Var(&c.MailRate, "mail-rate", e.num("BARHUB_MAIL_RATE", 5), "e-mails per second at most, per worker process (BARHUB_MAIL_RATE)")
 	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
 	return c, func() error {
 		if len(e.errs) > 0 {
 			return e.errs[0]
+		}
+		if c.SMTPURL == "" {
+			c.SMTPURL = getenv("BARHUB_SMTP_URL")
+		}
+		if c.SMTPURL != "" && c.MailFrom == "" {
+			return fmt.Errorf("--smtp-url needs --mail-from (BARHUB_MAIL_FROM), the address invitations come from")
+		}
+		if c.MailRate <= 0 {
+			return fmt.Errorf("BARHUB_MAIL_RATE: %g is not a positive rate", c.MailRate)
 		}
 		if !slices.Contains(store.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)
@@ -162,6 +184,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 				c.AllowedOrigins = append(c.AllowedOrigins, o)
 			}
 		}
+		c.PublicURLSet = c.PublicURL != ""
 		if c.PublicURL == "" {
 			c.PublicURL = "http://" + c.Addr
 		}

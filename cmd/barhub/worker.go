@@ -30,6 +30,7 @@ import (
 // process's worker once its running jobs are done.
 type aiParts struct {
 	api            api.AIConfig
+	mail           api.MailConfig
 	onDrinkCreated func(ctx context.Context, drinkID string)
 	stop           func()
 }
@@ -41,13 +42,17 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg promet
 	if err != nil {
 		return nil, err
 	}
-	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, stop: func() {}}
+	mp, err := newMail(cfg, a.store, live, logger)
+	if err != nil {
+		return nil, err
+	}
+	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, mail: mp.api, stop: func() {}}
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
 	}
 	var w *ai.Worker
 	if !cfg.NoWorker {
-		w = newWorker(a.store, live, model, reg, logger)
+		w = newWorker(a.store, live, model, mp.handlers, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -92,7 +97,7 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 	return c, nil
 }
 
-func newWorker(st *store.Store, live *hub.Hub, model ai.Model, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
+func newWorker(st *store.Store, live *hub.Hub, model ai.Model, handlers map[string]ai.JobHandler, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
 	return ai.NewWorker(ai.Deps{
 		Store:      st,
 		Menu:       menuView{st},
@@ -102,6 +107,7 @@ func newWorker(st *store.Store, live *hub.Hub, model ai.Model, reg prometheus.Re
 		Model:      model,
 		Logger:     logger,
 		Registerer: reg,
+		Handlers:   handlers,
 	}, ai.Config{})
 }
 
@@ -141,7 +147,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	w := newWorker(a.store, live, model, reg, logger)
+	mp, err := newMail(cfg, a.store, live, logger)
+	if err != nil {
+		return err
+	}
+	w := newWorker(a.store, live, model, mp.handlers, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)

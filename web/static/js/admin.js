@@ -22,6 +22,7 @@ function renderStats(s) {
     if (s.version < statsVersion) return;
     statsVersion = s.version;
   }
+  $("stat-staff-note").textContent = s.staff ? `(+ ${s.staff} staff)` : "";
   for (const f of STAT_FIELDS) {
     const node = $(`stat-${f}`);
     if (!node) continue;
@@ -34,6 +35,37 @@ function renderStats(s) {
       tile?.classList.add("flash");
     }
   }
+}
+
+// showPublicURL warns when invitation links would not open on a phone and
+// offers this machine's network addresses; a pick is kept for every instance.
+async function showPublicURL() {
+  let r;
+  try {
+    r = await api("GET", "/api/admin/public-url");
+  } catch {
+    return;
+  }
+  const box = $("public-url");
+  box.hidden = r.reachable;
+  box.dataset.level = r.level;
+  if (r.reachable) return;
+  $("public-url-problem").textContent = `${r.problem}. Invitation links and QR codes use ${r.url}.` + (r.suggestions.length ? " Pick an address phones on your network can open:" : "");
+  const picks = r.suggestions.map((u) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Use ${u}`;
+    b.addEventListener("click", async () => {
+      try {
+        await api("PUT", "/api/admin/public-url", { url: u });
+        showPublicURL();
+      } catch (err) {
+        alert(err.message);
+      }
+    });
+    return b;
+  });
+  $("public-url-picks").replaceChildren(...picks);
 }
 
 async function loadStats({ timeline = false } = {}) {
@@ -103,6 +135,8 @@ function startDeskLive() {
     refreshLists();
   });
   live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
+  // Invitations sent, delivered, failed, opened (invite-admin.js).
+  live.on("invite.updated", debounce(() => reloadGuests(), 300));
   // The door: the figures come with stats.updated; the list's "in" marks follow.
   const arrivals = debounce(() => reloadGuests(), 1000);
   live.on("guest.checked_in", arrivals);
@@ -121,6 +155,7 @@ async function main() {
       $("event-line").textContent = `${s.eventName} · ${date}`;
     },
   });
+  showPublicURL();
   try {
     await loadStats({ timeline: true });
   } catch (err) {
