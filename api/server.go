@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -15,6 +16,7 @@ import (
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/locale"
 )
 
 // Publisher sends a live event to a hub topic on every instance.
@@ -56,6 +58,17 @@ type Config struct {
 	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
 	// may take per minute (default 30).
 	WSTicketsPerMinute int
+	// Metrics says who may read GET /metrics on this handler.
+	Metrics MetricsAccess
+}
+
+// MetricsAccess guards GET /metrics on the guests' port. The zero value
+// serves it to anyone, for tests and a handler mounted on a private port.
+type MetricsAccess struct {
+	// Off answers 404: the metrics are served on another address.
+	Off bool
+	// Token, when set, is the bearer token a scraper must present.
+	Token string
 }
 
 // Deps is everything the server needs, passed in so tests can build one
@@ -100,6 +113,9 @@ type Deps struct {
 	// keeps them to this instance, other instances seeing them when their
 	// cache expires.
 	SessionBus SessionBus
+	// Locale translates error messages for Accept-Language; nil loads the
+	// embedded catalogues.
+	Locale *locale.Catalog
 }
 
 // Server holds the dependencies the handlers use.
@@ -142,6 +158,9 @@ type Server struct {
 	// instances (sessions.go).
 	sessions   *auth.Sessions
 	sessionBus SessionBus
+
+	// locale translates error messages (respond.go).
+	locale *locale.Catalog
 }
 
 // New builds the API and returns its handler.
@@ -169,6 +188,14 @@ func New(d Deps) http.Handler {
 	if d.Web == nil {
 		d.Web = http.NotFoundHandler()
 	}
+	if d.Locale == nil {
+		c, err := locale.New()
+		if err != nil {
+			// The catalogues are compiled in: only a build defect gets here.
+			panic(fmt.Sprintf("api: %v", err))
+		}
+		d.Locale = c
+	}
 	s := &Server{
 		cfg:      d.Config,
 		log:      d.Logger,
@@ -185,6 +212,7 @@ func New(d Deps) http.Handler {
 		registry: d.Registry,
 		metrics:  newHTTPMetrics(d.Registry),
 		started:  time.Now(),
+		locale:   d.Locale,
 
 		auditMetrics: newAuditMetrics(d.Registry),
 	}

@@ -199,7 +199,9 @@ func newRigTB(t testing.TB) *rig {
 	return &rig{st: st, srv: srv, ev: ev, w: w}
 }
 
-func (r *rig) addGuest(t *testing.T, first, email string) guest.Guest { return r.addGuestTB(t, first, email) }
+func (r *rig) addGuest(t *testing.T, first, email string) guest.Guest {
+	return r.addGuestTB(t, first, email)
+}
 
 func (r *rig) addGuestTB(t testing.TB, first, email string) guest.Guest {
 	t.Helper()

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/netip"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -50,6 +52,14 @@ type config struct {
 	WSTicketsPerMinute int
 	ShutdownGrace      time.Duration
 	NoWorker           bool
+	// Who reads /metrics: a port of its own, or a bearer token on the
+	// guests' port; with neither, nobody.
+	MetricsAddr  string
+	MetricsToken string
+	// Alerts (alerts.go): a webhook, e-mail through SMTP, or both.
+	AlertWebhook string
+	AlertFormat  string
+	AlertEmail   string
 	// E-mail (mail.go): the SMTP server's URL holds its password, so it
 	// is never a flag's printed default.
 	SMTPURL    string
@@ -133,6 +143,11 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", e.str("BARHUB_METRICS_ADDR", ""), "serve /metrics on this `host:port` of its own, out of guests' reach; empty serves it nowhere but behind --metrics-token (BARHUB_METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", e.str("BARHUB_METRICS_TOKEN", ""), "bearer `token` a scraper presents for /metrics on the guests' port; prefer the environment variable (BARHUB_METRICS_TOKEN)")
+	fs.StringVar(&c.AlertWebhook, "alert-webhook", e.str("BARHUB_ALERT_WEBHOOK", ""), "`url` that receives alerts (dead jobs, repeated errors, a lost Redis); it is a secret: prefer the environment variable (BARHUB_ALERT_WEBHOOK)")
+	fs.StringVar(&c.AlertFormat, "alert-format", e.str("BARHUB_ALERT_FORMAT", "slack"), "alert webhook body: slack ({\"text\":…}, also Mattermost and others) or json (BARHUB_ALERT_FORMAT)")
+	fs.StringVar(&c.AlertEmail, "alert-email", e.str("BARHUB_ALERT_EMAIL", ""), "e-mail `address` that receives alerts; needs --smtp-url and --mail-from (BARHUB_ALERT_EMAIL)")
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "SMTP server `url` for invitations and reminders: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465; empty sends no e-mail (BARHUB_SMTP_URL)")
 	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of e-mail, \"Name <party@example.com>\" (BARHUB_MAIL_FROM)")
 	fs.StringVar(&c.SMTPCAFile, "smtp-ca-file", e.str("BARHUB_SMTP_CA_FILE", ""), "PEM `file` of the authority that signed the SMTP server's certificate, if not a public one (BARHUB_SMTP_CA_FILE)")
@@ -150,6 +165,12 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		if c.MailRate <= 0 {
 			return fmt.Errorf("BARHUB_MAIL_RATE: %g is not a positive rate", c.MailRate)
+		}
+		if c.AlertFormat != alert.FormatSlack && c.AlertFormat != alert.FormatJSON {
+			return fmt.Errorf("BARHUB_ALERT_FORMAT: %q is not slack or json", c.AlertFormat)
+		}
+		if c.AlertEmail != "" && (c.SMTPURL == "" || c.MailFrom == "") {
+			return errors.New("BARHUB_ALERT_EMAIL needs BARHUB_SMTP_URL and BARHUB_MAIL_FROM")
 		}
 		if !slices.Contains(store.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)

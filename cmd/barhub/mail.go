@@ -27,24 +27,31 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 		logger.Info("e-mail is off: set --smtp-url and --mail-from to send invitations and reminders (docs/INVITATIONS.md)")
 		return p, nil
 	}
-	settings, err := mail.ParseURL(cfg.SMTPURL)
-	if err != nil {
-		return p, fmt.Errorf("BARHUB_SMTP_URL: %w", err)
-	}
-	mc := mail.Config{Settings: settings, From: cfg.MailFrom}
-	if cfg.SMTPCAFile != "" {
-		if mc.RootCAs, err = mail.LoadRootCAs(cfg.SMTPCAFile); err != nil {
-			return p, err
-		}
-	}
-	sender, err := mail.NewSender(mc)
+	sender, err := newSender(cfg)
 	if err != nil {
 		return p, err
 	}
+	settings := sender.Settings()
 	p.api.Configured, p.api.From, p.api.Server = true, sender.From(), settings.Redacted()
 	p.handlers[invite.JobKind] = invite.NewMailer(invite.MailerConfig{
 		Store: st, Sender: sender, Publish: pub, PublicURL: cfg.PublicURL, Rate: cfg.MailRate, Logger: logger,
 	})
 	logger.Info("e-mail is on", "server", settings.Redacted(), "from", sender.From(), "ratePerSecond", cfg.MailRate)
 	return p, nil
+}
+
+// newSender is the SMTP sender of --smtp-url, --mail-from and
+// --smtp-ca-file, shared by invitations and alerts.
+func newSender(cfg *config) (*mail.Sender, error) {
+	settings, err := mail.ParseURL(cfg.SMTPURL)
+	if err != nil {
+		return nil, fmt.Errorf("BARHUB_SMTP_URL: %w", err)
+	}
+	mc := mail.Config{Settings: settings, From: cfg.MailFrom}
+	if cfg.SMTPCAFile != "" {
+		if mc.RootCAs, err = mail.LoadRootCAs(cfg.SMTPCAFile); err != nil {
+			return nil, err
+		}
+	}
+	return mail.NewSender(mc)
 }
