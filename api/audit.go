@@ -46,6 +46,8 @@ var auditActions = map[string]string{
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
 	"PUT /api/admin/public-url":                "public_url.set",
 	"POST /api/admin/invitations/send":         "invitation.send",
+	"POST /api/admin/reminders":                "reminder.create",
+	"DELETE /api/admin/reminders/{id}":         "reminder.delete",
 }
 
 // auditUnmapped is the action of a mutating route missing from

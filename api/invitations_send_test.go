@@ -114,3 +114,40 @@ func TestEventICS(t *testing.T) {
 		t.Fatalf("%d %v\n%s", resp.StatusCode, resp.Header, b.String())
 	}
 }
+
+func TestReminderRoutes(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.addGuest(guest.Guest{Role: guest.RoleAdmin})
+	tok := e.tokenFor(admin)
+	if status, body := e.do("POST", "/api/admin/reminders", tok, map[string]any{"kind": "unanswered", "daysBefore": 3}); status != 409 || !strings.Contains(string(body), "--smtp-url") {
+		t.Fatalf("without mail: %d %s", status, body)
+	}
+	e2 := newTestEnv(t, func(d *Deps) { d.Mail = MailConfig{Configured: true} })
+	admin2 := e2.addGuest(guest.Guest{Role: guest.RoleAdmin})
+	tok = e2.tokenFor(admin2)
+	for _, bad := range []map[string]any{{"kind": "soon"}, {"kind": "unanswered", "daysBefore": 99}, {"kind": "morning", "daysBefore": 2}} {
+		if status, body := e2.do("POST", "/api/admin/reminders", tok, bad); status != 422 {
+			t.Errorf("%v: %d %s", bad, status, body)
+		}
+	}
+	var rem store.Reminder
+	status, body := e2.do("POST", "/api/admin/reminders", tok, map[string]any{"kind": "unanswered", "daysBefore": 3})
+	decodeInto(t, body, &rem)
+	if status != 201 || rem.Status != store.ReminderScheduled {
+		t.Fatalf("create: %d %s", status, body)
+	}
+	var list struct {
+		Reminders []reminderView `json:"reminders"`
+	}
+	status, body = e2.do("GET", "/api/admin/reminders", tok, nil)
+	decodeInto(t, body, &list)
+	if status != 200 || len(list.Reminders) != 1 || list.Reminders[0].DueAt != nil {
+		t.Fatalf("list (no deadline yet, so no due time): %d %s", status, body)
+	}
+	if status, _ := e2.do("DELETE", "/api/admin/reminders/"+rem.ID, tok, nil); status != 204 {
+		t.Fatalf("cancel: %d", status)
+	}
+	if status, _ := e2.do("DELETE", "/api/admin/reminders/"+rem.ID, tok, nil); status != 404 {
+		t.Fatalf("cancel again: %d", status)
+	}
+}

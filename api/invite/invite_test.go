@@ -162,11 +162,22 @@ func (e *events) count(name string) int {
 }
 
 type rig struct {
-	st  *store.Store
-	srv *mailtest.Server
-	ev  *events
-	w   *ai.Worker
+	st    *store.Store
+	srv   *mailtest.Server
+	ev    *events
+	w     *ai.Worker
+	clock *clock
+	sched *invite.Scheduler
 }
+
+// clock is a controllable clock: the reminders read it, nobody sleeps on it.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) Now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 
 // newRig runs a real job worker with the mailer on a real database,
 // sending through a real SMTP server, with backoff short enough to test.
@@ -190,13 +201,15 @@ func newRigTB(t testing.TB) *rig {
 		t.Fatal(err)
 	}
 	mailer := invite.NewMailer(invite.MailerConfig{Store: st, Sender: sender, Publish: ev, PublicURL: "http://party.test", Rate: 1000, Logger: logger})
-	w := ai.NewWorker(ai.Deps{Store: st, Publisher: ev, Logger: logger, Handlers: map[string]ai.JobHandler{invite.JobKind: mailer}},
+	clk := &clock{t: time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC)}
+	sched := invite.NewScheduler(st, clk.Now, nil, logger)
+	w := ai.NewWorker(ai.Deps{Store: st, Publisher: ev, Logger: logger, Handlers: map[string]ai.JobHandler{invite.JobKind: mailer, invite.ReminderJobKind: sched}},
 		ai.Config{PollInterval: 20 * time.Millisecond, BackoffBase: 10 * time.Millisecond, BackoffMax: 40 * time.Millisecond, Lease: 30 * time.Second})
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx) }()
 	t.Cleanup(func() { cancel(); <-done })
-	return &rig{st: st, srv: srv, ev: ev, w: w}
+	return &rig{st: st, srv: srv, ev: ev, w: w, clock: clk, sched: sched}
 }
 
 func (r *rig) addGuest(t *testing.T, first, email string) guest.Guest {

@@ -17,6 +17,8 @@ import (
 type mailParts struct {
 	api      api.MailConfig
 	handlers map[string]ai.JobHandler
+	// reminders queues the reminders that are due; run it beside a worker.
+	reminders *invite.Scheduler
 }
 
 // newMail checks the SMTP settings; without them barhub sends no e-mail
@@ -33,6 +35,8 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 	}
 	settings := sender.Settings()
 	p.api.Configured, p.api.From, p.api.Server = true, sender.From(), settings.Redacted()
+	p.reminders = invite.NewScheduler(st, nil, nil, logger)
+	p.handlers[invite.ReminderJobKind] = p.reminders
 	p.handlers[invite.JobKind] = invite.NewMailer(invite.MailerConfig{
 		Store: st, Sender: sender, Publish: pub, PublicURL: cfg.PublicURL, Rate: cfg.MailRate, Logger: logger,
 	})

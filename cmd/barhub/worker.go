@@ -59,6 +59,9 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, reg promet
 			defer close(done)
 			w.Run(wctx)
 		}()
+		if mp.reminders != nil {
+			go mp.reminders.Run(wctx, 30*time.Second)
+		}
 		p.stop = func() {
 			cancel()
 			<-done
@@ -161,6 +164,9 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	probes := &http.Server{Handler: workerProbes(checks, reg), ReadHeaderTimeout: 10 * time.Second}
 	go probes.Serve(ln)
 	defer probes.Close()
+	if mp.reminders != nil {
+		go mp.reminders.Run(ctx, 30*time.Second)
+	}
 	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", w.Source(), ln.Addr())
 	return w.Run(ctx)
 }

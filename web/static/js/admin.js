@@ -8,6 +8,7 @@ import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
 import "./shopping-admin.js"; // the shopping plan panel (#shopping) starts itself
 import { startLive, startPage } from "./page.js";
+import { loadReminders } from "./reminders-admin.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 
 const $ = (id) => document.getElementById(id);
@@ -136,7 +137,10 @@ function startDeskLive() {
   });
   live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
   // Invitations sent, delivered, failed, opened (invite-admin.js).
-  live.on("invite.updated", debounce(() => reloadGuests(), 300));
+  live.on("invite.updated", debounce(() => {
+    reloadGuests();
+    loadReminders();
+  }, 300));
   // The door: the figures come with stats.updated; the list's "in" marks follow.
   const arrivals = debounce(() => reloadGuests(), 1000);
   live.on("guest.checked_in", arrivals);

@@ -4,6 +4,7 @@
 // whether the e-mail was delivered or failed, and whether they opened the
 // link. Without SMTP settings the e-mail buttons say how to set it up.
 import { api } from "./api.js";
+import { startReminders } from "./reminders-admin.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -132,7 +133,7 @@ export async function emailInvitations(guestIds) {
 // startInvites wires the bulk buttons; getGuests returns the guests the
 // list shows now.
 export function startInvites(getGuests, onChange) {
-  loadInviteSettings();
+  loadInviteSettings().then((m) => startReminders(m));
   $("invite-email-all")?.addEventListener("click", async () => {
     if (!confirm("E-mail an invitation to every guest with an address who has not had one?")) return;
     try {
