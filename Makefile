@@ -12,6 +12,11 @@ DATA     ?= ./data
 RACE      ?= -race
 TESTFLAGS ?= -count=1 -timeout 12m
 PKGS      ?= ./...
+# gotestsum prints each package as it finishes (and every failure in full), so a run of
+# several minutes shows its progress; `go run` with a pinned version builds it once into
+# Go's cache. GOTESTSUM_FORMAT=standard-verbose shows every test.
+GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
+GOTESTSUM_FORMAT ?= pkgname-and-test-fails
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 10s
@@ -29,7 +34,7 @@ build: ## build bin/barhub, a static binary
 	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/barhub ./cmd/barhub
 
 test: ## run every test, with a throwaway Redis and headless Chromium (installed if missing)
-	BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GO) test $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
+	BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
 
 bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
 	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)

@@ -2,7 +2,9 @@ package api
 
 import (
 	"context"
+	"crypto/subtle"
 	"net/http"
+	"strings"
 	"time"
 
 	"github.com/prometheus/client_golang/prometheus/promhttp"
@@ -36,5 +38,18 @@ func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
+	m := s.cfg.Metrics
+	if m.Token != "" {
+		// Constant time: the comparison must not tell how much of a guess was right.
+		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(m.Token)) != 1 {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
+			writeError(w, http.StatusUnauthorized, "unauthorized", "the metrics need the scraper's bearer token")
+			return
+		}
+	} else if m.Off {
+		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: GET /metrics (served on the metrics address)")
+		return
+	}
 	promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}).ServeHTTP(w, r)
 }

@@ -54,6 +54,17 @@ type Config struct {
 	// WSTicketsPerMinute caps the WebSocket tickets one signed-in person
 	// may take per minute (default 30).
 	WSTicketsPerMinute int
+	// Metrics says who may read GET /metrics on this handler.
+	Metrics MetricsAccess
+}
+
+// MetricsAccess guards GET /metrics on the guests' port. The zero value
+// serves it to anyone, for tests and a handler mounted on a private port.
+type MetricsAccess struct {
+	// Off answers 404: the metrics are served on another address.
+	Off bool
+	// Token, when set, is the bearer token a scraper must present.
+	Token string
 }
 
 // Deps is everything the server needs, passed in so tests can build one

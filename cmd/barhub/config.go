@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"net/netip"
@@ -9,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -47,6 +49,16 @@ type config struct {
 	WSTicketsPerMinute int
 	ShutdownGrace      time.Duration
 	NoWorker           bool
+	// Who reads /metrics: a port of its own, or a bearer token on the
+	// guests' port; with neither, nobody.
+	MetricsAddr  string
+	MetricsToken string
+	// Alerts (alerts.go): a webhook, e-mail through SMTP, or both.
+	AlertWebhook string
+	AlertFormat  string
+	AlertEmail   string
+	SMTPURL      string
+	MailFrom     string
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -124,10 +136,23 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
+	fs.StringVar(&c.MetricsAddr, "metrics-addr", e.str("BARHUB_METRICS_ADDR", ""), "serve /metrics on this `host:port` of its own, out of guests' reach; empty serves it nowhere but behind --metrics-token (BARHUB_METRICS_ADDR)")
+	fs.StringVar(&c.MetricsToken, "metrics-token", e.str("BARHUB_METRICS_TOKEN", ""), "bearer `token` a scraper presents for /metrics on the guests' port; prefer the environment variable (BARHUB_METRICS_TOKEN)")
+	fs.StringVar(&c.AlertWebhook, "alert-webhook", e.str("BARHUB_ALERT_WEBHOOK", ""), "`url` that receives alerts (dead jobs, repeated errors, a lost Redis); it is a secret: prefer the environment variable (BARHUB_ALERT_WEBHOOK)")
+	fs.StringVar(&c.AlertFormat, "alert-format", e.str("BARHUB_ALERT_FORMAT", "slack"), "alert webhook body: slack ({\"text\":…}, also Mattermost and others) or json (BARHUB_ALERT_FORMAT)")
+	fs.StringVar(&c.AlertEmail, "alert-email", e.str("BARHUB_ALERT_EMAIL", ""), "e-mail `address` that receives alerts; needs --smtp-url and --mail-from (BARHUB_ALERT_EMAIL)")
+	fs.StringVar(&c.SMTPURL, "smtp-url", e.str("BARHUB_SMTP_URL", ""), "SMTP server, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; prefer the environment variable (BARHUB_SMTP_URL)")
+	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of barhub's e-mail (BARHUB_MAIL_FROM)")
 	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
 	return c, func() error {
 		if len(e.errs) > 0 {
 			return e.errs[0]
+		}
+		if c.AlertFormat != alert.FormatSlack && c.AlertFormat != alert.FormatJSON {
+			return fmt.Errorf("BARHUB_ALERT_FORMAT: %q is not slack or json", c.AlertFormat)
+		}
+		if c.AlertEmail != "" && (c.SMTPURL == "" || c.MailFrom == "") {
+			return errors.New("BARHUB_ALERT_EMAIL needs BARHUB_SMTP_URL and BARHUB_MAIL_FROM")
 		}
 		if !slices.Contains(store.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -143,6 +144,8 @@ func TestCommands(t *testing.T) {
 		{[]string{"barhub", "keys"}, "", true},
 		{[]string{"barhub", "serve", "--db-sync", "sometimes"}, "", true},
 		{[]string{"barhub", "serve", "--images", "attic"}, "", true},
+		{[]string{"barhub", "serve", "--alert-format", "xml"}, "", true},
+		{[]string{"barhub", "serve", "--alert-email", "ops@example.com"}, "", true},
 		{[]string{"barhub", "db", "--addr", "127.0.0.1:0", "--db-sync", "sometimes"}, "", true},
 	}
 	for _, tt := range tests {
@@ -157,8 +160,10 @@ func TestCommands(t *testing.T) {
 	}
 }
 
+// Guests cannot read /metrics: barhub serves it on --metrics-addr, and on
+// the guests' port only to a scraper with --metrics-token's bearer token.
 func TestHealthReadyAndMetrics(t *testing.T) {
-	s := startServer(t, "", nil)
+	s := startServer(t, "", map[string]string{"BARHUB_METRICS_TOKEN": "scrape-secret-1"}, "--metrics-addr", "127.0.0.1:0")
 	for _, path := range []string{"/healthz", "/readyz"} {
 		resp, body := get(t, s.URL+path)
 		if resp.StatusCode != 200 || !strings.Contains(body, `"ok"`) && !strings.Contains(body, "ready") {
@@ -166,10 +171,47 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 		}
 	}
 	get(t, s.URL+"/api/drinks/none")
-	_, metrics := get(t, s.URL+"/metrics")
-	for _, want := range []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines"} {
+	m := regexp.MustCompile(`metrics at (http://\S+)`).FindStringSubmatch(s.Output())
+	if m == nil {
+		t.Fatalf("no metrics address printed:\n%s", s.Output())
+	}
+	wants := []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines"}
+	resp, metrics := get(t, m[1])
+	if resp.StatusCode != 200 {
+		t.Fatalf("metrics address: %d", resp.StatusCode)
+	}
+	for _, want := range wants {
 		if !strings.Contains(metrics, want) {
 			t.Errorf("metrics lack %s", want)
 		}
+	}
+	for _, tt := range []struct {
+		name, auth string
+		status     int
+	}{
+		{"guest, no token", "", 401},
+		{"wrong token", "Bearer scrape-secret-2", 401},
+		{"a guest's sign-in token", "Bearer " + s.Code, 401},
+		{"scraper", "Bearer scrape-secret-1", 200},
+	} {
+		req, _ := http.NewRequest("GET", s.URL+"/metrics", nil)
+		if tt.auth != "" {
+			req.Header.Set("Authorization", tt.auth)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		b, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != tt.status || tt.status == 401 && strings.Contains(string(b), "go_goroutines") {
+			t.Errorf("%s: %d %.200s", tt.name, resp.StatusCode, b)
+		}
+	}
+
+	// With neither, the guests' port has no metrics at all.
+	plain := startServer(t, "", nil)
+	if resp, body := get(t, plain.URL+"/metrics"); resp.StatusCode != 404 || strings.Contains(body, "go_goroutines") {
+		t.Fatalf("/metrics on the guests' port with no token: %d %.200s", resp.StatusCode, body)
 	}
 }

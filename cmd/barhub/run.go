@@ -15,6 +15,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 	"github.com/prometheus/client_golang/prometheus/collectors"
+	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
@@ -35,6 +36,8 @@ const usage = `barhub runs the guest side of a party: RSVPs, a drink menu, the b
 Usage:
   barhub [serve] [flags]     run the server (the default; see "barhub serve -h")
   barhub db [flags]          run the embedded database alone, for several instances
+  barhub admin add|list|code add an admin, list them, or give one a new code (lost code)
+  barhub check --url URL     check a running deployment end to end (see "barhub check -h")
   barhub keys rotate         add a new token signing key; old tokens stay valid until they expire
   barhub worker [flags]      run the AI job worker alone (serve runs one too, unless --no-worker)
   barhub seed menu [flags]   load the starter menu of cocktails and alcohol-free drinks
@@ -59,6 +62,10 @@ func run(ctx context.Context, args []string, getenv func(string) string, stdout 
 		return serve(ctx, rest, getenv, stdout)
 	case "db":
 		return runDB(ctx, rest, getenv, stdout)
+	case "admin":
+		return runAdmin(ctx, rest, getenv, stdout)
+	case "check":
+		return runCheck(ctx, rest, getenv, stdout)
 	case "keys":
 		return runKeys(ctx, rest, getenv, stdout)
 	case "worker":
@@ -214,7 +221,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
-			WSTicketsPerMinute: cfg.WSTicketsPerMinute},
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute,
+			// Guests never read the metrics: the guests' port serves
+			// them only to a scraper with the token.
+			Metrics: api.MetricsAccess{Off: true, Token: cfg.MetricsToken}},
 		Logger:  logger,
 		Store:   a.store,
 		Keys:    a.keys,
@@ -252,6 +262,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	go sweep(ctx, a, logger)
+	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
+		return err
+	}
+	if cfg.MetricsAddr != "" {
+		stopMetrics, err := serveMetrics(ctx, cfg.MetricsAddr, registry, logger, stdout)
+		if err != nil {
+			return err
+		}
+		defer stopMetrics()
+	}
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
@@ -333,6 +353,23 @@ func sweep(ctx context.Context, a *app, logger *slog.Logger) {
 			logger.Warn("delete retired keys", "err", err)
 		}
 	}
+}
+
+// serveMetrics serves /metrics alone on addr, a port for the scraper
+// that guests cannot reach, and returns the function that stops it.
+func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, logger *slog.Logger, stdout io.Writer) (func(), error) {
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		return nil, fmt.Errorf("listen for metrics on %s: %w", addr, err)
+	}
+	mux := http.NewServeMux()
+	mux.Handle("GET /metrics", promhttp.HandlerFor(reg, promhttp.HandlerOpts{}))
+	srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second,
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) }}
+	go srv.Serve(ln)
+	fmt.Fprintf(stdout, "metrics at http://%s/metrics\n", ln.Addr())
+	return func() { srv.Close() }, nil
 }
 
 type redisPinger struct{ rdb *redis.Client }

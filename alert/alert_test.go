@@ -1,0 +1,212 @@
+package alert_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/barhub/barhub/alert"
+	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/mail"
+	"github.com/barhub/barhub/mail/mailtest"
+)
+
+// receiver is a real HTTP server that keeps every body posted to it.
+type receiver struct {
+	*httptest.Server
+	mu     sync.Mutex
+	bodies []map[string]any
+	status int
+}
+
+func newReceiver(t *testing.T) *receiver {
+	r := &receiver{status: 200}
+	r.Server = httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, req *http.Request) {
+		b, _ := io.ReadAll(req.Body)
+		var m map[string]any
+		if req.Method != "POST" || req.Header.Get("Content-Type") != "application/json" || json.Unmarshal(b, &m) != nil {
+			t.Errorf("webhook got %s %s %q", req.Method, req.Header.Get("Content-Type"), b)
+		}
+		r.mu.Lock()
+		r.bodies = append(r.bodies, m)
+		status := r.status
+		r.mu.Unlock()
+		w.WriteHeader(status)
+	}))
+	t.Cleanup(r.Close)
+	return r
+}
+
+func (r *receiver) got() []map[string]any {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]map[string]any(nil), r.bodies...)
+}
+
+type clock struct{ t time.Time }
+
+func (c *clock) now() time.Time { return c.t }
+
+func TestWebhookFormatsDedupAndCap(t *testing.T) {
+	ctx := context.Background()
+	for _, tt := range []struct {
+		format string
+		check  func(t *testing.T, body map[string]any)
+	}{
+		{alert.FormatSlack, func(t *testing.T, b map[string]any) {
+			text, _ := b["text"].(string)
+			if len(b) != 1 || !strings.Contains(text, "critical: 2 AI jobs failed") || !strings.Contains(text, "instance: web-1") {
+				t.Errorf("slack body %v", b)
+			}
+		}},
+		{alert.FormatJSON, func(t *testing.T, b map[string]any) {
+			if b["key"] != "dead-jobs-2" || b["severity"] != "critical" || b["summary"] != "2 AI jobs failed" || b["instance"] != "web-1" || b["at"] == nil {
+				t.Errorf("json body %v", b)
+			}
+		}},
+	} {
+		t.Run(tt.format, func(t *testing.T) {
+			r := newReceiver(t)
+			c := &clock{time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)}
+			n := alert.New(alert.Config{WebhookURL: r.URL + "/hooks/secret-path", Format: tt.format, Instance: "web-1", Repeat: 10 * time.Minute, MaxPerHour: 3, Now: c.now}, nil, nil)
+			a := alert.Alert{Key: "dead-jobs-2", Severity: alert.Critical, Summary: "2 AI jobs failed"}
+			if sent, err := n.Notify(ctx, a); !sent || err != nil {
+				t.Fatalf("first: %v %v", sent, err)
+			}
+			tt.check(t, r.got()[0])
+			// The same alert again within the window: quiet.
+			c.t = c.t.Add(9 * time.Minute)
+			if sent, _ := n.Notify(ctx, a); sent {
+				t.Error("repeated within the window")
+			}
+			// After the window it is news again.
+			c.t = c.t.Add(2 * time.Minute)
+			if sent, _ := n.Notify(ctx, a); !sent {
+				t.Error("not sent again after the window")
+			}
+			// The cap: 3 an hour, whatever the keys.
+			for _, k := range []string{"a", "b", "c"} {
+				n.Notify(ctx, alert.Alert{Key: k, Severity: alert.Warning, Summary: k})
+			}
+			if got := len(r.got()); got != 3 || n.Dropped() != 2 {
+				t.Errorf("posted %d, dropped %d; want 3 and 2", got, n.Dropped())
+			}
+		})
+	}
+}
+
+// Two instances on one database send an alert once between them.
+func TestDedupAcrossInstances(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	r := newReceiver(t)
+	var sent int
+	for _, inst := range []string{"web-1", "web-2"} {
+		n := alert.New(alert.Config{WebhookURL: r.URL, Instance: inst}, alert.ClaimDedup(st), nil)
+		if ok, err := n.Notify(ctx, alert.Alert{Key: "dead-jobs-1", Severity: alert.Critical, Summary: "1 AI job failed"}); err != nil {
+			t.Fatal(err)
+		} else if ok {
+			sent++
+		}
+	}
+	if sent != 1 || len(r.got()) != 1 {
+		t.Fatalf("sent %d, received %d; want 1", sent, len(r.got()))
+	}
+}
+
+func TestWebhookErrorsNeverShowTheURL(t *testing.T) {
+	r := newReceiver(t)
+	r.mu.Lock()
+	r.status = 503
+	r.mu.Unlock()
+	n := alert.New(alert.Config{WebhookURL: r.URL + "/T000/B000/hook-secret"}, nil, nil)
+	_, err := n.Notify(context.Background(), alert.Alert{Key: "x", Severity: alert.Warning, Summary: "x"})
+	if err == nil || !strings.Contains(err.Error(), "503") || len(r.got()) != 2 {
+		t.Fatalf("err %v after %d posts; want a 503 after 2 tries", err, len(r.got()))
+	}
+	r.Close()
+	_, err = alert.New(alert.Config{WebhookURL: r.URL + "/T000/B000/hook-secret"}, nil, nil).Notify(context.Background(), alert.Alert{Key: "y", Severity: alert.Warning, Summary: "y"})
+	if err == nil || strings.Contains(err.Error(), "hook-secret") {
+		t.Fatalf("closed receiver: %v", err)
+	}
+}
+
+func TestWatcher(t *testing.T) {
+	ctx := context.Background()
+	r := newReceiver(t)
+	n := alert.New(alert.Config{WebhookURL: r.URL, Format: alert.FormatJSON, Instance: "web-1"}, nil, nil)
+	var dead int64
+	var errs float64
+	var pingErr error
+	w := alert.NewWatcher(n, alert.Probes{
+		DeadJobs:     func(context.Context) (int64, error) { return dead, nil },
+		ServerErrors: func() (float64, error) { return errs, nil },
+		Backplane:    func(context.Context) error { return pingErr },
+	}, alert.WatchConfig{Interval: time.Minute, ErrorsPerInterval: 5})
+	keys := func() []string {
+		var out []string
+		for _, b := range r.got() {
+			out = append(out, b["key"].(string)+" "+b["severity"].(string))
+		}
+		return out
+	}
+	steps := []struct {
+		name string
+		set  func()
+		want []string
+	}{
+		{"all well", func() {}, nil},
+		{"two jobs die", func() { dead = 2 }, []string{"dead-jobs-2 critical"}},
+		{"still two", func() {}, []string{"dead-jobs-2 critical"}},
+		{"four 5xx: below the threshold", func() { errs = 4 }, []string{"dead-jobs-2 critical"}},
+		{"six more", func() { errs = 10 }, []string{"dead-jobs-2 critical", "errors/web-1 critical"}},
+		{"one failed ping", func() { pingErr = errors.New("connection refused") }, []string{"dead-jobs-2 critical", "errors/web-1 critical"}},
+		{"second failed ping", func() {}, []string{"dead-jobs-2 critical", "errors/web-1 critical", "backplane/web-1 critical"}},
+		{"third: already told", func() {}, []string{"dead-jobs-2 critical", "errors/web-1 critical", "backplane/web-1 critical"}},
+		{"back", func() { pingErr = nil }, []string{"dead-jobs-2 critical", "errors/web-1 critical", "backplane/web-1 critical", "backplane/web-1 resolved"}},
+	}
+	for _, s := range steps {
+		s.set()
+		w.Check(ctx)
+		if got := keys(); strings.Join(got, ",") != strings.Join(s.want, ",") {
+			t.Fatalf("%s: alerts %q, want %q", s.name, got, s.want)
+		}
+	}
+}
+
+// With SMTP configured, an alert arrives as an e-mail on a real SMTP server.
+func TestAlertByMail(t *testing.T) {
+	srv := mailtest.Start(t)
+	settings, err := mail.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <alerts@example.com>", RootCAs: srv.Pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := alert.New(alert.Config{Mail: alert.ByMail(sender, "ops@example.com"), Instance: "web-1"}, nil, nil)
+	if sent, err := n.Notify(context.Background(), alert.Alert{Key: "backplane/web-1", Severity: alert.Critical, Summary: "Redis backplane lost"}); !sent || err != nil {
+		t.Fatalf("notify: %v %v", sent, err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	got := srv.Wait(ctx, t, 1)
+	msg, err := mailtest.Parse(got[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got[0].To[0] != "ops@example.com" || !got[0].TLS || msg.Subject() != "[barhub critical] Redis backplane lost" {
+		t.Fatalf("mail to %v (TLS %v), subject %q", got[0].To, got[0].TLS, msg.Subject())
+	}
+	if part, ok := msg.Part("text/plain"); !ok || !strings.Contains(string(part.Body), "instance: web-1") {
+		t.Fatalf("text part: %+v", part)
+	}
+}

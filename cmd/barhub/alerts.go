@@ -1,0 +1,75 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"log/slog"
+	"os"
+	"strings"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/alert"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/mail"
+)
+
+// startAlerts watches for dead jobs, repeated server errors and a lost
+// backplane, and tells the configured webhook and e-mail address. It does
+// nothing when neither is configured.
+func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.Client, reg prometheus.Gatherer, logger *slog.Logger) error {
+	var mailer alert.Mailer
+	if cfg.AlertEmail != "" {
+		settings, err := mail.ParseURL(cfg.SMTPURL)
+		if err != nil {
+			return fmt.Errorf("BARHUB_SMTP_URL: %w", err)
+		}
+		sender, err := mail.NewSender(mail.Config{Settings: settings, From: cfg.MailFrom})
+		if err != nil {
+			return err
+		}
+		mailer = alert.ByMail(sender, cfg.AlertEmail)
+	}
+	host, _ := os.Hostname()
+	n := alert.New(alert.Config{WebhookURL: cfg.AlertWebhook, Format: cfg.AlertFormat, Mail: mailer, Instance: host},
+		alert.ClaimDedup(st), logger)
+	if !n.Enabled() {
+		return nil
+	}
+	probes := alert.Probes{
+		DeadJobs: func(ctx context.Context) (int64, error) {
+			counts, err := st.CountJobsByStatus(ctx, "")
+			return counts[store.JobDead], err
+		},
+		ServerErrors: func() (float64, error) { return serverErrors(reg) },
+	}
+	if rdb != nil {
+		probes.Backplane = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
+	}
+	go alert.NewWatcher(n, probes, alert.WatchConfig{}).Run(ctx)
+	logger.Info("alerts on", "webhook", cfg.AlertWebhook != "", "email", cfg.AlertEmail != "")
+	return nil
+}
+
+// serverErrors adds up this instance's 5xx answers so far.
+func serverErrors(reg prometheus.Gatherer) (float64, error) {
+	families, err := reg.Gather()
+	if err != nil {
+		return 0, err
+	}
+	var total float64
+	for _, f := range families {
+		if f.GetName() != "barhub_http_requests_total" {
+			continue
+		}
+		for _, m := range f.GetMetric() {
+			for _, l := range m.GetLabel() {
+				if l.GetName() == "status" && strings.HasPrefix(l.GetValue(), "5") {
+					total += m.GetCounter().GetValue()
+				}
+			}
+		}
+	}
+	return total, nil
+}
