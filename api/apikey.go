@@ -63,16 +63,16 @@ func (s *Server) checkAppKey(w http.ResponseWriter, r *http.Request) bool {
 	}
 	if !k.Enabled {
 		w.Header().Set("Retry-After", "60")
-		writeError(w, http.StatusServiceUnavailable, "app_switched_off", "the host has paused ordering from phones for now; please ask at the bar")
+		s.writeError(w, r, http.StatusServiceUnavailable, "app_switched_off", "the host has paused ordering from phones for now; please ask at the bar")
 		return false
 	}
 	sent := r.Header.Get(appKeyHeader)
 	if sent == "" {
-		writeError(w, http.StatusForbidden, "api_key_required", "this call needs the app's key in the "+appKeyHeader+" header (GET /api/app-key); reload the page")
+		s.writeError(w, r, http.StatusForbidden, "api_key_required", "this call needs the app's key in the "+appKeyHeader+" header (GET /api/app-key); reload the page")
 		return false
 	}
 	if subtle.ConstantTimeCompare([]byte(sent), []byte(k.Key)) != 1 {
-		writeError(w, http.StatusForbidden, "invalid_api_key", "the app's key is out of date; reload the page")
+		s.writeError(w, r, http.StatusForbidden, "invalid_api_key", "the app's key is out of date; reload the page")
 		return false
 	}
 	return true

@@ -229,7 +229,9 @@ func (s *Server) allow(w http.ResponseWriter, r *http.Request, class, client str
 	}
 	secs = max(secs, 1)
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	writeError(w, http.StatusTooManyRequests, "rate_limited", "too many requests; please slow down and try again in "+strconv.Itoa(secs)+" s")
+	s.writeAPIError(w, r, &apiError{Status: http.StatusTooManyRequests, Code: "rate_limited",
+		Message: "too many requests; please slow down and try again in " + strconv.Itoa(secs) + " s",
+		Key:     "error.rate_limited.wait", Vars: map[string]any{"Seconds": secs}})
 	return false
 }
 

@@ -157,7 +157,7 @@ func (s *Server) doorBlocked(w http.ResponseWriter, r *http.Request) bool {
 	for _, key := range s.doorKeys(r) {
 		if blocked, wait := s.doorThrottle.Blocked(key); blocked {
 			w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
-			writeError(w, http.StatusTooManyRequests, "too_many_attempts",
+			s.writeError(w, r, http.StatusTooManyRequests, "too_many_attempts",
 				"too many unknown codes from this door; try again in "+humanDuration(wait)+", or find the guest by name")
 			return true
 		}

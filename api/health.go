@@ -44,11 +44,11 @@ func (s *Server) handleMetrics(w http.ResponseWriter, r *http.Request) {
 		got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 		if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(m.Token)) != 1 {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="metrics"`)
-			writeError(w, http.StatusUnauthorized, "unauthorized", "the metrics need the scraper's bearer token")
+			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", "the metrics need the scraper's bearer token")
 			return
 		}
 	} else if m.Off {
-		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: GET /metrics (served on the metrics address)")
+		s.writeError(w, r, http.StatusNotFound, "not_found", "no such endpoint: GET /metrics (served on the metrics address)")
 		return
 	}
 	promhttp.HandlerFor(s.registry, promhttp.HandlerOpts{}).ServeHTTP(w, r)

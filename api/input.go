@@ -11,21 +11,21 @@ import (
 // expressions and the hub's topics, which fail it as a 500. It also marks
 // every answer nosniff, so a browser never reads a JSON error (which may
 // quote the request) as a page or a script.
-func checkInput(next http.Handler) http.Handler {
+func (s *Server) checkInput(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if !utf8.ValidString(r.URL.Path) {
-			writeError(w, http.StatusBadRequest, "invalid_path", "the address is not valid UTF-8 text")
+			s.writeError(w, r, http.StatusBadRequest, "invalid_path", "the address is not valid UTF-8 text")
 			return
 		}
 		for name, values := range r.URL.Query() {
 			if !utf8.ValidString(name) {
-				writeError(w, http.StatusBadRequest, "invalid_query", "a query parameter's name is not valid UTF-8 text")
+				s.writeError(w, r, http.StatusBadRequest, "invalid_query", "a query parameter's name is not valid UTF-8 text")
 				return
 			}
 			for _, v := range values {
 				if !utf8.ValidString(v) {
-					writeError(w, http.StatusBadRequest, "invalid_query", "query parameter "+name+" is not valid UTF-8 text")
+					s.writeError(w, r, http.StatusBadRequest, "invalid_query", "query parameter "+name+" is not valid UTF-8 text")
 					return
 				}
 			}

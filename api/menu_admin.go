@@ -259,7 +259,7 @@ func (s *Server) handleImage(w http.ResponseWriter, r *http.Request) {
 	f, mod, err := s.bar.images.Open(r.Context(), name)
 	if err != nil {
 		if errors.Is(err, images.ErrNotFound) {
-			writeError(w, http.StatusNotFound, "not_found", "no such image")
+			s.writeError(w, r, http.StatusNotFound, "not_found", "no such image")
 			return
 		}
 		s.fail(w, r, err)

@@ -164,6 +164,8 @@ type drinkView struct {
 	// AllergenWarning lists why the drink is not safe for the signed-in
 	// guest (diet.Check's causes: their allergens, "alcohol", a diet).
 	AllergenWarning []string `json:"allergenWarning,omitempty"`
+	// I18n holds the drink's texts in other languages (menu_i18n.go).
+	I18n map[string]drinkText `json:"i18n,omitempty"`
 }
 
 func viewOf(d menu.Drink) drinkView {
@@ -179,12 +181,14 @@ func viewOf(d menu.Drink) drinkView {
 	if d.Ingredients == nil {
 		d.Ingredients = []menu.Ingredient{}
 	}
-	return drinkView{Drink: d, StandardDrinks: d.StandardDrinks()}
+	return drinkView{Drink: d, StandardDrinks: d.StandardDrinks(), I18n: drinkTranslations(d)}
 }
 
 type sectionView struct {
 	menu.Section
 	Available int `json:"available"`
+	// I18n holds the section's texts in other languages (menu_i18n.go).
+	I18n map[string]sectionText `json:"i18n,omitempty"`
 }
 
 func newMenuCache(st *store.Store, v menuVersion, logger *slog.Logger) *menuCache {
@@ -289,7 +293,7 @@ func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) 
 	}
 	views := make([]sectionView, len(sections))
 	for i, sec := range sections {
-		views[i] = sectionView{Section: sec}
+		views[i] = sectionView{Section: sec, I18n: sectionTranslations(sec)}
 	}
 	snap.diets = make([]diet.Drink, len(drinks))
 	for i, d := range drinks {

@@ -149,7 +149,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 					panic(v)
 				}
 				s.log.ErrorContext(r.Context(), "panic", "value", v, "stack", string(debug.Stack()), "requestId", requestID(r.Context()))
-				writeError(w, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
+				s.writeError(w, r, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
 			}
 		}()
 		next.ServeHTTP(w, r)
@@ -160,7 +160,7 @@ func (s *Server) recoverer(next http.Handler) http.Handler {
 func (s *Server) limitBody(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > s.cfg.MaxBodyBytes {
-			writeError(w, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is larger than "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+" bytes")
+			s.writeError(w, r, http.StatusRequestEntityTooLarge, "body_too_large", "the request body is larger than "+strconv.FormatInt(s.cfg.MaxBodyBytes, 10)+" bytes")
 			return
 		}
 		r.Body = http.MaxBytesReader(w, r.Body, s.cfg.MaxBodyBytes)
@@ -176,7 +176,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		token, ok := strings.CutPrefix(h, "Bearer ")
 		if !ok || token == "" {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub"`)
-			writeError(w, http.StatusUnauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token>")
+			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token>")
 			return
 		}
 		id, err := s.keys.Verify(r.Context(), token)
@@ -186,7 +186,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			if errors.Is(err, jwt.ErrTokenExpired) {
 				msg = "your sign-in has expired; please sign in again"
 			}
-			writeError(w, http.StatusUnauthorized, "unauthorized", msg)
+			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", msg)
 			return
 		}
 		// The request acts as its holder is now, not as the token says:
@@ -195,7 +195,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 		id, err = s.sessions.Current(r.Context(), id)
 		if errors.Is(err, auth.ErrSessionEnded) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
-			writeError(w, http.StatusUnauthorized, "session_ended", "your access changed; please sign in again")
+			s.writeError(w, r, http.StatusUnauthorized, "session_ended", "your access changed; please sign in again")
 			return
 		}
 		if err != nil {
@@ -207,7 +207,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 }
 
 // requireRole is the PEP's second half: the route group's roles or 403.
-func requireRole(roles ...guest.Role) func(http.Handler) http.Handler {
+func (s *Server) requireRole(roles ...guest.Role) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			role := identity(r.Context()).Role
@@ -217,7 +217,7 @@ func requireRole(roles ...guest.Role) func(http.Handler) http.Handler {
 					return
 				}
 			}
-			writeError(w, http.StatusForbidden, "forbidden", "your role ("+string(role)+") may not do this")
+			s.writeError(w, r, http.StatusForbidden, "forbidden", "your role ("+string(role)+") may not do this")
 		})
 	}
 }

@@ -248,6 +248,7 @@ func (s *Server) checkedItems(ctx context.Context, who auth.Identity, req order.
 		}
 		if !d.Available {
 			return nil, nil, &apiError{Status: http.StatusConflict, Code: "drink_unavailable", Message: d.UnavailableReason(),
+				Key: "error.drink_unavailable.named", Vars: map[string]any{"Drink": d.Name},
 				Details: map[string]any{"drinkId": d.ID, "missingIngredients": nonNil(d.MissingIngredients), "outOfStock": d.OutOfStock}}
 		}
 		p := g.People()[0]
@@ -414,8 +415,9 @@ func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []o
 		return order.Order{}, err
 	}
 	if limit := s.bar.cfg.MaxOpenOrders; n >= limit {
-		return order.Order{}, errConflict("open_order_limit",
-			fmt.Sprintf("you already have %d orders waiting at the bar; you can order again as soon as one of them is ready", n))
+		return order.Order{}, &apiError{Status: http.StatusConflict, Code: "open_order_limit",
+			Message: fmt.Sprintf("you already have %d orders waiting at the bar; you can order again as soon as one of them is ready", n),
+			Key:     "error.open_order_limit.count", Vars: map[string]any{"Count": n}}
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
 	if err := s.checkPace(ctx, who.GuestID, items, "", now); err != nil {

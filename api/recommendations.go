@@ -151,7 +151,7 @@ func (s *Server) handleRequestRecommendation(w http.ResponseWriter, r *http.Requ
 	if !ok {
 		secs := int(math.Ceil(retryAfter.Seconds()))
 		w.Header().Set("Retry-After", strconv.Itoa(secs))
-		writeError(w, http.StatusTooManyRequests, "too_many_recommendations", fmt.Sprintf(
+		s.writeError(w, r, http.StatusTooManyRequests, "too_many_recommendations", fmt.Sprintf(
 			"you can ask for %d recommendations every %s; ask again in %s",
 			cfg.RecommendationLimit, humanDuration(cfg.RecommendationWindow), humanDuration(time.Duration(secs)*time.Second)))
 		return

@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"strings"
 
+	"golang.org/x/text/language"
+
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 )
@@ -27,10 +29,16 @@ type errorDetail struct {
 
 // apiError is an error a handler returns to be written as JSON.
 type apiError struct {
-	Status  int
-	Code    string
+	Status int
+	// Code is the stable, machine-readable reason; clients branch on it.
+	Code string
+	// Message is the English text for people. Other languages come from
+	// the server's catalogue (package locale), looked up by Key, else by
+	// "error."+Code, filled from Vars (docs/I18N.md).
 	Message string
 	Details any
+	Key     string
+	Vars    map[string]any
 }
 
 func (e *apiError) Error() string { return e.Code + ": " + e.Message }
@@ -60,8 +68,36 @@ func writeJSON(w http.ResponseWriter, status int, v any) {
 	enc.Encode(v)
 }
 
-func writeError(w http.ResponseWriter, status int, code, msg string) {
-	writeJSON(w, status, errorBody{Error: errorDetail{Code: code, Message: msg}})
+// writeError writes {"error":{"code","message"}} with the message in the
+// language the request asks for (see writeAPIError).
+func (s *Server) writeError(w http.ResponseWriter, r *http.Request, status int, code, msg string) {
+	s.writeAPIError(w, r, &apiError{Status: status, Code: code, Message: msg})
+}
+
+// writeAPIError writes ae. The code stays the same in every language; the
+// message is translated for a request whose Accept-Language prefers
+// Swedish or Portuguese, and stays the handler's own English otherwise
+// (English is the most specific wording, naming the field or limit).
+func (s *Server) writeAPIError(w http.ResponseWriter, r *http.Request, ae *apiError) {
+	msg := ae.Message
+	if al := r.Header.Get("Accept-Language"); al != "" {
+		if lang := s.locale.Match(al); lang != language.English {
+			if t, ok := s.translate(lang, ae); ok {
+				msg = t
+				w.Header().Set("Content-Language", lang.String())
+			}
+		}
+	}
+	writeJSON(w, ae.Status, errorBody{Error: errorDetail{Code: ae.Code, Message: msg, Details: ae.Details}})
+}
+
+func (s *Server) translate(lang language.Tag, ae *apiError) (string, bool) {
+	if ae.Key != "" {
+		if t, ok := s.locale.Text(lang, ae.Key, ae.Vars); ok {
+			return t, true
+		}
+	}
+	return s.locale.Text(lang, "error."+ae.Code, ae.Vars)
 }
 
 // fail writes err: an *apiError as itself; a database still busy after
@@ -71,13 +107,13 @@ func writeError(w http.ResponseWriter, status int, code, msg string) {
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
 	if errors.As(err, &ae) {
-		writeJSON(w, ae.Status, errorBody{Error: errorDetail{Code: ae.Code, Message: ae.Message, Details: ae.Details}})
+		s.writeAPIError(w, r, ae)
 		return
 	}
 	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
 		// The client hung up and reads no answer: nothing went wrong here.
 		s.log.InfoContext(r.Context(), "request given up by the client", "route", routePattern(r), "requestId", requestID(r.Context()))
-		writeError(w, http.StatusServiceUnavailable, "cancelled", "the request was cancelled")
+		s.writeError(w, r, http.StatusServiceUnavailable, "cancelled", "the request was cancelled")
 		return
 	}
 	if errors.Is(err, hub.ErrUnavailable) {
@@ -85,17 +121,17 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		// not answering in time: a moment's trouble the caller may retry.
 		s.log.WarnContext(r.Context(), "live updates unavailable", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
 		w.Header().Set("Retry-After", "5")
-		writeError(w, http.StatusServiceUnavailable, "live_unavailable", "live updates are unavailable this very moment; please try again shortly")
+		s.writeError(w, r, http.StatusServiceUnavailable, "live_unavailable", "live updates are unavailable this very moment; please try again shortly")
 		return
 	}
 	if store.Busy(err) {
 		s.log.WarnContext(r.Context(), "database busy", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
 		w.Header().Set("Retry-After", "1")
-		writeError(w, http.StatusServiceUnavailable, "busy", "the party's database is busy this very moment; please try again")
+		s.writeError(w, r, http.StatusServiceUnavailable, "busy", "the party's database is busy this very moment; please try again")
 		return
 	}
 	s.log.ErrorContext(r.Context(), "request failed", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
-	writeError(w, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
+	s.writeError(w, r, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
 }
 
 // decode reads a JSON body into v. Every way a body can be wrong becomes a

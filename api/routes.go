@@ -12,12 +12,12 @@ import (
 // enforcement points: public, signed in (any role), bartender, admin.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer, checkInput)
+	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer, s.checkInput)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+		s.writeError(w, r, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
 	r.MethodNotAllowed(func(w http.ResponseWriter, r *http.Request) {
-		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path)
+		s.writeError(w, r, http.StatusMethodNotAllowed, "method_not_allowed", r.Method+" is not allowed on "+r.URL.Path)
 	})
 
 	r.Get("/healthz", s.handleHealthz)
@@ -33,7 +33,7 @@ func (s *Server) routes() http.Handler {
 	r.Route("/api", func(r chi.Router) {
 		r.Use(s.limitBody)
 		r.NotFound(func(w http.ResponseWriter, r *http.Request) {
-			writeError(w, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
+			s.writeError(w, r, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 		})
 
 		// Public.
@@ -64,7 +64,7 @@ func (s *Server) routes() http.Handler {
 
 		// Behind the bar.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleBartender, guest.RoleAdmin))
+			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleBartender, guest.RoleAdmin))
 			r.Get("/bar/queue", s.handleBarQueue)
 			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
 			r.Get("/bar/stock", s.handleListStock)
@@ -74,7 +74,7 @@ func (s *Server) routes() http.Handler {
 
 		// The door: staff sign in with a bartender or admin code.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleBartender, guest.RoleAdmin))
+			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleBartender, guest.RoleAdmin))
 			r.With(s.recordAudit).Post("/door/checkin", s.handleCheckIn)
 			r.With(s.recordAudit).Post("/door/checkin/{id}/undo", s.handleUndoCheckIn)
 			r.Get("/door/lookup", s.handleDoorLookup)
@@ -83,7 +83,7 @@ func (s *Server) routes() http.Handler {
 
 		// The host.
 		r.Group(func(r chi.Router) {
-			r.Use(s.authenticate, s.recordAccess, requireRole(guest.RoleAdmin), s.recordAudit)
+			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleAdmin), s.recordAudit)
 			r.Get("/admin/stats", s.handleStats)
 			r.Get("/admin/guests", s.handleListGuests)
 			r.Post("/admin/guests", s.handleCreateGuest)

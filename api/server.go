@@ -5,6 +5,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"log/slog"
 	"net/http"
 	"net/netip"
@@ -16,6 +17,7 @@ import (
 	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/locale"
 )
 
 // Publisher sends a live event to a hub topic on every instance.
@@ -107,6 +109,9 @@ type Deps struct {
 	// keeps them to this instance, other instances seeing them when their
 	// cache expires.
 	SessionBus SessionBus
+	// Locale translates error messages for Accept-Language; nil loads the
+	// embedded catalogues.
+	Locale *locale.Catalog
 }
 
 // Server holds the dependencies the handlers use.
@@ -146,6 +151,9 @@ type Server struct {
 	// instances (sessions.go).
 	sessions   *auth.Sessions
 	sessionBus SessionBus
+
+	// locale translates error messages (respond.go).
+	locale *locale.Catalog
 }
 
 // New builds the API and returns its handler.
@@ -173,6 +181,14 @@ func New(d Deps) http.Handler {
 	if d.Web == nil {
 		d.Web = http.NotFoundHandler()
 	}
+	if d.Locale == nil {
+		c, err := locale.New()
+		if err != nil {
+			// The catalogues are compiled in: only a build defect gets here.
+			panic(fmt.Sprintf("api: %v", err))
+		}
+		d.Locale = c
+	}
 	s := &Server{
 		cfg:      d.Config,
 		log:      d.Logger,
@@ -189,6 +205,7 @@ func New(d Deps) http.Handler {
 		registry: d.Registry,
 		metrics:  newHTTPMetrics(d.Registry),
 		started:  time.Now(),
+		locale:   d.Locale,
 
 		auditMetrics: newAuditMetrics(d.Registry),
 	}

@@ -58,7 +58,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	attempt, refused := s.throttle.Begin(r.Context(), clientIP(r), req.Code)
 	if refused != nil {
-		writeThrottled(w, refused)
+		s.writeThrottled(w, r, refused)
 		return
 	}
 	if attempt.Wait > 0 {
@@ -75,7 +75,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil || guest.NameKey(req.LastName) != g.LastNameKey || g.LastNameKey == "" {
-		writeError(w, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
+		s.writeError(w, r, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
 		return
 	}
 	s.throttle.Succeeded(r.Context(), attempt)
@@ -91,7 +91,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 }
 
 // writeThrottled answers a sign-in the throttle turned away.
-func writeThrottled(w http.ResponseWriter, refused *auth.Refusal) {
+func (s *Server) writeThrottled(w http.ResponseWriter, r *http.Request, refused *auth.Refusal) {
 	wait := refused.RetryAfter
 	w.Header().Set("Retry-After", strconv.Itoa(int(wait.Seconds())+1))
 	var msg string
@@ -103,7 +103,7 @@ func writeThrottled(w http.ResponseWriter, refused *auth.Refusal) {
 	default:
 		msg = "too many failed sign-ins with this code; try again in " + humanDuration(wait) + ", or ask the host for a new code"
 	}
-	writeError(w, http.StatusTooManyRequests, "too_many_attempts", msg)
+	s.writeError(w, r, http.StatusTooManyRequests, "too_many_attempts", msg)
 }
 
 func humanDuration(d time.Duration) string {
@@ -146,7 +146,7 @@ func (s *Server) handleWSTicket(w http.ResponseWriter, r *http.Request) {
 func (s *Server) handleMe(w http.ResponseWriter, r *http.Request) {
 	g, err := s.store.GuestByID(r.Context(), identity(r.Context()).GuestID)
 	if errors.Is(err, store.ErrNotFound) {
-		writeError(w, http.StatusUnauthorized, "unauthorized", "your invitation no longer exists; contact the host")
+		s.writeError(w, r, http.StatusUnauthorized, "unauthorized", "your invitation no longer exists; contact the host")
 		return
 	}
 	if err != nil {

@@ -70,7 +70,7 @@ func (s *Server) ticketAllowed(w http.ResponseWriter, r *http.Request) bool {
 	}
 	secs := max(1, int(math.Ceil(wait.Seconds())))
 	w.Header().Set("Retry-After", strconv.Itoa(secs))
-	writeError(w, http.StatusTooManyRequests, "too_many_tickets", fmt.Sprintf(
+	s.writeError(w, r, http.StatusTooManyRequests, "too_many_tickets", fmt.Sprintf(
 		"more than %d live connections opened in a minute; try again in %d s", s.wsTickets.limit, secs))
 	return false
 }

@@ -175,7 +175,7 @@ func TestHealthReadyAndMetrics(t *testing.T) {
 	if m == nil {
 		t.Fatalf("no metrics address printed:\n%s", s.Output())
 	}
-	wants := []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines"}
+	wants := []string{`barhub_http_requests_total{method="GET",route="/healthz",status="200"}`, "go_goroutines", `barhub_dependency_up{dependency="database"} 1`}
 	resp, metrics := get(t, m[1])
 	if resp.StatusCode != 200 {
 		t.Fatalf("metrics address: %d", resp.StatusCode)

@@ -192,6 +192,21 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	} else {
 		broker = hub.NewMemoryBroker(cfg.HubHistory)
 	}
+	// 1 while a dependency answers, read at each scrape: alert rules see a
+	// lost Redis or database without waiting for requests to fail.
+	for name, p := range ready {
+		registry.MustRegister(prometheus.NewGaugeFunc(prometheus.GaugeOpts{
+			Name: "barhub_dependency_up", Help: "Whether a dependency answers a ping (1) or not (0), checked at each scrape.",
+			ConstLabels: prometheus.Labels{"dependency": name},
+		}, func() float64 {
+			ctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 2*time.Second)
+			defer cancel()
+			if p.Ping(ctx) != nil {
+				return 0
+			}
+			return 1
+		}))
+	}
 	// Tickets are signed with a key kept in the database; with Redis their
 	// nonces are spent there, so any instance redeems any instance's.
 	tickets, err := auth.OpenTickets(ctx, a.store, rdb, cfg.RedisPrefix, cfg.TicketTTL)

@@ -31,6 +31,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/emulation"
 	"github.com/chromedp/chromedp"
 )
 
@@ -484,5 +485,23 @@ func SignIn(t testing.TB, ctx context.Context, baseURL, code, lastName, home str
 	})
 	if !ok {
 		t.Fatalf("%s did not finish loading", home)
+	}
+}
+
+// Language makes the tab's browser speak acceptLanguage (say "sv-SE,sv;q=0.9"), like a
+// phone set to that language: navigator.languages, the Accept-Language header and Intl's
+// default locale all follow it. Call it before the first Navigate.
+func Language(t testing.TB, ctx context.Context, acceptLanguage string) {
+	t.Helper()
+	ua := Eval[string](t, ctx, `navigator.userAgent`)
+	if _, err := chromedp.Call(ctx, emulation.SetUserAgentOverride,
+		emulation.SetUserAgentOverrideParams{UserAgent: ua, AcceptLanguage: acceptLanguage}); err != nil {
+		t.Fatalf("set the browser's language to %s: %v", acceptLanguage, err)
+	}
+	first, _, _ := strings.Cut(acceptLanguage, ",")
+	first, _, _ = strings.Cut(first, ";")
+	if _, err := chromedp.Call(ctx, emulation.SetLocaleOverride,
+		emulation.SetLocaleOverrideParams{Locale: strings.ReplaceAll(strings.TrimSpace(first), "-", "_")}); err != nil {
+		t.Fatalf("set the browser's locale to %s: %v", first, err)
 	}
 }

@@ -238,3 +238,42 @@ func assertPNG(t *testing.T, path string, vp browsertest.Viewport) {
 			cfg.Width, cfg.Height, wantW, float64(vp.Height)*vp.Scale)
 	}
 }
+
+// TestLoginPageFollowsLanguage: a phone set to Swedish gets the sign-in page in Swedish,
+// with the page's own checks in Swedish; the switch changes it to Portuguese, and the
+// choice outlives a reload.
+func TestLoginPageFollowsLanguage(t *testing.T) {
+	srv := httptest.NewServer(web.Handler())
+	t.Cleanup(srv.Close)
+	b := browsertest.New(t)
+	ctx := b.Page(t, browsertest.Phone)
+	browsertest.Language(t, ctx, "sv-SE,sv;q=0.9,en;q=0.8")
+
+	browsertest.Navigate(t, ctx, srv.URL+"/login")
+	browsertest.WaitText(t, ctx, ".welcome h1", "Välkommen")
+	if got := browsertest.Text(t, ctx, "#login-submit"); got != "Logga in" {
+		t.Errorf("submit button says %q, want %q", got, "Logga in")
+	}
+	if got := browsertest.Eval[string](t, ctx, `document.documentElement.lang`); got != "sv" {
+		t.Errorf("html lang = %q, want sv", got)
+	}
+	browsertest.Click(t, ctx, "#login-submit")
+	browsertest.WaitText(t, ctx, "#login-error", "Ange koden från din inbjudan.")
+	browsertest.Screenshot(t, ctx, "login-sv")
+
+	// The switch: choosing Português reloads the page in Portuguese.
+	browsertest.WaitVisible(t, ctx, "barhub-lang select")
+	browsertest.Eval[bool](t, ctx, `(() => { const s = document.querySelector("barhub-lang select");
+		s.value = "pt-BR"; s.dispatchEvent(new Event("change")); return true; })()`)
+	browsertest.WaitText(t, ctx, ".welcome h1", "Bem-vindo")
+	browsertest.Navigate(t, ctx, srv.URL+"/login")
+	browsertest.WaitText(t, ctx, "#login-submit", "Entrar")
+	if got := browsertest.Eval[string](t, ctx, `document.querySelector("barhub-lang select").value`); got != "pt-BR" {
+		t.Errorf("the switch shows %q after a reload, want pt-BR", got)
+	}
+	width := browsertest.Eval[int](t, ctx, `document.documentElement.scrollWidth`)
+	if int64(width) > browsertest.Phone.Width {
+		t.Errorf("page is %d px wide on a %d px phone", width, browsertest.Phone.Width)
+	}
+	browsertest.Screenshot(t, ctx, "login-pt-BR")
+}

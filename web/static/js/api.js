@@ -7,6 +7,8 @@ const KEY_TOKEN = "barhub.token";
 const KEY_ROLE = "barhub.role";
 const KEY_GUEST = "barhub.guest";
 
+import { lang, t } from "./i18n.js";
+
 const HOMES = { guest: "/", bartender: "/bar", admin: "/admin" };
 
 // ApiError carries the server's error code, HTTP status and details next to its message,
@@ -51,7 +53,9 @@ export function clearAuth() {
 // token has expired or was revoked, so it signs out and goes to the sign-in page.
 // options.headers adds headers, e.g. {"Idempotency-Key": key} when placing an order.
 export async function api(method, path, body, options = {}) {
-  const headers = { Accept: "application/json", ...(options.headers || {}) };
+  // The server writes its error messages in the language the page shows, which the
+  // person may have chosen over the browser's own.
+  const headers = { Accept: "application/json", "Accept-Language": lang, ...(options.headers || {}) };
   const token = localStorage.getItem(KEY_TOKEN);
   if (token) headers.Authorization = `Bearer ${token}`;
   const init = { method, headers, signal: options.signal };
@@ -65,7 +69,7 @@ export async function api(method, path, body, options = {}) {
     res = await fetch(path, init);
   } catch (err) {
     if (err?.name === "AbortError") throw err;
-    throw new ApiError("Cannot reach barhub. Check your connection and try again.");
+    throw new ApiError(t("common.networkError"));
   }
 
   const text = await res.text();
@@ -83,7 +87,7 @@ export async function api(method, path, body, options = {}) {
     clearAuth();
     location.assign("/login?expired=1");
   }
-  const message = data?.error?.message || `Something went wrong (HTTP ${res.status}). Please try again.`;
+  const message = data?.error?.message || t("common.httpError", { status: res.status });
   throw new ApiError(message, { status: res.status, code: data?.error?.code || "", details: data?.error?.details ?? null });
 }
 

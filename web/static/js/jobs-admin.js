@@ -5,10 +5,11 @@
 // a prompt in, an alert about a dead job brings it to the top.
 import { api, ApiError } from "./api.js";
 import { startLive } from "./page.js";
+import { formatDate, formatNumber, t } from "./i18n.js";
 
 const PAGE = 25;
-const KIND_NAMES = { image_prompt: "Image prompt", recommendation: "Recommendation", import: "Import" };
-const STATUS_NAMES = { queued: "queued", running: "running", done: "done", dead: "dead letter" };
+const KIND_NAMES = { image_prompt: t("jobs.kind.image_prompt"), recommendation: t("jobs.kind.recommendation"), import: t("jobs.kind.import") };
+const STATUS_NAMES = { queued: t("jobs.status.queued"), running: t("jobs.status.running"), done: t("jobs.status.done"), dead: t("jobs.status.dead") };
 
 function el(tag, props = {}, ...children) {
   const node = document.createElement(tag);
@@ -24,7 +25,7 @@ function el(tag, props = {}, ...children) {
 
 function when(iso) {
   if (!iso) return "";
-  return new Date(iso).toLocaleString(undefined, { hour: "2-digit", minute: "2-digit", second: "2-digit", day: "numeric", month: "short" });
+  return formatDate(iso, { hour: "2-digit", minute: "2-digit", second: "2-digit", day: "numeric", month: "short" });
 }
 
 function statusCell(status) {
@@ -52,14 +53,14 @@ export function startJobsAdmin(area) {
 
   const source = el("span", { id: "ai-source", class: "source-badge" });
   const counts = el("div", { id: "job-counts", class: "counts" });
-  const statusSel = el("select", { id: "job-status" }, el("option", { value: "", text: "Every status" }));
+  const statusSel = el("select", { id: "job-status" }, el("option", { value: "", text: t("jobs.everyStatus") }));
   for (const [v, t] of Object.entries(STATUS_NAMES)) statusSel.append(el("option", { value: v, text: t }));
-  const kindSel = el("select", { id: "job-kind" }, el("option", { value: "", text: "Every kind" }));
+  const kindSel = el("select", { id: "job-kind" }, el("option", { value: "", text: t("jobs.everyKind") }));
   for (const [v, t] of Object.entries(KIND_NAMES)) kindSel.append(el("option", { value: v, text: t }));
   const rows = el("tbody", { id: "job-rows" });
   const pageInfo = el("span", { class: "muted" });
-  const prev = el("button", { type: "button", text: "Newer" });
-  const next = el("button", { type: "button", text: "Older" });
+  const prev = el("button", { type: "button", text: t("jobs.newer") });
+  const next = el("button", { type: "button", text: t("jobs.older") });
   const notice = el("p", { id: "job-notice", class: "error", role: "alert", hidden: true });
   const promptRows = el("tbody", { id: "prompt-rows" });
 
@@ -67,15 +68,15 @@ export function startJobsAdmin(area) {
     el(
       "section",
       { id: "ai-jobs", class: "card ai-admin", "aria-labelledby": "ai-jobs-title" },
-      el("div", { class: "section-head" }, el("h2", { id: "ai-jobs-title", text: "AI bartender" }), source),
+      el("div", { class: "section-head" }, el("h2", { id: "ai-jobs-title", text: t("jobs.title") }), source),
       counts,
       notice,
       el(
         "div",
         { class: "filters" },
-        el("label", { class: "visually-hidden", for: "job-status", text: "Status" }),
+        el("label", { class: "visually-hidden", for: "job-status", text: t("jobs.col.status") }),
         statusSel,
-        el("label", { class: "visually-hidden", for: "job-kind", text: "Kind" }),
+        el("label", { class: "visually-hidden", for: "job-kind", text: t("jobs.col.kind") }),
         kindSel,
       ),
       el(
@@ -87,7 +88,7 @@ export function startJobsAdmin(area) {
           el(
             "thead",
             {},
-            el("tr", {}, ...["Queued", "Kind", "For", "Status", "Attempts", "Tokens", "Last error", ""].map((h) => el("th", { scope: "col", text: h }))),
+            el("tr", {}, ...[t("jobs.col.queued"), t("jobs.col.kind"), t("jobs.col.for"), t("jobs.col.status"), t("jobs.col.attempts"), t("jobs.col.tokens"), t("jobs.col.lastError"), ""].map((h) => el("th", { scope: "col", text: h }))),
           ),
           rows,
         ),
@@ -97,12 +98,12 @@ export function startJobsAdmin(area) {
     el(
       "section",
       { id: "ai-prompts", class: "card ai-admin", "aria-labelledby": "ai-prompts-title" },
-      el("h2", { id: "ai-prompts-title", text: "Image prompts" }),
-      el("p", { class: "muted", text: "Every new drink gets a photography prompt in the house style. Regenerate one for another take." }),
+      el("h2", { id: "ai-prompts-title", text: t("jobs.prompts.title") }),
+      el("p", { class: "muted", text: t("jobs.prompts.intro") }),
       el(
         "div",
         { class: "table-wrap" },
-        el("table", {}, el("thead", {}, el("tr", {}, ...["Drink", "Prompt", "By", "Job", ""].map((h) => el("th", { scope: "col", text: h })))), promptRows),
+        el("table", {}, el("thead", {}, el("tr", {}, ...[t("jobs.prompts.col.drink"), t("jobs.prompts.col.prompt"), t("jobs.prompts.col.by"), t("jobs.prompts.col.job"), ""].map((h) => el("th", { scope: "col", text: h })))), promptRows),
       ),
     ),
   );
@@ -128,7 +129,7 @@ export function startJobsAdmin(area) {
     tr.dataset.status = j.status;
     const action = el("td");
     if (j.status === "dead") {
-      const b = el("button", { type: "button", class: "retry", text: "Retry" });
+      const b = el("button", { type: "button", class: "retry", text: t("jobs.retry") });
       b.addEventListener("click", () => retry(j, b));
       action.append(b);
     }
@@ -137,8 +138,8 @@ export function startJobsAdmin(area) {
       el("td", { text: KIND_NAMES[j.kind] || j.kind }),
       el("td", { text: j.subject || "" }),
       el("td", {}, statusCell(j.status)),
-      el("td", { text: `${j.attempts} of ${j.maxAttempts}` }),
-      el("td", { text: String(j.usage?.totalTokens || 0) }),
+      el("td", { text: t("jobs.attempts", { n: j.attempts, max: j.maxAttempts }) }),
+      el("td", { text: formatNumber(j.usage?.totalTokens || 0) }),
       el("td", { class: "error-text", text: j.lastError || "" }),
       action,
     );
@@ -157,10 +158,10 @@ export function startJobsAdmin(area) {
       return;
     }
     source.dataset.source = res.source;
-    source.textContent = res.source === "bedrock" ? `Amazon Bedrock · ${res.model}` : "Local recommender and prompt template (Bedrock not configured)";
+    source.textContent = res.source === "bedrock" ? `Amazon Bedrock · ${res.model}` : t("jobs.sourceLocal");
     counts.replaceChildren(
       ...Object.keys(STATUS_NAMES).map((s) => {
-        const c = el("button", { type: "button", class: "count quiet" }, el("strong", { text: String(res.counts?.[s] ?? 0) }), STATUS_NAMES[s]);
+        const c = el("button", { type: "button", class: "count quiet" }, el("strong", { text: formatNumber(res.counts?.[s] ?? 0) }), STATUS_NAMES[s]);
         c.dataset.status = s;
         c.addEventListener("click", () => {
           statusSel.value = state.status = state.status === s ? "" : s;
@@ -170,9 +171,9 @@ export function startJobsAdmin(area) {
         return c;
       }),
     );
-    rows.replaceChildren(...(res.jobs.length ? res.jobs.map(jobRow) : [el("tr", {}, el("td", { colSpan: 8, class: "empty", text: "No jobs." }))]));
+    rows.replaceChildren(...(res.jobs.length ? res.jobs.map(jobRow) : [el("tr", {}, el("td", { colSpan: 8, class: "empty", text: t("jobs.none") }))]));
     const last = Math.min(res.offset + res.jobs.length, res.total);
-    pageInfo.textContent = res.total ? `${res.offset + 1}–${last} of ${res.total}` : "";
+    pageInfo.textContent = res.total ? t("jobs.pageInfo", { from: res.offset + 1, to: last, total: res.total }) : "";
     prev.disabled = res.offset === 0;
     next.disabled = last >= res.total;
   }
@@ -180,7 +181,7 @@ export function startJobsAdmin(area) {
   function promptRow(d, job) {
     const tr = el("tr", { "data-drink-id": d.id });
     const p = d.imagePrompt;
-    const regen = el("button", { type: "button", text: "Regenerate" });
+    const regen = el("button", { type: "button", text: t("jobs.prompts.regenerate") });
     regen.addEventListener("click", async () => {
       regen.disabled = true;
       try {
@@ -191,10 +192,10 @@ export function startJobsAdmin(area) {
       }
       regen.disabled = false;
     });
-    const by = p ? (p.source === "bedrock" ? `Bedrock · ${p.model}` : "Local template") : "";
+    const by = p ? (p.source === "bedrock" ? `Bedrock · ${p.model}` : t("jobs.prompts.localTemplate")) : "";
     tr.append(
       el("td", {}, el("strong", { text: d.name })),
-      el("td", { class: "prompt-text", text: p?.text || "No prompt yet." }),
+      el("td", { class: "prompt-text", text: p?.text || t("jobs.prompts.none") }),
       el("td", { text: by }),
       el("td", { class: "job-state" }, job ? statusCell(job.status) : ""),
       el("td", {}, regen),
@@ -217,7 +218,7 @@ export function startJobsAdmin(area) {
       if (!latest.has(id)) latest.set(id, j);
     }
     promptRows.replaceChildren(
-      ...(drinks.length ? drinks.map((d) => promptRow(d, latest.get(d.id))) : [el("tr", {}, el("td", { colSpan: 5, class: "empty", text: "No drinks on the menu yet." }))]),
+      ...(drinks.length ? drinks.map((d) => promptRow(d, latest.get(d.id))) : [el("tr", {}, el("td", { colSpan: 5, class: "empty", text: t("jobs.prompts.noDrinks") }))]),
     );
   }
 

@@ -1,6 +1,7 @@
 // The sign-in page. Invitations link here as /login?code=XXXXXXXX, so the guest only
 // types a last name.
 import { auth, displayName, homeFor, login } from "./api.js";
+import { t } from "./i18n.js";
 
 const form = document.getElementById("login-form");
 const codeInput = document.getElementById("code");
@@ -36,20 +37,19 @@ const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code") || "");
 if (code) codeInput.value = code;
 
-const roleNames = { guest: "guests", bartender: "bartenders", admin: "the host" };
+const needKeys = { guest: "login.needGuest", bartender: "login.needBartender", admin: "login.needAdmin" };
 const me = auth();
 if (params.has("expired")) {
-  showNotice(document.createTextNode("Your sign-in has ended: it expired, or your access changed. Please sign in again."));
+  showNotice(document.createTextNode(t("login.expired")));
 } else if (params.has("need")) {
-  const who = roleNames[params.get("need")] || "someone else";
-  showNotice(document.createTextNode(`That page is for ${who}. Sign in with a code that has access.`));
+  showNotice(document.createTextNode(t(needKeys[params.get("need")] || "login.needOther")));
 } else if (me && !code) {
   // Already signed in: offer the way back rather than redirecting, so a shared tablet can
   // still switch to another person.
   const link = document.createElement("a");
   link.href = homeFor(me.role);
-  link.textContent = "Continue";
-  const text = document.createTextNode(`You are signed in as ${displayName(me.guest) || me.role}. `);
+  link.textContent = t("login.continue");
+  const text = document.createTextNode(t("login.signedInAs", { name: displayName(me.guest) || me.role }));
   const span = document.createElement("span");
   span.append(text, link);
   showNotice(span);
@@ -74,24 +74,24 @@ form.addEventListener("submit", async (event) => {
   if (!codeValue) {
     codeInput.setAttribute("aria-invalid", "true");
     codeInput.focus();
-    showError("Enter the code from your invitation.");
+    showError(t("login.enterCode"));
     return;
   }
   if (!lastName) {
     lastNameInput.setAttribute("aria-invalid", "true");
     lastNameInput.focus();
-    showError("Enter your last name.");
+    showError(t("login.enterLastName"));
     return;
   }
 
   submit.disabled = true;
-  submit.textContent = "Signing in…";
+  submit.textContent = t("login.submitting");
   try {
     const result = await login(codeValue, lastName);
     location.replace(homeFor(result.role));
   } catch (err) {
     showError(err.message);
     submit.disabled = false;
-    submit.textContent = "Sign in";
+    submit.textContent = t("login.submit");
   }
 });

@@ -2,6 +2,7 @@
 // wires the sign-out button. Each app's own module calls startPage first.
 import { api, clearAuth, displayName, logout, requireRole } from "./api.js";
 import { connect } from "./live.js";
+import { t } from "./i18n.js";
 
 // startPage returns the sign-in (see auth in api.js), or null while the browser is being
 // sent to /login.
@@ -15,7 +16,7 @@ export function startPage(...roles) {
   const everywhere = document.getElementById("logout-everywhere");
   if (everywhere) {
     everywhere.addEventListener("click", async () => {
-      if (!confirm("Sign out on every phone and computer? Your code keeps working.")) return;
+      if (!confirm(t("common.signOutEverywhereConfirm"))) return;
       try {
         await api("POST", "/api/auth/signout-everywhere");
       } catch {
@@ -27,13 +28,6 @@ export function startPage(...roles) {
   return me;
 }
 
-const statusText = {
-  connecting: "Connecting…",
-  open: "Live",
-  reconnecting: "Reconnecting…",
-  unauthorized: "Signed out",
-  closed: "Offline",
-};
 
 // startLive returns the page's one live connection, opening it on the first call, and
 // joins topics; its state shows in #live-status. Every module of a page shares the one
@@ -48,7 +42,7 @@ export function startLive(...topics) {
     pageLive.onStatus((status) => {
       if (badge) {
         badge.dataset.status = status;
-        badge.querySelector(".text").textContent = statusText[status] || status;
+        badge.querySelector(".text").textContent = t(`live.${status}`);
       }
       if (status === "unauthorized") {
         // The token was refused for a ticket: it has expired or been revoked.

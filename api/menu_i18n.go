@@ -1,0 +1,72 @@
+package api
+
+import "github.com/barhub/barhub/api/menu"
+
+// The menu carries its translations beside the English texts, per
+// language ("i18n": {"sv": {…}, "pt-BR": {…}}), rather than being encoded
+// once per Accept-Language: the cached, ready-encoded answers and their
+// ETags stay one per filter (menucache.go), and a phone switching language
+// needs no new request. Only the starter menu's own wording has
+// translations (menu.Translate); a text the host wrote shows as written.
+
+// drinkText is a drink's texts in one language; empty fields fall back to
+// the English ones.
+type drinkText struct {
+	Description string `json:"description,omitempty"`
+	// Ingredients are the recipe's ingredient names, in recipe order; an
+	// untranslated one is given in English.
+	Ingredients []string `json:"ingredients,omitempty"`
+}
+
+type sectionText struct {
+	Name        string `json:"name,omitempty"`
+	Description string `json:"description,omitempty"`
+}
+
+func drinkTranslations(d menu.Drink) map[string]drinkText {
+	var out map[string]drinkText
+	add := func(lang string, f func(*drinkText)) {
+		if out == nil {
+			out = make(map[string]drinkText, 2)
+		}
+		t := out[lang]
+		f(&t)
+		out[lang] = t
+	}
+	for lang, text := range menu.Translate(d.Description) {
+		add(lang, func(t *drinkText) { t.Description = text })
+	}
+	for i, in := range d.Ingredients {
+		for lang, name := range menu.Translate(in.Name) {
+			add(lang, func(t *drinkText) {
+				if t.Ingredients == nil {
+					t.Ingredients = make([]string, len(d.Ingredients))
+					for j, other := range d.Ingredients {
+						t.Ingredients[j] = other.Name
+					}
+				}
+				t.Ingredients[i] = name
+			})
+		}
+	}
+	return out
+}
+
+func sectionTranslations(s menu.Section) map[string]sectionText {
+	var out map[string]sectionText
+	set := func(lang string, f func(*sectionText)) {
+		if out == nil {
+			out = make(map[string]sectionText, 2)
+		}
+		t := out[lang]
+		f(&t)
+		out[lang] = t
+	}
+	for lang, name := range menu.Translate(s.Name) {
+		set(lang, func(t *sectionText) { t.Name = name })
+	}
+	for lang, text := range menu.Translate(s.Description) {
+		set(lang, func(t *sectionText) { t.Description = text })
+	}
+	return out
+}
