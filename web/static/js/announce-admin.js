@@ -3,6 +3,7 @@
 // ("guestIds"), so the server publishes to every guest's topic at once.
 import { api, auth } from "./api.js";
 import { startLive } from "./page.js";
+import { t } from "./i18n.js";
 
 const form = document.getElementById("announce-form");
 const text = document.getElementById("announce-text");
@@ -48,12 +49,12 @@ if (form && auth()?.role === "admin") {
       } else {
         const ids = await guestIDs(to.value);
         if (ids.length === 0) {
-          status.textContent = "No guest on the list has that answer yet.";
+          status.textContent = t("announce.noGuests");
           status.className = "muted";
           return;
         }
         const res = await api("POST", "/api/admin/announcements", { text: value, guestIds: ids });
-        status.textContent = res.guests === 1 ? "Sent to 1 guest." : `Sent to ${res.guests} guests.`;
+        status.textContent = t("announce.sentToGuests", { count: res.guests });
       }
       status.className = "saved";
       text.value = "";
