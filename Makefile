@@ -17,12 +17,15 @@ PKGS      ?= ./...
 # Go's cache. GOTESTSUM_FORMAT=standard-verbose shows every test.
 GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 GOTESTSUM_FORMAT ?= pkgname-and-test-fails
+# The packages whose tests run on a database (api/store/storetest): the store conformance
+# suite and what is built on it.
+MONGO_PKGS ?= ./api/store/... ./api/auth/... ./api/activity/... ./api ./ai ./alert
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 10s
 
 .DEFAULT_GOAL := help
-.PHONY: help run build test bench lint fmt fuzz clean
+.PHONY: help run build test test-mongo bench lint fmt fuzz clean
 
 help: ## list the commands
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -35,6 +38,14 @@ build: ## build bin/barhub, a static binary
 
 test: ## run every test, with a throwaway Redis and headless Chromium (installed if missing)
 	BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
+
+test-mongo: ## the store conformance suite against a real MongoDB: make test-mongo MONGODB_URI=mongodb://…
+	@if [ -z "$(MONGODB_URI)" ]; then \
+		echo "make test-mongo needs MONGODB_URI=mongodb://host:27017/?replicaSet=rs0 (a MongoDB 7 replica set or Atlas);"; \
+		echo "each test makes and drops its own test_* database there. make test runs the same suite on the embedded database."; \
+		exit 2; \
+	fi
+	MONGODB_URI='$(MONGODB_URI)' BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE $(TESTFLAGS) $(MONGO_PKGS)'
 
 bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
 	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)

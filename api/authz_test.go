@@ -56,6 +56,7 @@ var policy = map[string]access{
 	"POST /api/bar/orders/{id}/{action}":       bartender,
 	"GET /api/bar/stock":                       bartender,
 	"PUT /api/bar/stock/{ingredient}":          bartender,
+	"GET /api/bar/drinks/{id}/recipe":          bartender,
 	"POST /api/door/checkin":                   bartender,
 	"POST /api/door/checkin/{id}/undo":         bartender,
 	"GET /api/door/lookup":                     bartender,

@@ -91,7 +91,8 @@ type checkInRequest struct {
 	GuestID string `json:"guestId"`
 	// Heads overrides how many people come in on the code.
 	Heads *int `json:"heads"`
-	// Force lets in a guest who declined.
+	// Force is "let in anyway" on an amber card: a guest who declined,
+	// never answered, or brings more people than invited.
 	Force bool `json:"force"`
 }
 
@@ -130,8 +131,11 @@ func parseCheckIn(r *http.Request) (checkInRequest, error) {
 type checkInView struct {
 	Guest doorGuest `json:"guest"`
 	// Group lists the other members of the guest's invitation.
-	Group            []doorGuest     `json:"group"`
-	Admitted         bool            `json:"admitted"`
+	Group    []doorGuest `json:"group"`
+	Admitted bool        `json:"admitted"`
+	// Confirm asks the door person "let in anyway?": nobody was counted in;
+	// the same scan with force does it.
+	Confirm          bool            `json:"confirm"`
 	AlreadyCheckedIn bool            `json:"alreadyCheckedIn"`
 	Level            string          `json:"level"`
 	Message          string          `json:"message"`
@@ -203,17 +207,12 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	settings, err := s.store.Settings(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
 	group, err := s.store.GroupOf(ctx, g)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	opt := guest.ArrivalOptions{Force: req.Force, Loc: settings.Loc()}
+	opt := guest.ArrivalOptions{Force: req.Force}
 	if snap, err := s.bar.menu.snapshot(ctx); err == nil {
 		opt.Drinks = snap.dietDrinks()
 	} else {
@@ -244,7 +243,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 	}
 	st := s.arrivedStats(r)
 	view := checkInView{
-		Guest: newDoorGuest(g), Group: []doorGuest{}, Admitted: arrival.Admit, AlreadyCheckedIn: arrival.AlreadyCheckedIn,
+		Guest: newDoorGuest(g), Group: []doorGuest{}, Admitted: arrival.Admit, Confirm: arrival.Confirm, AlreadyCheckedIn: arrival.AlreadyCheckedIn,
 		Level: arrival.Level(), Message: arrival.Welcome(g), Heads: arrival.Heads,
 		GroupIn: arrival.GroupIn, GroupSize: arrival.GroupSize, Warnings: arrival.Warnings, Arrived: newDoorStats(st),
 	}
@@ -262,7 +261,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 		audit.Note(ctx, "name", g.Name())
 		audit.Note(ctx, "heads", arrival.Heads)
 		if req.Force {
-			audit.Note(ctx, "letInAnyway", true) // a guest who had declined
+			audit.Note(ctx, "letInAnyway", true) // after an amber card
 		}
 	} else {
 		audit.Skip(ctx) // nobody came in: a refusal or a second scan

@@ -133,9 +133,9 @@ func TestDoorWarnings(t *testing.T) {
 	)
 	bob, dee, pat := members[0], members[1], members[2]
 
-	// Declined: not let in, nothing counted.
+	// Declined: an amber card asks "let in anyway?"; nobody is counted.
 	status, v, raw := e.doorCheckIn(tok, map[string]string{"code": dee.Code})
-	if status != http.StatusOK || v.Admitted || v.Level != guest.LevelStop || v.Guest.CheckedInAt != nil || v.Arrived.CheckedIn != 0 {
+	if status != http.StatusOK || v.Admitted || !v.Confirm || v.Level != guest.LevelWarn || v.Guest.CheckedInAt != nil || v.Arrived.CheckedIn != 0 {
 		t.Fatalf("declined: %d %s", status, raw)
 	}
 	if got := strings.Join(warningCodes(v), ","); got != "declined,group" {
@@ -145,13 +145,18 @@ func TestDoorWarnings(t *testing.T) {
 		t.Errorf("declined: group %d (%d of %d in)", len(v.Group), v.GroupIn, v.GroupSize)
 	}
 
-	// Bob comes in; then Pat, who never answered: warned, let in, and
-	// told Bob is already here.
+	// Bob comes in; then Pat, who never answered: the amber card asks
+	// first and counts nobody; "let in anyway" lets Pat in, told Bob is
+	// already here.
 	if status, v, raw = e.doorCheckIn(tok, map[string]string{"code": bob.Code}); status != http.StatusOK || !v.Admitted || v.Level != guest.LevelOK {
 		t.Fatalf("bob: %d %s", status, raw)
 	}
 	status, v, raw = e.doorCheckIn(tok, map[string]string{"code": pat.Code})
-	if status != http.StatusOK || !v.Admitted || v.Level != guest.LevelWarn || v.GroupIn != 1 || v.GroupSize != 2 {
+	if status != http.StatusOK || v.Admitted || !v.Confirm || v.Level != guest.LevelWarn || v.Arrived.CheckedIn != 1 || v.Guest.CheckedInAt != nil {
+		t.Fatalf("pat asked: %d %s", status, raw)
+	}
+	status, v, raw = e.doorCheckIn(tok, map[string]any{"code": pat.Code, "force": true})
+	if status != http.StatusOK || !v.Admitted || v.Confirm || v.Level != guest.LevelWarn || v.GroupIn != 1 || v.GroupSize != 2 || v.Arrived.CheckedIn != 2 {
 		t.Fatalf("pat: %d %s", status, raw)
 	}
 	if got := strings.Join(warningCodes(v), ","); got != "not_answered,group" || !strings.Contains(v.Warnings[1].Message, "1 of 2 in the group already here: Bob") {

@@ -549,6 +549,9 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("GET", "/api/bar/stock", "/api/bar/stock", adminTok, nil)
 	check("PUT", "/api/bar/stock/{ingredient}", "/api/bar/stock/Lime%20juice", adminTok, map[string]bool{"inStock": false})
 	check("PUT", "/api/bar/drinks/{id}/stock", "/api/bar/drinks/"+softID+"/stock", adminTok, map[string]bool{"inStock": true})
+	check("GET", "/api/bar/drinks/{id}/recipe", "/api/bar/drinks/"+softID+"/recipe?qty=3", adminTok, nil)
+	check("GET", "/api/bar/drinks/{id}/recipe", "/api/bar/drinks/"+softID+"/recipe?qty=0", adminTok, nil)
+	check("GET", "/api/bar/drinks/{id}/recipe", "/api/bar/drinks/nope/recipe", adminTok, nil)
 
 	// The AI bartender.
 	recID := idOf(check("POST", "/api/recommendations", "/api/recommendations", tok, map[string]any{"likes": []string{"sour"}, "mood": "festive"}))

@@ -423,8 +423,12 @@ func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []o
 	if err := s.checkPace(ctx, who.GuestID, items, "", now); err != nil {
 		return order.Order{}, err
 	}
+	ticket, err := s.nextTicket(ctx, now)
+	if err != nil {
+		return order.Order{}, err
+	}
 	o := order.Order{
-		ID: id, GuestID: who.GuestID, GuestName: who.Name, Items: items, Status: order.Queued, Version: 1,
+		ID: id, GuestID: who.GuestID, GuestName: who.Name, Ticket: ticket, Items: items, Status: order.Queued, Version: 1,
 		History:        []order.Transition{{To: order.Queued, At: now, ActorID: who.GuestID, ActorName: who.Name}},
 		IdempotencyKey: key, AllergensConfirmed: confirmed, CreatedAt: now, UpdatedAt: now,
 	}
@@ -432,6 +436,17 @@ func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []o
 		return order.Order{}, err
 	}
 	return o, nil
+}
+
+// nextTicket gives a new order its number of the night, in the event's
+// time zone. A number taken by an order that then fails to store is
+// skipped, never given twice.
+func (s *Server) nextTicket(ctx context.Context, now time.Time) (int, error) {
+	st, err := s.store.Settings(ctx)
+	if err != nil {
+		return 0, err
+	}
+	return s.store.NextTicket(ctx, order.Night(now, st.Loc()))
 }
 
 // orderEvent tells the bar and the guest's phone, and counts for the host.

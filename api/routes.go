@@ -68,6 +68,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/bar/queue", s.handleBarQueue)
 			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
 			r.Get("/bar/stock", s.handleListStock)
+			r.Get("/bar/drinks/{id}/recipe", s.handleBarRecipe)
 			r.With(s.recordAudit).Put("/bar/stock/{ingredient}", s.handleSetStock)
 			r.With(s.recordAudit).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
 		})

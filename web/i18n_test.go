@@ -160,3 +160,17 @@ func TestPageKeysExist(t *testing.T) {
 		t.Errorf("en.json misses %d keys:\n%s", len(missing), strings.Join(missing, "\n"))
 	}
 }
+
+// TestEveryPageHasLanguageSwitch: each app page puts <barhub-lang> in
+// reach, so a person can change the language wherever they are.
+func TestEveryPageHasLanguageSwitch(t *testing.T) {
+	for route, name := range pages {
+		buf, err := fs.ReadFile(static, "static/"+name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(string(buf), "<barhub-lang></barhub-lang>") {
+			t.Errorf("%s (%s) has no language switch", route, name)
+		}
+	}
+}

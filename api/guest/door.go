@@ -72,6 +72,11 @@ type Arrival struct {
 	// AlreadyCheckedIn is set when an earlier scan let this code in: a
 	// second scan never counts twice.
 	AlreadyCheckedIn bool
+	// Confirm is set when the guest was not let in because the door
+	// person must say "let in anyway" first: they declined, never
+	// answered, or bring more people than the invitation names. The same
+	// scan with ArrivalOptions.Force lets them in.
+	Confirm bool
 	// Heads is how many people come in on this code.
 	Heads int
 	// GroupIn and GroupSize count the other members of the guest's group:
@@ -81,9 +86,12 @@ type Arrival struct {
 	Warnings  []Warning
 }
 
-// Level is the colour of the door's card: ok (green), warn (amber) or
-// stop (red).
+// Level is the colour of the door's card: ok (green), warn (amber: let
+// in with a note, or asking "let in anyway?") or stop (red).
 func (a Arrival) Level() string {
+	if a.Confirm {
+		return LevelWarn
+	}
 	if !a.Admit {
 		return LevelStop
 	}
@@ -100,10 +108,10 @@ type ArrivalOptions struct {
 	// Heads overrides how many people come in on the code; 0 means the
 	// expected number.
 	Heads int
-	// Force lets in a guest who declined (after checking with the host).
+	// Force is the door person's "let in anyway" on an amber card: a
+	// guest who declined, never answered, or brings more people than
+	// invited.
 	Force bool
-	// Loc is the event's time zone, for "checked in at 20:14".
-	Loc *time.Location
 	// Drinks is tonight's menu: the card names, per person, the drinks
 	// diet.Check rules out for them.
 	Drinks []diet.Drink
@@ -113,45 +121,48 @@ type ArrivalOptions struct {
 // person, where group holds g's group (g may be in it or not). It
 // changes nothing; the store records the check-in when Admit is set.
 func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
-	loc := opt.Loc
-	if loc == nil {
-		loc = time.UTC
-	}
 	a := Arrival{Admit: true, Heads: g.ExpectedHeads()}
 	warn := func(code, level, format string, args ...any) {
 		a.Warnings = append(a.Warnings, Warning{Code: code, Level: level, Message: fmt.Sprintf(format, args...)})
 	}
 
 	if g.CheckedIn() {
-		// The first scan's count stands, whatever this one asks for.
+		// The first scan's count stands, whatever this one asks for. The
+		// time is on the card, written by the door page in its own
+		// language's format, never in this text.
 		a.Admit, a.AlreadyCheckedIn, a.Heads = false, true, max(1, g.ArrivedHeads)
 		by := ""
 		if g.CheckedInBy != "" {
 			by = " by " + g.CheckedInBy
 		}
-		warn(WarnAlreadyCheckedIn, LevelStop, "%s was already checked in at %s%s (%s): make sure this is the same person",
-			g.Name(), g.CheckedInAt.In(loc).Format("15:04"), by, party(a.Heads))
+		warn(WarnAlreadyCheckedIn, LevelStop, "%s was already checked in%s (%s): make sure this is the same person",
+			g.Name(), by, party(a.Heads))
 	} else {
 		if opt.Heads > 0 {
 			a.Heads = opt.Heads
 		}
+		// Each of these asks "let in anyway?" before anyone is counted in.
+		ask := func(code, asking, letIn string) {
+			if opt.Force {
+				warn(code, LevelWarn, "%s", letIn)
+				return
+			}
+			a.Admit, a.Confirm = false, true
+			warn(code, LevelWarn, "%s", asking)
+		}
 		switch g.Status {
 		case StatusDeclined:
-			if opt.Force {
-				warn(WarnDeclined, LevelWarn, "%s declined the invitation and was let in anyway", g.Name())
-			} else {
-				a.Admit = false
-				warn(WarnDeclined, LevelStop, "%s declined the invitation: check with the host before letting them in", g.Name())
-			}
+			ask(WarnDeclined, g.Name()+" declined the invitation: let in anyway?", g.Name()+" declined the invitation and was let in anyway")
 		case StatusComing:
 		default:
-			warn(WarnNotAnswered, LevelWarn, "%s never answered the RSVP: the host is not counting on them", g.Name())
+			ask(WarnNotAnswered, g.Name()+" never answered the RSVP, so the host is not counting on them: let in anyway?",
+				g.Name()+" never answered the RSVP and was let in anyway")
 		}
 		if expected := g.ExpectedHeads(); a.Heads > expected {
-			warn(WarnMoreThanInvited, LevelWarn, "%s for an invitation of %d", party(a.Heads), expected)
+			ask(WarnMoreThanInvited, fmt.Sprintf("%s for an invitation of %d: let them all in?", party(a.Heads), expected),
+				fmt.Sprintf("%s for an invitation of %d", party(a.Heads), expected))
 		}
 	}
-
 	for _, p := range g.People() {
 		if p.Dietary.Empty() {
 			continue
@@ -201,6 +212,8 @@ func (a Arrival) Welcome(g Guest) string {
 	switch {
 	case a.AlreadyCheckedIn:
 		return fmt.Sprintf("Already in: %s — %s", g.Name(), party(a.Heads))
+	case a.Confirm:
+		return fmt.Sprintf("Let in anyway? %s — %s", g.Name(), party(a.Heads))
 	case !a.Admit:
 		return fmt.Sprintf("Wait: %s — %s", g.Name(), party(a.Heads))
 	default:

@@ -66,8 +66,9 @@ type Drink struct {
 	MissingIngredients []string     `bson:"missingIngredients" json:"missingIngredients"`
 	ImageURL           string       `bson:"imageUrl,omitempty" json:"imageUrl"`
 	ImagePrompt        *ImagePrompt `bson:"imagePrompt,omitempty" json:"imagePrompt,omitempty"`
-	CreatedAt          time.Time    `bson:"createdAt" json:"createdAt"`
-	UpdatedAt          time.Time    `bson:"updatedAt" json:"updatedAt"`
+	Recipe             `bson:",inline"`
+	CreatedAt          time.Time `bson:"createdAt" json:"createdAt"`
+	UpdatedAt          time.Time `bson:"updatedAt" json:"updatedAt"`
 }
 
 // Diet is the drink as diet.Check reads it.
@@ -215,6 +216,10 @@ type Input struct {
 	AlcoholFree bool         `json:"alcoholFree"`
 	Allergens   []string     `json:"allergens"`
 	ImageURL    string       `json:"imageUrl"`
+	Method      []string     `json:"method"`
+	Glass       string       `json:"glass"`
+	Garnish     string       `json:"garnish"`
+	Ice         Ice          `json:"ice"`
 }
 
 // Normalize tidies an input (trims text, folds tags and allergens, fills
@@ -331,6 +336,7 @@ func (in Input) Normalize() (Drink, error) {
 			add("imageUrl", "use an uploaded image (/images/…) or an https:// URL")
 		}
 	}
+	d.Recipe = in.recipe(add)
 	if d.Tags == nil {
 		d.Tags = []string{}
 	}

@@ -153,6 +153,11 @@ func TestStarterMenu(t *testing.T) {
 		if d.AlcoholFree {
 			alcoholFree++
 		}
+		// A helper who has never made it can: every starter drink says
+		// how, in which glass, over what ice.
+		if len(d.Method) < 2 || d.Glass == "" || !validIce(d.Ice) {
+			t.Errorf("%s: recipe %+v, want steps, a glass and the ice", d.ID, d.Recipe)
+		}
 		for _, in := range d.Ingredients {
 			key := IngredientKey(in.Name)
 			if _, spirit := ingredientABV[key]; !spirit && d.ABV > 0 && in.Unit == "ml" && strings.Contains(key, "rum") {

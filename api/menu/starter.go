@@ -205,6 +205,11 @@ func StarterMenu() ([]Section, []Drink, error) {
 			Ingredients: r.ingredients, Tags: r.tags, Allergens: r.allergens,
 			AlcoholFree: alcohol == 0,
 		}
+		rec, ok := starterMethods[r.name]
+		if !ok {
+			return nil, nil, fmt.Errorf("starter drink %s: no recipe", r.name)
+		}
+		in.Method, in.Glass, in.Garnish, in.Ice = rec.Method, rec.Glass, rec.Garnish, rec.Ice
 		if alcohol > 0 {
 			in.ABV = math.Round(alcohol/volume*1000) / 10
 		}

@@ -195,9 +195,13 @@ type Transition struct {
 
 // Order is one guest's order.
 type Order struct {
-	ID             string       `bson:"_id" json:"id"`
-	GuestID        string       `bson:"guestId" json:"guestId"`
-	GuestName      string       `bson:"guestName" json:"guestName"`
+	ID        string `bson:"_id" json:"id"`
+	GuestID   string `bson:"guestId" json:"guestId"`
+	GuestName string `bson:"guestName" json:"guestName"`
+	// Ticket is the short number of the night the bar calls out and the
+	// guest's phone and the pick-up board show (see Night); 0 on orders
+	// placed before barhub numbered them.
+	Ticket         int          `bson:"ticket,omitempty" json:"ticket,omitempty"`
 	Items          []Item       `bson:"items" json:"items"`
 	Status         Status       `bson:"status" json:"status"`
 	Version        int          `bson:"version" json:"version"`
@@ -212,6 +216,20 @@ type Order struct {
 	StartedAt *time.Time `bson:"startedAt,omitempty" json:"startedAt,omitempty"`
 	ReadyAt   *time.Time `bson:"readyAt,omitempty" json:"readyAt,omitempty"`
 	ServedAt  *time.Time `bson:"servedAt,omitempty" json:"servedAt,omitempty"`
+}
+
+// NightStartsAt is the local hour a party's night begins: orders from
+// 06:00 to 05:59 the next morning share one night, so the numbers of a
+// party going past midnight do not start again at 1.
+const NightStartsAt = 6
+
+// Night names the night t falls in, in the event's time zone: the date
+// the night began, "2026-12-01" for 01:30 on 2 December.
+func Night(t time.Time, loc *time.Location) string {
+	if loc == nil {
+		loc = time.UTC
+	}
+	return t.In(loc).Add(-NightStartsAt * time.Hour).Format(time.DateOnly)
 }
 
 // StandardDrinks totals the order's standard drinks.

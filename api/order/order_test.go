@@ -240,3 +240,26 @@ func TestPlaceIn(t *testing.T) {
 		t.Error("unknown order placed")
 	}
 }
+
+func TestNight(t *testing.T) {
+	stockholm, err := time.LoadLocation("Europe/Stockholm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		at   string
+		loc  *time.Location
+		want string
+	}{
+		{"2026-12-01T19:00:00Z", stockholm, "2026-12-01"},
+		{"2026-12-01T23:30:00Z", stockholm, "2026-12-01"}, // 00:30 local: still the party of the 1st
+		{"2026-12-02T04:59:00Z", stockholm, "2026-12-01"}, // 05:59 local
+		{"2026-12-02T05:00:00Z", stockholm, "2026-12-02"}, // 06:00 local: a new night
+		{"2026-12-02T05:00:00Z", nil, "2026-12-01"},       // UTC when no zone is set
+	} {
+		at, _ := time.Parse(time.RFC3339, tc.at)
+		if got := Night(at, tc.loc); got != tc.want {
+			t.Errorf("Night(%s, %v) = %s, want %s", tc.at, tc.loc, got, tc.want)
+		}
+	}
+}

@@ -61,6 +61,10 @@ type Store struct {
 	firstRecount sync.Mutex
 	// locks are this process's turns on each Lock name (locks.go).
 	locks sync.Map // name → chan struct{}
+	// tickets remembers the last order ticket number per night (ordertickets.go).
+	tickets ticketHints
+	// onMongoDB: the server is MongoDB, with TTL and extra indexes (mongodb.go).
+	onMongoDB bool
 }
 
 // Open connects to the configured database, starting embedded FerretDB
@@ -188,7 +192,7 @@ func (s *Store) EnsureIndexes(ctx context.Context) error {
 			}
 		}
 	}
-	return nil
+	return s.ensureMongoFeatures(ctx)
 }
 
 // namespaceExists is the server's error code for a collection created

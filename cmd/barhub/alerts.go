@@ -47,7 +47,7 @@ func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.C
 	if rdb != nil {
 		probes.Backplane = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
 	}
-	go alert.NewWatcher(n, probes, alert.WatchConfig{}).Run(ctx)
+	go alert.NewWatcher(n, probes, alert.WatchConfig{Interval: cfg.AlertEvery}).Run(ctx)
 	logger.Info("alerts on", "webhook", cfg.AlertWebhook != "", "email", cfg.AlertEmail != "")
 	return nil
 }

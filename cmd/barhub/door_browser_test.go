@@ -1,9 +1,13 @@
 package main
 
 import (
+	"context"
 	"net/url"
 	"strings"
 	"testing"
+
+	"github.com/chromedp/cdproto/network"
+	"github.com/chromedp/chromedp"
 
 	"github.com/barhub/barhub/web/browsertest"
 )
@@ -64,6 +68,7 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 	browsertest.Click(t, door, "#door-submit")
 	browsertest.WaitText(t, door, "#door-message", "Welcome, Ada Lovelace — party of 3")
 	browsertest.WaitText(t, door, "#door-warnings", "Dietary: no nuts")
+	checkTimes(t, door)
 	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "ok" {
 		t.Errorf("welcome card level %q, want ok (green)", level)
 	}
@@ -97,6 +102,9 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "stop" {
 		t.Errorf("second scan level %q, want stop (red)", level)
 	}
+	// The time it says is in the page's one format, never the server's.
+	browsertest.WaitText(t, door, "#door-detail", "In since")
+	checkTimes(t, door)
 	browsertest.WaitText(t, door, "#door-in", "1")
 	browsertest.Screenshot(t, door, "already-in")
 
@@ -114,7 +122,18 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 	browsertest.WaitText(t, door, "#door-search-results", "Bob Byron")
 	browsertest.Screenshot(t, door, "search")
 	browsertest.Click(t, door, `#door-search-results li[data-id="`+fam[0].ID+`"] button`)
-	browsertest.WaitText(t, door, "#door-message", "Bob Byron — party of 1")
+	// Bob never answered: the amber card asks before anyone is counted.
+	browsertest.WaitText(t, door, "#door-message", "Let in anyway? Bob Byron — party of 1")
+	browsertest.WaitText(t, door, "#door-warnings", "never answered the RSVP")
+	browsertest.WaitVisible(t, door, "#door-force")
+	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "warn" {
+		t.Errorf("asking card level %q, want warn (amber)", level)
+	}
+	browsertest.WaitText(t, door, "#door-in", "1")
+	browsertest.WaitText(t, door, "#door-detail", "Not checked in yet")
+	browsertest.Screenshot(t, door, "amber-let-in-anyway")
+	browsertest.Click(t, door, "#door-force")
+	browsertest.WaitText(t, door, "#door-message", "Welcome, Bob Byron — party of 1")
 	browsertest.WaitText(t, door, "#door-warnings", "still to come: Cy")
 	if level := browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`); level != "warn" {
 		t.Errorf("Bob never answered: level %q, want warn (amber)", level)
@@ -128,5 +147,69 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 
 	if !browsertest.Eval[bool](t, door, `window.sameDocument === true`) {
 		t.Error("the door page reloaded; it should update live")
+	}
+
+	// Kiosk mode on the tablet, and a short network drop: Cy's scan is
+	// kept, marked "not yet sent" and not counted; the card goes back to
+	// the scan screen on its own; when the network is back the scan is
+	// sent and counted.
+	browsertest.Navigate(t, door, s.URL+"/door?kiosk=1")
+	browsertest.WaitText(t, door, "#door-in", "2")
+	browsertest.WaitNotVisible(t, door, "#door-search")
+	browsertest.WaitText(t, door, "#door-kiosk", "Leave kiosk mode")
+	offline := func(off bool) {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(door, browsertest.StepTimeout)
+		defer cancel()
+		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+			t.Fatalf("network: %v", err)
+		}
+		cond := []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}}
+		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: cond}); err != nil {
+			t.Fatalf("network offline=%v: %v", off, err)
+		}
+		if _, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+			t.Fatalf("navigator offline=%v: %v", off, err)
+		}
+	}
+	offline(true)
+	browsertest.Fill(t, door, "#door-code", fam[1].Code)
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Not yet sent")
+	browsertest.WaitText(t, door, "#door-queue", "not yet sent")
+	browsertest.WaitText(t, door, "#door-queue-title", "1 scan not yet sent")
+	browsertest.Screenshot(t, door, "kiosk-not-yet-sent")
+	browsertest.WaitText(t, door, "#door-in", "2")
+	browsertest.WaitNotVisible(t, door, "#door-result") // back to the scan screen by itself
+	if id := browsertest.Eval[string](t, door, `document.activeElement.id`); id != "door-code" {
+		t.Errorf("kiosk: the focus is on %q, want the code field", id)
+	}
+	offline(false)
+	// Sent; Cy never answered either, so the answer is the amber question,
+	// kept on the list until the door person answers it.
+	browsertest.WaitText(t, door, "#door-queue", "Let in anyway? Cy Byron")
+	browsertest.WaitText(t, door, "#door-queue", "sent")
+	browsertest.WaitText(t, door, "#door-queue-title", "Scans sent after the connection came back")
+	browsertest.WaitText(t, door, "#door-in", "2")
+	browsertest.Screenshot(t, door, "kiosk-sent")
+	browsertest.Click(t, door, "#door-queue button.primary")
+	browsertest.WaitText(t, door, "#door-message", "Welcome, Cy Byron")
+	browsertest.WaitText(t, door, "#door-in", "3")
+	browsertest.WaitText(t, desk, "#stat-checkedIn", "3")
+}
+
+// checkTimes fails the test when a time on the door's card is not in the
+// one format of the page's language.
+func checkTimes(t *testing.T, ctx context.Context) {
+	t.Helper()
+	bad := browsertest.Eval[string](t, ctx, `(() => {
+		const f = new Intl.DateTimeFormat(document.documentElement.lang || navigator.language, {hour: "2-digit", minute: "2-digit"});
+		const shape = new RegExp("^" + f.format(new Date(2020, 0, 1, 15, 16)).replace(/\d/g, "\\d") + "$");
+		const times = document.getElementById("door-result").innerText.match(/\d{1,2}[:.]\d{2}(\s?[AP]M)?/g) || [];
+		if (times.length === 0) return "no time on the card";
+		return times.filter((x) => !shape.test(x)).join(", ");
+	})()`)
+	if bad != "" {
+		t.Errorf("times on the door's card not in the page's format: %s", bad)
 	}
 }

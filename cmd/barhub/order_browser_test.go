@@ -36,6 +36,7 @@ func TestBrowserOrderToReady(t *testing.T) {
 	browsertest.SignIn(t, phone, p.s.URL, p.guestCode, p.guestLast, "/")
 	browsertest.WaitText(t, phone, "#menu-list", "Negroni")
 	browsertest.WaitText(t, phone, "#menu-sections", "Alcohol-free")
+	browsertest.WaitText(t, phone, `#menu-list .drink[data-id="mojito"] .serving`, "Highball · garnish: mint sprig, lime wheel")
 	if width := browsertest.Eval[int](t, phone, `document.documentElement.scrollWidth`); int64(width) > browsertest.Phone.Width {
 		t.Errorf("the phone page is %d px wide on a %d px screen", width, browsertest.Phone.Width)
 	}
@@ -68,6 +69,18 @@ func TestBrowserOrderToReady(t *testing.T) {
 	browsertest.WaitText(t, tablet, "#tickets-queued", "Mojito")
 	browsertest.WaitText(t, tablet, "#tickets-queued", "extra lime please")
 	browsertest.WaitText(t, tablet, "#tickets-queued", "Ada Lovelace")
+
+	// One tap on the drink opens its recipe for the ticket's two glasses.
+	browsertest.Click(t, tablet, ticket+" .recipe-open")
+	browsertest.WaitVisible(t, tablet, "#recipe-dialog")
+	browsertest.WaitText(t, tablet, "#recipe-title", "2 × Mojito")
+	browsertest.WaitText(t, tablet, "#recipe-ingredients", "90 ml White rum")
+	browsertest.WaitText(t, tablet, "#recipe-ingredients", "12 leaf Mint")
+	browsertest.WaitText(t, tablet, "#recipe-serve", "Highball")
+	browsertest.WaitText(t, tablet, "#recipe-method", "crushed ice")
+	browsertest.Screenshot(t, tablet, "recipe-for-two")
+	browsertest.Click(t, tablet, "#recipe-close")
+	browsertest.WaitNotVisible(t, tablet, "#recipe-dialog")
 
 	// A new order arriving leaves the ticket the bartender is about to tap
 	// in place: the same element, not a fresh copy.
@@ -139,6 +152,11 @@ func TestBrowserDrinkEditor(t *testing.T) {
 	browsertest.Fill(t, laptop, ".ingredient-row:nth-child(2) .ing-amount", "20")
 	browsertest.Fill(t, laptop, "#drink-abv", "8")
 	browsertest.Click(t, laptop, `input[name="allergen"][value="sulphites"]`)
+	// The recipe the bar will read.
+	browsertest.Fill(t, laptop, "#drink-glass", "Wine glass")
+	browsertest.Fill(t, laptop, "#drink-garnish", "Mint sprig")
+	browsertest.Eval[bool](t, laptop, `(document.getElementById("drink-ice").value = "cubes") === "cubes"`)
+	browsertest.Fill(t, laptop, "#drink-method", "Fill a wine glass with ice.\nAdd the cordial, then prosecco.")
 	// No name yet: the server's problem shows next to the field.
 	browsertest.Click(t, laptop, "#drink-save")
 	browsertest.WaitText(t, laptop, "#err-name", "give the drink a name")
@@ -168,9 +186,14 @@ func TestBrowserDrinkEditor(t *testing.T) {
 		ImageURL  string   `json:"imageUrl"`
 		Allergens []string `json:"allergens"`
 		Section   string   `json:"section"`
+		Glass     string   `json:"glass"`
+		Garnish   string   `json:"garnish"`
+		Ice       string   `json:"ice"`
+		Method    []string `json:"method"`
 	}
 	menuGet(t, p.s.URL+"/api/drinks/hugo", &d)
-	if !strings.HasPrefix(d.ImageURL, "/images/hugo-") || strings.Join(d.Allergens, ",") != "sulphites" || d.Section != "spritzes" {
+	if !strings.HasPrefix(d.ImageURL, "/images/hugo-") || strings.Join(d.Allergens, ",") != "sulphites" || d.Section != "spritzes" ||
+		d.Glass != "Wine glass" || d.Garnish != "Mint sprig" || d.Ice != "cubes" || strings.Join(d.Method, "|") != "Fill a wine glass with ice.|Add the cordial, then prosecco." {
 		t.Errorf("stored drink %+v", d)
 	}
 	browsertest.Screenshot(t, laptop, "drinks")

@@ -41,7 +41,8 @@ func TestBrowserFamilyRSVPShowsLiveOnTheDesk(t *testing.T) {
 	browsertest.WaitText(t, phone, "#event-name", "Midsummer at the Lunds")
 	browsertest.WaitText(t, phone, "#event-dress", "Flowers in your hair")
 	browsertest.WaitText(t, phone, "#deadline", "Please answer by")
-	browsertest.WaitText(t, phone, "#rsvp-for", "Ivy, Leo and Mia")
+	// The names are listed the way the browser's locale lists them (Intl.ListFormat: en-US puts a comma before "and").
+	browsertest.WaitText(t, phone, "#rsvp-for", "Ivy, Leo, and Mia")
 	browsertest.WaitText(t, phone, "#count", "3")
 	width := browsertest.Eval[int](t, phone, `document.documentElement.scrollWidth`)
 	if int64(width) > browsertest.Phone.Width {

@@ -2,6 +2,7 @@
 // drink editor (drinks-admin.js): DOM building without innerHTML, the public app's key,
 // sounds, and the words for an order's state.
 import { api, ApiError } from "./api.js";
+import { t } from "./i18n.js";
 
 // h builds an element: h("p", {class: "x", onclick: fn}, "text", child, ...). Text is
 // always set as text, never parsed as HTML, so names from the database are safe.
@@ -118,16 +119,15 @@ export function beep(notes = [[880, 0, 0.18], [1320, 0.2, 0.3]]) {
 // itemsText lists an order's drinks: "2 × Negroni, Mojito for Leo".
 export function itemsText(order) {
   return (order.items || [])
-    .map((it) => (it.qty > 1 ? `${it.qty} × ${it.name}` : it.name) + (it.forName ? ` for ${it.forName}` : ""))
+    .map((it) => (it.qty > 1 ? `${it.qty} × ${it.name}` : it.name) + (it.forName ? " " + t("order.forName", { name: it.forName }) : ""))
     .join(", ");
 }
 
 // minutes says a wait in words.
 export function minutes(seconds) {
   if (seconds === undefined || seconds === null) return "";
-  if (seconds <= 20) return "any moment now";
-  const m = Math.max(1, Math.round(seconds / 60));
-  return m === 1 ? "about 1 minute" : `about ${m} minutes`;
+  if (seconds <= 20) return t("order.anyMoment");
+  return t("order.aboutMinutes", { count: Math.max(1, Math.round(seconds / 60)) });
 }
 
 // clock formats an age as m:ss (or h:mm:ss).
@@ -153,11 +153,11 @@ export function toast(text, kind = "") {
 }
 
 export const statusWords = {
-  queued: "In the queue",
-  preparing: "Being made",
-  ready: "Ready!",
-  served: "Served",
-  cancelled: "Cancelled",
+  queued: t("status.queued"),
+  preparing: t("status.preparing"),
+  ready: t("status.ready"),
+  served: t("status.served"),
+  cancelled: t("status.cancelled"),
 };
 
 // apiDetailed is api() for forms that show the server's per-field problems: the error it

@@ -1,7 +1,9 @@
-// The bartender's tablet: the live queue in three columns (queued, in the making,
-// ready), big buttons to start, ready, serve, recall and cancel, tickets coloured by
-// how long they have waited, and the stock switches. Everything updates live; nothing
-// needs a reload.
+// The bartender's tablet, a kitchen display: numbered tickets flowing left to right
+// (queued, in the making, ready), an all-day strip of what is waiting per drink, one big
+// bump button per ticket with a few seconds to undo it, keys for a bump bar or keyboard
+// (1–9 pick a ticket, Enter bumps it, R recalls), tickets coloured by how long they have
+// waited, each drink's recipe one tap away, and the stock switches over the queue.
+// Everything updates live; nothing needs a reload.
 import { api, ApiError } from "./api.js";
 import { startLive, startPage } from "./page.js";
 import { beep, clock, h, itemsText, toast, unlockAudio } from "./bar-common.js";
@@ -15,7 +17,16 @@ const state = {
   offset: 0, // server clock minus ours, so ages are right on a tablet with a wrong clock
   stock: null,
   sound: true,
+  selected: null, // id of the ticket picked with 1–9
+  keyOrder: [], // ids in the order the rail shows them: key 1 is the first
+  pending: new Map(), // id → {action, timer}: bumped, not sent yet
+  lastBump: null, // {id, action, ticket}: what R or Undo takes back
 };
+
+// A bump that moves a ticket on (start, served) waits this long before it is sent, so a
+// wrong tap costs nothing; "ready" goes at once, since the guest's phone is waiting for
+// it, and its undo is a recall.
+const UNDO_MS = 4000;
 
 // Each column's buttons: [action, label, style].
 const actions = {
@@ -36,6 +47,8 @@ function start() {
   document.getElementById("stock-toggle").addEventListener("click", () => toggleStock());
   document.getElementById("stock-close").addEventListener("click", () => toggleStock(false));
   document.getElementById("stock-search").addEventListener("input", renderStock);
+  document.getElementById("bump-undo-button").addEventListener("click", () => undoLastBump());
+  document.addEventListener("keydown", onKey);
   for (const b of document.querySelectorAll("#cancel-reasons button")) {
     b.addEventListener("click", () => (document.getElementById("cancel-reason").value = b.dataset.reason));
   }
@@ -81,6 +94,12 @@ async function loadQueue() {
 function upsert(o) {
   const prev = state.orders.get(o.id);
   if (prev && prev.version > o.version) return; // an older event arriving late
+  const p = state.pending.get(o.id);
+  if (p && prev && prev.status !== o.status) {
+    // Moved on elsewhere (another bartender, the guest cancelled): this bump is moot.
+    clearTimeout(p.timer);
+    state.pending.delete(o.id);
+  }
   if (o.status === "served" || o.status === "cancelled") state.orders.delete(o.id);
   else state.orders.set(o.id, o);
   render();
@@ -105,24 +124,59 @@ function render() {
   const cols = { queued: [], preparing: [], ready: [] };
   const sorted = [...state.orders.values()].sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   for (const o of sorted) cols[o.status]?.push(o);
+  state.keyOrder = [...cols.queued, ...cols.preparing, ...cols.ready].map((o) => o.id);
+  if (state.selected && !state.orders.has(state.selected)) state.selected = null;
   for (const [status, list] of Object.entries(cols)) {
     const box = document.getElementById(`tickets-${status}`);
-    // A ticket is the same while its order's version is: its age is kept current by
-    // tick(), so a new order arriving never swaps the ticket a bartender is tapping.
+    // A ticket is the same while its order's version, its key and its pending bump are:
+    // its age is kept current by tick(), so a new order arriving never swaps the ticket a
+    // bartender is tapping.
     patchChildren(box, list.length ? list.map(ticket) : [h("p", { class: "empty" }, status === "queued" ? "No orders waiting." : "Nothing here.")],
-      (a, b) => a.dataset.version === b.dataset.version && a.dataset.status === b.dataset.status);
+      (a, b) => a.dataset.version === b.dataset.version && a.dataset.status === b.dataset.status &&
+        a.dataset.key === b.dataset.key && a.dataset.pending === b.dataset.pending);
     document.getElementById(`count-${status}`).textContent = String(list.length);
   }
+  for (const el of document.querySelectorAll(".ticket")) {
+    const on = el.dataset.id === state.selected;
+    el.classList.toggle("is-selected", on);
+    el.setAttribute("aria-current", on ? "true" : "false");
+  }
+  renderAllDay([...cols.queued, ...cols.preparing]);
   document.getElementById("typical").textContent = `Typical drink: ${clock(state.typicalPrep * 1000)}`;
 }
 
+// renderAllDay counts the glasses still to make per drink, most first: the bartender
+// makes five Mojitos at once instead of one ticket at a time.
+function renderAllDay(open) {
+  const byDrink = new Map();
+  for (const o of open) {
+    for (const it of o.items || []) byDrink.set(it.name, (byDrink.get(it.name) || 0) + it.qty);
+  }
+  const rows = [...byDrink].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
+  document.getElementById("all-day").replaceChildren(...(rows.length
+    ? rows.map(([name, n]) => h("li", { dataset: { drink: name } }, h("b", {}, String(n)), " ", name))
+    : [h("li", { class: "muted" }, "Nothing waiting.")]));
+}
+
 function ticket(o) {
-  return h("article", { class: `ticket ${ageClass(o)}`, dataset: { id: o.id, status: o.status, version: o.version } },
+  const key = state.keyOrder.indexOf(o.id) + 1;
+  const pending = state.pending.get(o.id);
+  const [bumpAction, bumpLabel] = actions[o.status]?.[0] || [];
+  return h("article", {
+    class: `ticket ${ageClass(o)}${pending ? " is-pending" : ""}`,
+    dataset: { id: o.id, status: o.status, version: o.version, key: key <= 9 ? key : "", pending: pending?.action || "" },
+    "aria-label": `Ticket ${o.ticket || ""} for ${o.guestName || "a guest"}`,
+  },
     h("header", {},
+      o.ticket ? h("span", { class: "num" }, `#${o.ticket}`) : null,
       h("span", { class: "guest" }, o.guestName || "Guest"),
+      key <= 9 && h("button", { type: "button", class: "key", "aria-label": `Pick (key ${key})`, onclick: () => select(o.id) }, String(key)),
       h("span", { class: "age", "aria-label": "waiting" }, clock(since(o)))),
+    pending && h("p", { class: "pending", role: "status" }, `${pendingWords[pending.action]}… (R or Undo takes it back)`),
     h("ul", { class: "items" }, (o.items || []).map((it) =>
-      h("li", {}, h("b", {}, `${it.qty}×`), " ", it.name,
+      h("li", {}, h("b", {}, `${it.qty}×`), " ",
+        h("button", { type: "button", class: "recipe-open", dataset: { drink: it.drinkId, qty: it.qty }, "aria-label": `How to make ${it.qty} ${it.name}`,
+          onclick: () => openRecipe(it.drinkId, it.qty) }, it.name),
         it.forName && h("span", { class: "for" }, ` for ${it.forName}`),
         it.notes && h("em", { class: "note" }, it.notes),
         it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${it.confirmed.join(", ")}: confirmed`),
@@ -130,9 +184,13 @@ function ticket(o) {
         // ask before making it.
         it.review && h("span", { class: "review-flag" }, " ⚑ needs the host's eyes: ask about allergies")))),
     o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ Not safe for the person it is for (${o.allergensConfirmed.join(", ")}): the guest confirmed`),
-    h("div", { class: "ticket-actions" }, (actions[o.status] || []).map(([action, label, style]) =>
-      h("button", { type: "button", class: `${style} act-${action}`, onclick: (e) => act(o, action, e.currentTarget) }, label))));
+    h("div", { class: "ticket-actions" },
+      bumpAction && h("button", { type: "button", class: `primary act-${bumpAction}`, disabled: !!pending, onclick: () => bump(o.id) }, bumpLabel),
+      (actions[o.status] || []).slice(1).map(([action, label, style]) =>
+        h("button", { type: "button", class: `${style} act-${action}`, disabled: !!pending, onclick: (e) => act(state.orders.get(o.id) || o, action, e.currentTarget) }, label))));
 }
+
+const pendingWords = { start: "Starting", serve: "Served" };
 
 function tick() {
   for (const el of document.querySelectorAll(".ticket")) {
@@ -147,22 +205,129 @@ function tick() {
   }
 }
 
+// ---- Bumping ----------------------------------------------------------------------------
+
+function select(id) {
+  state.selected = state.selected === id ? null : id;
+  render();
+}
+
+// bump moves a ticket on: queued → in the making → ready → served.
+function bump(id) {
+  const o = state.orders.get(id);
+  if (!o || state.pending.has(id)) return;
+  const action = actions[o.status]?.[0]?.[0];
+  if (!action) return;
+  if (action === "ready") {
+    act(o, "ready").then((done) => done && offerUndo({ id, action, ticket: o.ticket }));
+    return;
+  }
+  const timer = setTimeout(() => commit(id), UNDO_MS);
+  state.pending.set(id, { action, timer });
+  offerUndo({ id, action, ticket: o.ticket });
+  render();
+}
+
+async function commit(id) {
+  const p = state.pending.get(id);
+  if (!p) return;
+  state.pending.delete(id);
+  const o = state.orders.get(id);
+  if (state.lastBump?.id === id && state.lastBump.action === p.action) hideUndo();
+  render();
+  if (o) await act(o, p.action);
+}
+
+function offerUndo(b) {
+  state.lastBump = b;
+  const what = b.action === "ready" ? "ready" : b.action === "serve" ? "served" : "started";
+  document.getElementById("bump-undo-text").textContent = `${b.ticket ? `#${b.ticket}` : "Ticket"} ${what}`;
+  const bar = document.getElementById("bump-undo");
+  bar.hidden = false;
+  clearTimeout(bar._timer);
+  bar._timer = setTimeout(hideUndo, UNDO_MS + 2000);
+}
+
+function hideUndo() {
+  document.getElementById("bump-undo").hidden = true;
+  state.lastBump = null;
+}
+
+// undoLastBump takes back the last bump: one not sent yet is simply dropped; a ticket
+// already marked ready goes back to in the making (a recall, which the guest's phone
+// follows).
+async function undoLastBump() {
+  const b = state.lastBump;
+  if (!b) return false;
+  hideUndo();
+  const p = state.pending.get(b.id);
+  if (p) {
+    clearTimeout(p.timer);
+    state.pending.delete(b.id);
+    render();
+    toast(`${b.ticket ? `#${b.ticket}` : "Ticket"}: undone`);
+    return true;
+  }
+  const o = state.orders.get(b.id);
+  if (b.action === "ready" && o?.status === "ready") return act(o, "recall");
+  return false;
+}
+
+// recall is R: undo the last bump if there is one, else send the picked ready ticket
+// back to in the making.
+async function recall() {
+  if (await undoLastBump()) return;
+  const o = state.orders.get(state.selected);
+  if (o?.status === "ready") act(o, "recall");
+}
+
+function onKey(e) {
+  if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
+  if (document.querySelector("dialog[open]")) return;
+  const t = e.target;
+  if (t instanceof HTMLElement && (t.closest("input, textarea, select, [contenteditable]") || (e.key === "Enter" && t.closest("button, a")))) return;
+  if (!document.getElementById("stock-panel").hidden) {
+    if (e.key === "Escape") toggleStock(false);
+    return;
+  }
+  if (/^[1-9]$/.test(e.key)) {
+    const id = state.keyOrder[Number(e.key) - 1];
+    if (id) {
+      state.selected = id;
+      render();
+      document.querySelector(`.ticket[data-id="${CSS.escape(id)}"]`)?.scrollIntoView({ block: "nearest", inline: "nearest" });
+    }
+    e.preventDefault();
+  } else if (e.key === "Enter") {
+    if (state.selected) bump(state.selected);
+    e.preventDefault();
+  } else if (e.key === "r" || e.key === "R") {
+    recall();
+    e.preventDefault();
+  } else if (e.key === "Escape") {
+    state.selected = null;
+    render();
+  }
+}
+
 async function act(o, action, button) {
   let body = { version: o.version };
   if (action === "cancel") {
     const reason = await askReason(o);
-    if (reason === null) return;
+    if (reason === null) return false;
     body.reason = reason;
   }
-  button.disabled = true;
+  if (button) button.disabled = true;
   try {
     upsert(await api("POST", `/api/bar/orders/${o.id}/${action}`, body));
+    return true;
   } catch (err) {
     // Someone else was quicker, or the screen was behind: show the truth.
     toast(err instanceof ApiError && err.status === 409 ? `Already changed: ${err.message}` : err.message, "bad");
     loadQueue();
+    return false;
   } finally {
-    button.disabled = false;
+    if (button) button.disabled = false;
   }
 }
 
@@ -170,7 +335,7 @@ function askReason(o) {
   const dlg = document.getElementById("cancel-dialog");
   const input = document.getElementById("cancel-reason");
   const errBox = document.getElementById("cancel-error");
-  document.getElementById("cancel-items").textContent = `${itemsText(o)} for ${o.guestName}`;
+  document.getElementById("cancel-items").textContent = `${o.ticket ? `#${o.ticket}: ` : ""}${itemsText(o)} for ${o.guestName}`;
   input.value = "";
   errBox.hidden = true;
   return new Promise((resolve) => {
@@ -190,6 +355,35 @@ function askReason(o) {
   });
 }
 
+// ---- Recipes -----------------------------------------------------------------------------
+// One tap on a drink's name opens how to make it, every amount already multiplied by the
+// ticket's glasses, so a helper who has never made a Paper Plane can.
+
+const iceWords = { none: "no ice (served up)", cubes: "over ice cubes", crushed: "over crushed ice", large: "over one large cube" };
+
+async function openRecipe(drinkId, qty) {
+  const dlg = document.getElementById("recipe-dialog");
+  const err = document.getElementById("recipe-error");
+  err.hidden = true;
+  try {
+    const r = await api("GET", `/api/bar/drinks/${encodeURIComponent(drinkId)}/recipe?qty=${qty}`);
+    document.getElementById("recipe-title").textContent = `${r.qty} × ${r.name}`;
+    const serve = [r.glass, iceWords[r.ice], r.garnish && `garnish: ${r.garnish}`].filter(Boolean);
+    document.getElementById("recipe-serve").textContent = serve.length ? serve.join(" · ") : "No glass or ice given for this drink.";
+    document.getElementById("recipe-ingredients").replaceChildren(...r.ingredients.map((l) => h("li", {}, l.text)));
+    const steps = r.method || [];
+    document.getElementById("recipe-method").replaceChildren(...(steps.length ? steps.map((s) => h("li", {}, s)) : [h("li", {}, "No method yet: ask the host.")]));
+    const batch = document.getElementById("recipe-batch");
+    batch.hidden = r.qty < 2;
+    batch.textContent = `Amounts for all ${r.qty} glasses: shake or stir in batches your shaker holds, split at the end.`;
+  } catch (e) {
+    document.getElementById("recipe-title").textContent = "Recipe";
+    err.textContent = e.message;
+    err.hidden = false;
+  }
+  if (!dlg.open) dlg.showModal();
+}
+
 // ---- Stock ------------------------------------------------------------------------------
 
 function toggleStock(open) {
@@ -197,8 +391,12 @@ function toggleStock(open) {
   const show = open ?? panel.hidden;
   panel.hidden = !show;
   document.getElementById("stock-toggle").setAttribute("aria-expanded", String(show));
-  document.getElementById("app").classList.toggle("with-stock", show);
-  if (show) loadStock();
+  if (show) {
+    loadStock();
+    document.getElementById("stock-search").focus();
+  } else {
+    document.getElementById("stock-toggle").focus();
+  }
 }
 
 async function loadStock() {

@@ -1,8 +1,11 @@
 // The door: a phone or tablet at the entrance. Staff type the invitation's code or
-// scan its QR code; the answer is one big card — green "Welcome", amber with
-// warnings, red "wait" — with undo. Guests who lost their code are found by name.
+// scan its QR code; the answer is one big card — green "Welcome", amber asking "let in
+// anyway?" (declined, never answered, more people than invited) before anyone is
+// counted, red "wait" — with undo. Guests who lost their code are found by name.
 // The arrivals count follows every door live (the bar topic carries the door's
-// events, since bartenders may not follow the host's).
+// events, since bartenders may not follow the host's). Kiosk mode keeps a tablet on
+// the scan screen; scans made while the network is down are kept on the device,
+// marked "not yet sent", and sent when it is back.
 import { api, ApiError } from "./api.js";
 import { h } from "./bar-common.js";
 import { startLive, startPage } from "./page.js";
@@ -16,7 +19,22 @@ const state = {
   lastCode: "",
   busy: false,
   camera: null, // {stream, timer} while scanning
+  kiosk: false,
+  resetTimer: 0, // kiosk: back to the scan screen
+  flushing: false,
+  sent: [], // answers to queued scans, newest first, for this session
 };
+
+const QUEUE_KEY = "barhub.door.queue";
+const KIOSK_KEY = "barhub.door.kiosk";
+// Kiosk: how long a card stays before the scan screen comes back. An amber card waits
+// longer for its answer, then lets nobody in.
+const KIOSK_CARD_MS = 6000;
+const KIOSK_ASK_MS = 20000;
+
+// One clock format for every time on the page, in the page's language: never "03:16 PM"
+// in one place and "15:16" in another.
+const timeFormat = new Intl.DateTimeFormat(document.documentElement.lang || navigator.language || "en", { hour: "2-digit", minute: "2-digit" });
 
 if (me) start();
 
@@ -35,8 +53,14 @@ function start() {
   });
   $("door-undo").addEventListener("click", undo);
   $("door-force").addEventListener("click", () => {
-    if (state.last) checkIn({ guestId: state.last.guest.id, force: true });
+    if (state.last) checkIn({ guestId: state.last.guest.id, force: true, ...(state.last.heads ? { heads: state.last.heads } : {}) });
   });
+  $("door-kiosk").addEventListener("click", () => setKiosk(!state.kiosk));
+  setKiosk(new URLSearchParams(location.search).get("kiosk") === "1" || localStorage.getItem(KIOSK_KEY) === "1");
+  globalThis.addEventListener("online", flushQueue);
+  setInterval(flushQueue, 5000);
+  renderQueue();
+  flushQueue();
   $("door-next").addEventListener("click", nextGuest);
   $("door-search-form").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -81,13 +105,18 @@ async function checkIn(body) {
     state.last = r;
     renderArrived(r.arrived);
     showResult(r);
-    $("door-code").value = "";
-    $("door-code").classList.remove("is-link");
+    clearEntry();
     // A guest found by name shows as in.
     if ($("door-search-results").querySelector(".door-search-row")) search();
   } catch (err) {
     state.last = null;
-    showError(err instanceof ApiError ? err.message : "Something went wrong. Try again.", err.status === 404 ? "Unknown code" : "Not checked in");
+    if (err instanceof ApiError && err.status === 0) {
+      // The network, not the guest: keep the scan and send it when we can.
+      enqueue(body);
+      clearEntry();
+    } else {
+      showError(err instanceof ApiError ? err.message : "Something went wrong. Try again.", err.status === 404 ? "Unknown code" : "Not checked in");
+    }
   } finally {
     state.busy = false;
     $("door-submit").disabled = false;
@@ -95,21 +124,33 @@ async function checkIn(body) {
   }
 }
 
+function clearEntry() {
+  $("door-code").value = "";
+  $("door-code").classList.remove("is-link");
+}
+
 function showResult(r) {
   const box = $("door-result");
   box.hidden = false;
   box.dataset.level = r.level;
   box.dataset.guest = r.guest.id;
+  box.dataset.confirm = String(!!r.confirm);
   $("door-message").textContent = r.message;
   const detail = [];
   if (r.admitted) detail.push(`Checked in at ${time(r.guest.checkedInAt)}`);
+  else if (r.alreadyCheckedIn) detail.push(`In since ${time(r.guest.checkedInAt)}`);
+  else if (r.confirm) detail.push("Not checked in yet");
   if (r.guest.status === "coming") detail.push(`RSVP: coming, ${r.guest.numGuests}`);
   else if (r.guest.status === "declined") detail.push("RSVP: declined");
   else detail.push("RSVP: not answered");
   $("door-detail").textContent = detail.join(" · ");
   $("door-warnings").replaceChildren(...r.warnings.map((w) => h("li", { class: `warning ${w.level}`, dataset: { code: w.code } }, w.message)));
   $("door-undo").hidden = !r.admitted;
-  $("door-force").hidden = r.admitted || r.alreadyCheckedIn;
+  // The amber card's question: nobody is counted until the door person answers.
+  $("door-force").hidden = !r.confirm;
+  $("door-force").textContent = "Let in anyway";
+  if (r.confirm) $("door-force").focus();
+  kioskReset(r.confirm ? KIOSK_ASK_MS : KIOSK_CARD_MS);
 }
 
 function showError(message, title = "Not checked in") {
@@ -122,9 +163,11 @@ function showError(message, title = "Not checked in") {
   $("door-warnings").replaceChildren();
   $("door-undo").hidden = true;
   $("door-force").hidden = true;
+  kioskReset(KIOSK_CARD_MS);
 }
 
 function nextGuest() {
+  clearTimeout(state.resetTimer);
   $("door-result").hidden = true;
   state.last = null;
   $("door-code").value = "";
@@ -183,7 +226,130 @@ function searchRow(g) {
 }
 
 function time(iso) {
-  return iso ? new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : "";
+  return iso ? timeFormat.format(new Date(iso)) : "";
+}
+
+// ---- Kiosk -------------------------------------------------------------------------------
+// A tablet on a stand at the entrance: only the scan screen, the code field always
+// focused for a keyboard-like scanner, every card going back to it on its own, and the
+// screen kept awake where the browser allows.
+
+function setKiosk(on) {
+  state.kiosk = on;
+  document.body.classList.toggle("kiosk", on);
+  $("door-kiosk").setAttribute("aria-pressed", String(on));
+  $("door-kiosk").textContent = on ? "Leave kiosk mode" : "Kiosk mode";
+  localStorage.setItem(KIOSK_KEY, on ? "1" : "0");
+  if (on) {
+    navigator.wakeLock?.request("screen").then((lock) => (state.wakeLock = lock)).catch(() => {});
+    $("door-code").focus();
+  } else {
+    state.wakeLock?.release?.().catch(() => {});
+    state.wakeLock = null;
+    clearTimeout(state.resetTimer);
+  }
+}
+
+function kioskReset(ms) {
+  clearTimeout(state.resetTimer);
+  if (!state.kiosk) return;
+  state.resetTimer = setTimeout(nextGuest, ms);
+}
+
+document.addEventListener("visibilitychange", () => {
+  // A wake lock ends when the page is hidden; take it again on return.
+  if (state.kiosk && document.visibilityState === "visible") navigator.wakeLock?.request("screen").then((l) => (state.wakeLock = l)).catch(() => {});
+});
+
+document.addEventListener("focusout", () => {
+  // Kiosk: a tap anywhere but a button or field gives the focus back to the scanner.
+  if (!state.kiosk) return;
+  setTimeout(() => {
+    const a = document.activeElement;
+    if (!a || a === document.body) $("door-code").focus();
+  }, 0);
+});
+
+// ---- Scans kept through a network drop --------------------------------------------------
+
+function loadQueue() {
+  try {
+    return JSON.parse(localStorage.getItem(QUEUE_KEY) || "[]");
+  } catch {
+    return [];
+  }
+}
+
+function saveQueue(q) {
+  localStorage.setItem(QUEUE_KEY, JSON.stringify(q));
+}
+
+function enqueue(body) {
+  const q = loadQueue();
+  const id = `${Date.now()}-${Math.random().toString(36).slice(2, 8)}`;
+  q.push({ id, body, at: new Date().toISOString() });
+  saveQueue(q);
+  const box = $("door-result");
+  box.hidden = false;
+  box.dataset.level = "queued";
+  delete box.dataset.guest;
+  $("door-message").textContent = "Not yet sent";
+  $("door-detail").textContent = "No connection: the scan is kept on this device and sent when the connection is back. Nobody is counted in until then.";
+  $("door-warnings").replaceChildren();
+  $("door-undo").hidden = true;
+  $("door-force").hidden = true;
+  renderQueue();
+  kioskReset(KIOSK_CARD_MS);
+}
+
+function scanLabel(body) {
+  if (body.code) return `Code ${body.code.length > 16 ? `${body.code.slice(0, 16)}…` : body.code.toUpperCase()}`;
+  return "A guest found by name";
+}
+
+function renderQueue() {
+  const q = loadQueue();
+  $("door-queue-box").hidden = q.length === 0 && state.sent.length === 0;
+  $("door-queue-title").textContent = q.length ? `${q.length} scan${q.length === 1 ? "" : "s"} not yet sent` : "Scans sent after the connection came back";
+  $("door-queue").replaceChildren(
+    ...q.map((e) => h("li", { class: "door-queue-row pending", dataset: { id: e.id } },
+      h("span", { class: "name" }, scanLabel(e.body)), " ",
+      h("small", { class: "muted" }, `scanned ${time(e.at)}`), " ",
+      h("span", { class: "badge warn" }, "not yet sent"))),
+    ...state.sent.map((s) => h("li", { class: `door-queue-row sent level-${s.level}` },
+      h("span", { class: "name" }, s.message), " ",
+      h("small", { class: "muted" }, `scanned ${time(s.at)}, sent`),
+      s.confirm && h("button", { type: "button", class: "primary", onclick: () => { state.sent = state.sent.filter((x) => x !== s); renderQueue(); checkIn({ guestId: s.guestId, force: true }); } }, "Let in anyway"))));
+}
+
+// flushQueue sends the kept scans, oldest first, one at a time; it stops at the first
+// that cannot get through, to try again later.
+async function flushQueue() {
+  if (state.flushing) return;
+  let q = loadQueue();
+  if (q.length === 0) return;
+  state.flushing = true;
+  try {
+    while (q.length > 0) {
+      const e = q[0];
+      let r;
+      try {
+        r = await api("POST", "/api/door/checkin", e.body);
+        renderArrived(r.arrived);
+        state.sent.unshift({ at: e.at, level: r.level, message: r.message, confirm: !!r.confirm, guestId: r.guest.id });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 0) break; // still down
+        state.sent.unshift({ at: e.at, level: "error", message: `${scanLabel(e.body)}: ${err.message}` });
+      }
+      q = loadQueue().filter((x) => x.id !== e.id);
+      saveQueue(q);
+      state.sent = state.sent.slice(0, 10);
+      renderQueue();
+    }
+  } finally {
+    state.flushing = false;
+    renderQueue();
+  }
 }
 
 // ---- Scanning --------------------------------------------------------------------------

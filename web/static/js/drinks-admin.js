@@ -8,6 +8,8 @@ const area = document.getElementById("bar-admin-area");
 const me = auth();
 
 const UNITS = ["ml", "cl", "oz", "dash", "drop", "barspoon", "tsp", "tbsp", "piece", "slice", "wedge", "leaf", "sprig", "pinch", "scoop", "whole"];
+// What a drink is served over: [value, label] (menu.Ice on the server).
+const ICES = [["", "—"], ["cubes", "Ice cubes"], ["crushed", "Crushed ice"], ["large", "One large cube"], ["none", "No ice (served up)"]];
 const ALLERGENS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame", "sulphites", "lupin", "molluscs", "honey"];
 const MAX_PHOTO = 5 * 1024 * 1024;
 
@@ -172,6 +174,12 @@ function editorDialog() {
       h("div", { class: "row two" },
         field("drink-abv", "Alcohol by volume (%)", h("input", { id: "drink-abv", type: "number", min: 0, max: 100, step: 0.1, inputmode: "decimal" })),
         h("label", { class: "check-row" }, h("input", { id: "drink-af", type: "checkbox" }), " Alcohol-free")),
+      h("fieldset", { class: "field recipe-fields" }, h("legend", {}, "Recipe (for the bar)"),
+        h("div", { class: "row two" },
+          field("drink-glass", "Glass", h("input", { id: "drink-glass", maxlength: 40, placeholder: "Coupe" })),
+          field("drink-ice", "Ice", h("select", { id: "drink-ice" }, ICES.map(([v, label]) => h("option", { value: v }, label))))),
+        field("drink-garnish", "Garnish", h("input", { id: "drink-garnish", maxlength: 80, placeholder: "Orange twist" })),
+        field("drink-method", "Method", h("textarea", { id: "drink-method", rows: 4, placeholder: "Shake with ice.\nDouble-strain into a chilled coupe." }), "One step per line")),
       field("drink-tags", "Taste tags", h("input", { id: "drink-tags", placeholder: "sour, fresh, bitter" }), "Separate with commas"),
       h("fieldset", { class: "field" }, h("legend", {}, "Allergens"),
         h("div", { class: "allergen-grid" }, ALLERGENS.map((a) =>
@@ -217,6 +225,10 @@ function openEditor(d) {
   document.getElementById("drink-abv").value = d ? String(d.abv) : "";
   document.getElementById("drink-af").checked = !!d?.alcoholFree;
   document.getElementById("drink-tags").value = (d?.tags || []).join(", ");
+  document.getElementById("drink-glass").value = d?.glass || "";
+  document.getElementById("drink-ice").value = d?.ice || "";
+  document.getElementById("drink-garnish").value = d?.garnish || "";
+  document.getElementById("drink-method").value = (d?.method || []).join("\n");
   for (const box of document.querySelectorAll('input[name="allergen"]')) box.checked = !!d?.allergens.includes(box.value);
   const rows = document.getElementById("ingredient-rows");
   rows.replaceChildren(...(d?.ingredients?.length ? d.ingredients.map((i) => ingredientRow(i)) : [ingredientRow(), ingredientRow()]));
@@ -266,6 +278,10 @@ function formBody() {
     alcoholFree: document.getElementById("drink-af").checked,
     tags: document.getElementById("drink-tags").value.split(",").map((t) => t.trim()).filter(Boolean),
     allergens: [...document.querySelectorAll('input[name="allergen"]:checked')].map((b) => b.value),
+    glass: document.getElementById("drink-glass").value,
+    ice: document.getElementById("drink-ice").value,
+    garnish: document.getElementById("drink-garnish").value,
+    method: document.getElementById("drink-method").value.split("\n").map((l) => l.trim()).filter(Boolean),
   };
 }
 
@@ -297,7 +313,7 @@ function showProblems(err) {
   box.textContent = err.message;
   box.hidden = false;
   for (const p of err.details?.problems || []) {
-    const key = p.field.startsWith("ingredients") ? "ingredients" : p.field === "alcoholFree" ? "abv" : p.field;
+    const key = p.field.startsWith("ingredients") ? "ingredients" : p.field.startsWith("method") ? "method" : p.field === "alcoholFree" ? "abv" : p.field;
     const slot = document.getElementById(`err-${key}`);
     if (slot && !slot.textContent) slot.textContent = p.message;
     document.getElementById(`drink-${key}`)?.setAttribute("aria-invalid", "true");

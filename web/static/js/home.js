@@ -4,6 +4,7 @@
 import { api } from "./api.js";
 import { startPage } from "./page.js";
 import { startRSVP } from "./rsvp.js";
+import { locale, t } from "./i18n.js";
 
 const me = startPage("guest", "bartender", "admin");
 
@@ -12,9 +13,9 @@ const me = startPage("guest", "bartender", "admin");
 export function formatWhen(iso, timeZone, options = { dateStyle: "full", timeStyle: "short" }) {
   if (!iso) return "";
   try {
-    return new Intl.DateTimeFormat(undefined, { ...options, timeZone: timeZone || undefined }).format(new Date(iso));
+    return new Intl.DateTimeFormat(locale, { ...options, timeZone: timeZone || undefined }).format(new Date(iso));
   } catch {
-    return new Date(iso).toLocaleString();
+    return new Date(iso).toLocaleString(locale);
   }
 }
 
@@ -25,8 +26,8 @@ function showRow(id, text) {
 }
 
 function renderEvent(event) {
-  document.getElementById("event-name").textContent = event.eventName || "Our party";
-  document.title = `${event.eventName || "Welcome"} · barhub`;
+  document.getElementById("event-name").textContent = event.eventName || t("guest.ourParty");
+  document.title = `${event.eventName || t("guest.welcome")} · barhub`;
   showRow("event-when", formatWhen(event.eventDate, event.timezone));
   showRow("event-where", event.location);
   showRow("event-dress", event.dressCode);
@@ -36,8 +37,9 @@ function renderEvent(event) {
 }
 
 async function main() {
-  const first = me.guest?.firstName || "there";
-  document.getElementById("greeting").textContent = `Welcome, ${first}!`;
+  document.getElementById("greeting").textContent = me.guest?.firstName
+    ? t("guest.greeting", { name: me.guest.firstName })
+    : t("guest.greetingAnon");
   let view;
   try {
     view = await api("GET", "/api/rsvp");

@@ -4,6 +4,7 @@
 // "ready!" moment (sound and vibration where the phone allows).
 import { ApiError, auth } from "./api.js";
 import { startLive } from "./page.js";
+import { formatList, formatNumber, has, lang, t } from "./i18n.js";
 import {
   appApi, appIsOn, beep, h, itemsText, loadAppKey, loadStyles, minutes, newKey, onAppSwitch,
   statusWords, toast, unlockAudio,
@@ -36,19 +37,19 @@ function start() {
   area.classList.add("menu-area");
   area.append(
     h("div", { id: "my-orders", class: "card my-orders", hidden: true, "aria-live": "polite" },
-      h("h2", {}, "My orders"),
+      h("h2", {}, t("guest.myOrders")),
       h("ul", { id: "order-list", class: "order-list" })),
     h("div", { class: "card menu-card" },
-      h("h2", { id: "menu-title" }, "Drinks"),
+      h("h2", { id: "menu-title" }, t("guest.drinks")),
       h("p", { id: "menu-paused", class: "notice", hidden: true },
-        "Ordering from phones is paused by the host right now. You can still look around; ask at the bar."),
+        t("guest.paused")),
       h("div", { class: "menu-tools" },
-        h("label", { class: "visually-hidden", for: "menu-search" }, "Search drinks"),
-        h("input", { id: "menu-search", type: "search", placeholder: "Search: a name or ingredient, like mint", autocomplete: "off", enterkeyhint: "search" }),
-        h("div", { id: "menu-sections", class: "menu-sections", role: "group", "aria-label": "Sections" }),
+        h("label", { class: "visually-hidden", for: "menu-search" }, t("guest.searchLabel")),
+        h("input", { id: "menu-search", type: "search", placeholder: t("guest.searchPlaceholder"), autocomplete: "off", enterkeyhint: "search" }),
+        h("div", { id: "menu-sections", class: "menu-sections", role: "group", "aria-label": t("guest.sections") }),
         h("label", { class: "check-row" }, h("input", { id: "menu-af", type: "checkbox" }), " Alcohol-free only")),
       h("p", { id: "menu-error", class: "error", role: "alert", hidden: true }),
-      h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, "Loading the menu…"))),
+      h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, t("guest.loadingMenu")))),
     orderDialog(),
     readyOverlay(),
   );
@@ -134,11 +135,11 @@ async function loadPeople() {
   try {
     const v = await appApi("GET", "/api/rsvp");
     const g = v.guest;
-    const people = [{ ref: "", name: "Me" }];
+    const people = [{ ref: "", name: t("guest.me") }];
     const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
     // Refs as the server writes them on order items ("id/1"), so a
     // queued order being changed keeps whom it is for.
-    for (let i = 1; i <= bring; i++) people.push({ ref: `${g.id}/${i}`, name: g.companions?.[i - 1]?.name || `My +${i}` });
+    for (let i = 1; i <= bring; i++) people.push({ ref: `${g.id}/${i}`, name: g.companions?.[i - 1]?.name || t("guest.myPlus", { n: i }) });
     for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim() });
     state.people = people;
   } catch {
@@ -146,11 +147,17 @@ async function loadPeople() {
   }
 }
 
+// word translates a menu word the catalogue knows (a tag, an allergen) and
+// leaves one the host made up as it is.
+function word(kind, value) {
+  return has(`${kind}.${value}`) ? t(`${kind}.${value}`) : value;
+}
+
 // causeText says why a drink is not for someone, from diet.Check's causes:
 // allergens, "alcohol", a diet, or words of needs the host has not seen.
 const DIETS = ["vegan", "vegetarian", "halal", "kosher"];
 function causeText(causes) {
-  return causes.map((c) => (c === "alcohol" ? "has alcohol" : DIETS.includes(c) ? `is not ${c}` : `contains ${c}`)).join(", ");
+  return causes.map((c) => (c === "alcohol" ? t("guest.cause.alcohol") : DIETS.includes(c) ? t("guest.cause.notDiet", { diet: t(`diet.${c}`) }) : t("guest.cause.contains", { what: word("allergen", c) }))).join(", ");
 }
 
 async function loadOrders() {
@@ -178,7 +185,7 @@ function renderSections() {
         renderDrinks();
       },
     }, name);
-  box.replaceChildren(chip("", "All"), ...state.sections.filter((s) => s.drinks > 0).map((s) => chip(s.id, s.name)));
+  box.replaceChildren(chip("", t("guest.all")), ...state.sections.filter((s) => s.drinks > 0).map((s) => chip(s.id, s.i18n?.[lang]?.name || s.name)));
 }
 
 function matches(d) {
@@ -189,7 +196,9 @@ function matches(d) {
   return (
     d.name.toLowerCase().includes(q) ||
     d.description.toLowerCase().includes(q) ||
+    (d.i18n?.[lang]?.description || "").toLowerCase().includes(q) ||
     d.ingredients.some((i) => i.name.toLowerCase().includes(q)) ||
+    (d.i18n?.[lang]?.ingredients || []).some((name) => name.toLowerCase().includes(q)) ||
     d.tags.some((t) => t.includes(q))
   );
 }
@@ -199,11 +208,11 @@ function renderDrinks() {
   if (!state.loaded) return;
   const shown = state.drinks.filter(matches);
   if (state.drinks.length === 0) {
-    list.replaceChildren(h("p", { class: "empty" }, "The menu is not out yet. Check back soon!"));
+    list.replaceChildren(h("p", { class: "empty" }, t("guest.menuEmpty")));
     return;
   }
   if (shown.length === 0) {
-    list.replaceChildren(h("p", { class: "empty" }, `No drinks match “${state.query}”. Try an ingredient, like lime or gin.`));
+    list.replaceChildren(h("p", { class: "empty" }, t("guest.noMatch", { query: state.query })));
     return;
   }
   list.replaceChildren(...shown.map(drinkCard));
@@ -215,28 +224,35 @@ function drinkCard(d) {
     ? h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })
     : h("span", { class: "placeholder", "aria-hidden": "true" }, d.name.slice(0, 1));
   const strength = d.alcoholFree
-    ? h("span", { class: "badge ok" }, "Alcohol-free")
-    : h("span", { class: "strength" }, `${d.abv}% · ${d.standardDrinks} std drinks`);
+    ? h("span", { class: "badge ok" }, t("guest.alcoholFree"))
+    : h("span", { class: "strength" }, t("guest.strength", { abv: formatNumber(d.abv / 100, { style: "percent", maximumFractionDigits: 1 }), std: d.standardDrinks }));
   let action;
   if (!d.available) {
-    const missing = d.missingIngredients.length ? `Out of ${d.missingIngredients.join(" and ")}` : "Sold out for now";
+    const missing = d.missingIngredients.length ? t("guest.outOf", { what: formatList(d.missingIngredients) }) : t("guest.soldOut");
     action = h("p", { class: "badge bad unavailable" }, missing);
   } else {
     action = h("button", {
       type: "button", class: "primary order-button", disabled: !appIsOn(),
-      "aria-label": `Order ${d.name}`, onclick: () => openOrder(d),
-    }, "Order");
+      "aria-label": t("guest.orderDrink", { drink: d.name }), onclick: () => openOrder(d),
+    }, t("guest.order"));
   }
   return h("article", { class: "drink" + (d.available ? "" : " is-out"), dataset: { id: d.id } },
     h("div", { class: "photo" }, photo),
     h("div", { class: "drink-body" },
       h("div", { class: "drink-head" }, h("h3", {}, d.name), strength),
-      d.description && h("p", { class: "desc" }, d.description),
-      h("p", { class: "ingredients" }, d.ingredients.map((i) => i.name).join(" · ")),
-      warn && h("p", { class: "allergen-flag", role: "note" }, `⚠ Not for you: it ${causeText(warn)}. You told us to watch out for this`),
-      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, `Allergens: ${d.allergens.join(", ")}`),
-      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((t) => h("span", { class: "badge" }, t))),
+      d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description),
+      h("p", { class: "ingredients" }, (d.i18n?.[lang]?.ingredients || d.ingredients.map((i) => i.name)).join(" · ")),
+      serving(d),
+      warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
+      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.map((a) => word("allergen", a)).join(", ") })),
+      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((tag) => h("span", { class: "badge" }, word("tag", tag)))),
       action));
+}
+
+// serving says how the drink comes: "Coupe · garnish: orange twist".
+function serving(d) {
+  const parts = [d.glass, d.garnish && t("guest.garnish", { garnish: d.garnish.toLowerCase() })].filter(Boolean);
+  return parts.length > 0 && h("p", { class: "serving" }, parts.join(" · "));
 }
 
 // ---- Ordering ----------------------------------------------------------------------------
@@ -244,26 +260,26 @@ function drinkCard(d) {
 function orderDialog() {
   return h("dialog", { id: "order-dialog", class: "sheet order-sheet", "aria-labelledby": "order-title" },
     h("form", { id: "order-form", method: "dialog", novalidate: true },
-      h("h2", { id: "order-title" }, "Order"),
+      h("h2", { id: "order-title" }, t("guest.order")),
       h("p", { id: "order-desc", class: "muted" }),
       h("div", { class: "field" },
-        h("span", { class: "label", id: "qty-label" }, "How many?"),
+        h("span", { class: "label", id: "qty-label" }, t("guest.howMany")),
         h("div", { class: "stepper", role: "group", "aria-labelledby": "qty-label" },
-          h("button", { type: "button", id: "qty-down", "aria-label": "One fewer" }, "−"),
+          h("button", { type: "button", id: "qty-down", "aria-label": t("common.oneFewer") }, "−"),
           h("output", { id: "qty", "aria-live": "polite" }, "1"),
-          h("button", { type: "button", id: "qty-up", "aria-label": "One more" }, "+"))),
+          h("button", { type: "button", id: "qty-up", "aria-label": t("common.oneMore") }, "+"))),
       h("div", { class: "field", id: "order-for-row", hidden: true },
-        h("label", { for: "order-for" }, "For"),
+        h("label", { for: "order-for" }, t("guest.orderFor")),
         h("select", { id: "order-for" })),
       h("div", { class: "field" },
-        h("label", { for: "order-notes" }, "Notes for the bartender"),
-        h("textarea", { id: "order-notes", maxlength: 200, rows: 2, placeholder: "For example: no ice, extra lime" })),
+        h("label", { for: "order-notes" }, t("guest.notes")),
+        h("textarea", { id: "order-notes", maxlength: 200, rows: 2, placeholder: t("guest.notesPlaceholder") })),
       h("label", { id: "allergen-confirm-row", class: "check-row allergen-confirm", hidden: true },
         h("input", { id: "allergen-confirm", type: "checkbox" }), h("span", { id: "allergen-confirm-text" })),
       h("p", { id: "order-error", class: "error", role: "alert", hidden: true }),
       h("div", { class: "actions" },
-        h("button", { id: "order-submit", class: "primary block", type: "submit", value: "ok" }, "Place order"),
-        h("button", { class: "block", type: "button", id: "order-back" }, "Back"))));
+        h("button", { id: "order-submit", class: "primary block", type: "submit", value: "ok" }, t("guest.placeOrder")),
+        h("button", { class: "block", type: "button", id: "order-back" }, t("common.back")))));
 }
 
 let draft = null; // {drink, key, orderId?, version?}
@@ -295,7 +311,7 @@ function openOrder(d, existing) {
     row.hidden = !causes;
     document.getElementById("allergen-confirm").checked = false;
     document.getElementById("allergen-confirm-text").textContent = causes
-      ? `I know it ${causeText(causes)}${whose ? ` (${whose})` : ""} and want it anyway`
+      ? t("guest.confirmAnyway", { causes: causeText(causes) + (whose ? ` (${whose})` : "") })
       : "";
   };
   draft.showConfirm = showConfirm;
@@ -306,7 +322,7 @@ function openOrder(d, existing) {
     showConfirm(forSel.value ? null : state.warnings[d.id]);
   };
   document.getElementById("order-error").hidden = true;
-  document.getElementById("order-submit").textContent = existing ? "Save changes" : "Place order";
+  document.getElementById("order-submit").textContent = existing ? t("guest.saveChanges") : t("guest.placeOrder");
   document.getElementById("qty-down").onclick = () => setQty(draft.qty - 1);
   document.getElementById("qty-up").onclick = () => setQty(draft.qty + 1);
   document.getElementById("order-notes").oninput = () => (draft.key = newKey());
@@ -325,7 +341,7 @@ async function submitOrder() {
   const row = document.getElementById("allergen-confirm-row");
   const confirm = document.getElementById("allergen-confirm").checked;
   if (!row.hidden && !confirm) {
-    errBox.textContent = "Please confirm you want this drink although it contains something you told us about.";
+    errBox.textContent = t("guest.confirmNeeded");
     errBox.hidden = false;
     return;
   }
@@ -346,13 +362,13 @@ async function submitOrder() {
     }
     upsertOrder(order);
     document.getElementById("order-dialog").close();
-    toast(order.position ? `Ordered! You are number ${order.position} in the queue.` : "Ordered!", "ok");
+    toast(order.position ? t("guest.orderedPosition", { position: order.position }) : t("guest.ordered"), "ok");
   } catch (err) {
     if (err instanceof ApiError && err.code === "allergen_confirmation_required") {
       const flagged = err.details?.drinks?.[0];
-      draft.showConfirm(flagged?.causes || ["something from the dietary needs"], flagged?.forName || "");
+      draft.showConfirm(flagged?.causes || [t("guest.somethingFromNeeds")], flagged?.forName || "");
     }
-    errBox.textContent = err.status ? err.message : "Could not reach the bar. Tap again to retry: it will not be ordered twice.";
+    errBox.textContent = err.status ? err.message : t("guest.orderOffline");
     errBox.hidden = false;
   } finally {
     btn.disabled = false;
@@ -387,16 +403,16 @@ function scheduleRefresh() {
 function orderState(o) {
   switch (o.status) {
     case "queued":
-      return o.position ? `Number ${o.position} in the queue · ${minutes(o.estimateSeconds)}` : "In the queue";
+      return o.position ? t("guest.state.position", { position: o.position, wait: minutes(o.estimateSeconds) }) : t("status.queued");
     case "preparing":
-      return o.estimateSeconds !== undefined ? `Being made · ${minutes(o.estimateSeconds)}` : "Being made";
+      return o.estimateSeconds !== undefined ? t("guest.state.preparing", { wait: minutes(o.estimateSeconds) }) : t("status.preparing");
     case "ready":
-      return "Ready! Pick it up at the bar";
+      return t("guest.state.ready");
     case "served":
-      return "Served. Cheers!";
+      return t("guest.state.served");
     case "cancelled": {
       const last = (o.history || [])[o.history.length - 1];
-      return last?.reason ? `Cancelled: ${last.reason}` : "Cancelled";
+      return last?.reason ? t("guest.state.cancelledBecause", { reason: last.reason }) : t("status.cancelled");
     }
   }
   return o.status;
@@ -409,7 +425,7 @@ function renderDock(open) {
   document.body.classList.toggle("has-dock", !!pick);
   if (!pick) return;
   dock.className = `order-dock status-${pick.status}`;
-  const more = open.length > 1 ? ` (+${open.length - 1} more)` : "";
+  const more = open.length > 1 ? " " + t("guest.more", { count: open.length - 1 }) : "";
   dock.textContent = `${itemsText(pick)}: ${orderState(pick)}${more}`;
 }
 
@@ -429,8 +445,8 @@ function renderOrders() {
         h("span", { class: "pill" }, statusWords[o.status] || o.status), " ",
         h("span", { class: "order-detail" }, orderState(o))),
       o.status === "queued" && h("div", { class: "row order-actions" },
-        o.items?.length === 1 && h("button", { type: "button", class: "quiet", onclick: () => editOrder(o) }, "Change"),
-        h("button", { type: "button", class: "quiet", onclick: () => cancelOrder(o) }, "Cancel")))));
+        o.items?.length === 1 && h("button", { type: "button", class: "quiet", onclick: () => editOrder(o) }, t("guest.change")),
+        h("button", { type: "button", class: "quiet", onclick: () => cancelOrder(o) }, t("common.cancel"))))));
 }
 
 function editOrder(o) {
@@ -439,10 +455,10 @@ function editOrder(o) {
 }
 
 async function cancelOrder(o) {
-  if (!window.confirm(`Cancel ${itemsText(o)}?`)) return;
+  if (!window.confirm(t("guest.cancelConfirm", { items: itemsText(o) }))) return;
   try {
     upsertOrder(await appApi("POST", `/api/orders/${o.id}/cancel`, {}));
-    toast("Cancelled.");
+    toast(t("guest.cancelled"));
   } catch (err) {
     toast(err.message, "bad");
     loadOrders();
@@ -455,10 +471,10 @@ function readyOverlay() {
   return h("div", { id: "ready-overlay", class: "ready-overlay", role: "alertdialog", "aria-modal": "true", "aria-labelledby": "ready-title", hidden: true },
     h("div", { class: "ready-box" },
       h("img", { class: "ready-glass", src: "/static/img/icon.svg", alt: "", width: 96, height: 96 }),
-      h("h2", { id: "ready-title" }, "Your drink is ready!"),
+      h("h2", { id: "ready-title" }, t("guest.ready.title")),
       h("p", { id: "ready-items", class: "ready-items" }),
-      h("p", {}, "Pick it up at the bar."),
-      h("button", { type: "button", class: "primary block", id: "ready-ok", onclick: () => (document.getElementById("ready-overlay").hidden = true) }, "On my way")));
+      h("p", {}, t("guest.ready.pickUp")),
+      h("button", { type: "button", class: "primary block", id: "ready-ok", onclick: () => (document.getElementById("ready-overlay").hidden = true) }, t("guest.ready.ok"))));
 }
 
 function celebrate(o) {
@@ -472,6 +488,6 @@ function celebrate(o) {
   beep([[660, 0, 0.15], [880, 0.17, 0.15], [1320, 0.34, 0.4]]);
   navigator.vibrate?.([200, 100, 200, 100, 400]);
   const title = document.title;
-  document.title = "🍸 Your drink is ready!";
+  document.title = "🍸 " + t("guest.ready.title");
   setTimeout(() => (document.title = title), 15000);
 }

@@ -4,18 +4,16 @@
 // answers. The server applies the same rules; its 422 answers are shown in
 // the dialogs too, so the page never needs to be cleverer than it.
 import { api, ApiError } from "./api.js";
+import { formatList, t } from "./i18n.js";
 
 const TASTES = ["sour", "sweet", "bitter", "fresh", "fruity", "herbal", "spicy", "smoky", "creamy", "strong"];
 // The needs a guest taps, in words a guest knows: the EU's fourteen
 // allergens as the menu names them, the diets, and no alcohol. Anything
 // else goes in the person's own words, which the server reads too.
 const NEEDS = [
-  ["nuts", "nuts (almond, hazelnut…)"], ["peanuts", "peanuts"], ["milk", "milk / lactose"], ["eggs", "eggs"],
-  ["gluten", "gluten (wheat, barley, rye…)"], ["soy", "soy"], ["fish", "fish"], ["crustaceans", "shellfish (shrimp, crab…)"],
-  ["molluscs", "molluscs (mussels, squid…)"], ["sesame", "sesame"], ["celery", "celery"], ["mustard", "mustard"],
-  ["sulphites", "sulphites (wine…)"], ["lupin", "lupin"],
-  ["vegan", "vegan"], ["vegetarian", "vegetarian"], ["halal", "halal"], ["kosher", "kosher"], ["alcohol-free", "no alcohol"],
-];
+  "nuts", "peanuts", "milk", "eggs", "gluten", "soy", "fish", "crustaceans", "molluscs", "sesame", "celery", "mustard",
+  "sulphites", "lupin", "vegan", "vegetarian", "halal", "kosher", "alcohol-free",
+].map((value) => [value, t(`need.${value}`)]);
 const NEED_LABEL = Object.fromEntries(NEEDS);
 const COMMON = ["nuts", "peanuts", "milk", "gluten", "eggs", "vegan", "alcohol-free"];
 const MAX_PARTY = 50;
@@ -46,13 +44,21 @@ function people(m) {
   return m.expectedGuests > 1 ? `${m.firstName} (+${m.expectedGuests - 1})` : m.firstName;
 }
 
-function listNames(names) {
-  if (names.length <= 1) return names.join("");
-  return `${names.slice(0, -1).join(", ")} and ${names[names.length - 1]}`;
+// doneText thanks the guest for an answer, in the page's language; the
+// server's English message says the same.
+function doneText(v) {
+  const group = v.group || [];
+  if (v.guest?.status === "coming") {
+    return v.comingTotal > 1 ? t("rsvp.done.comingN", { count: v.comingTotal }) : t("rsvp.done.coming");
+  }
+  if (v.guest?.status === "declined") {
+    return group.length > 1 && group.every((m) => m.status === "declined") ? t("rsvp.done.declinedAll") : t("rsvp.done.declined");
+  }
+  return t("rsvp.saved");
 }
 
-function plural(n, one, many) {
-  return `${n} ${n === 1 ? one : many}`;
+function listNames(names) {
+  return formatList(names);
 }
 
 function render(v) {
@@ -63,11 +69,11 @@ function render(v) {
 
   $("rsvp-for").textContent = alone
     ? v.expectedTotal > 1
-      ? `This invitation is for you and ${plural(v.expectedTotal - 1, "more person", "more people")}: ${v.expectedTotal} in all.`
-      : "This invitation is for you."
-    : `This invitation is for ${listNames(group.map(people))}: ${v.expectedTotal} people in all.`;
-  $("rsvp-yes").textContent = v.expectedTotal > 1 ? "Yes, we're coming" : "Yes, I'm coming";
-  $("rsvp-no").textContent = v.expectedTotal > 1 ? "Sorry, we can't come" : "Sorry, I can't come";
+      ? t("rsvp.forYouAndMore", { count: v.expectedTotal - 1, total: v.expectedTotal })
+      : t("rsvp.forYou")
+    : t("rsvp.forGroup", { names: listNames(group.map(people)), total: v.expectedTotal });
+  $("rsvp-yes").textContent = v.expectedTotal > 1 ? t("rsvp.yesWe") : t("rsvp.yes");
+  $("rsvp-no").textContent = v.expectedTotal > 1 ? t("rsvp.noWe") : t("rsvp.no");
   count = me.status === "coming" && v.comingTotal > 0 ? v.comingTotal : v.expectedTotal;
   renderCount();
 
@@ -81,11 +87,11 @@ function render(v) {
 function statusText(m) {
   switch (m.status) {
     case "coming":
-      return m.numGuests > 1 ? `coming, ${m.numGuests} people` : "coming";
+      return m.numGuests > 1 ? t("rsvp.state.comingN", { count: m.numGuests }) : t("rsvp.state.coming");
     case "declined":
-      return "not coming";
+      return t("rsvp.state.notComing");
     default:
-      return "has not answered yet";
+      return t("rsvp.state.pending");
   }
 }
 
@@ -93,11 +99,11 @@ function renderSummary(v) {
   const me = v.guest;
   let text;
   if (me.status === "coming") {
-    text = v.comingTotal > 1 ? `You're coming: ${v.comingTotal} people in all.` : "You're coming.";
+    text = v.comingTotal > 1 ? t("rsvp.summary.comingN", { count: v.comingTotal }) : t("rsvp.summary.coming");
   } else if (me.status === "declined") {
-    text = v.comingTotal > 0 ? `You're not coming; ${plural(v.comingTotal, "person", "people")} from your invitation are.` : "You're not coming.";
+    text = v.comingTotal > 0 ? t("rsvp.summary.notComingOthers", { count: v.comingTotal }) : t("rsvp.summary.notComing");
   } else {
-    text = "Someone answered for part of your invitation.";
+    text = t("rsvp.summary.partly");
   }
   $("rsvp-summary-text").textContent = text;
   const list = $("rsvp-members");
@@ -106,7 +112,7 @@ function renderSummary(v) {
     for (const m of v.group) {
       const li = document.createElement("li");
       const name = document.createElement("span");
-      name.textContent = m.id === me.id ? `${m.firstName} (you)` : fullName(m);
+      name.textContent = m.id === me.id ? t("rsvp.you", { name: m.firstName }) : fullName(m);
       const badge = document.createElement("span");
       badge.className = `badge ${m.status === "coming" ? "ok" : m.status === "declined" ? "bad" : ""}`;
       badge.textContent = statusText(m);
@@ -122,9 +128,9 @@ function renderCount() {
   $("count-down").disabled = count <= 1;
   $("count-up").disabled = count >= MAX_PARTY;
   const total = view?.expectedTotal || 1;
-  let hint = count === 1 ? "person, you included" : "people, you included";
-  if (count < total) hint += ` · ${total - count} fewer than invited`;
-  if (count > total) hint += ` · ${count - total} more than invited`;
+  let hint = t("rsvp.hint.included", { count });
+  if (count < total) hint += " · " + t("rsvp.hint.fewer", { n: total - count });
+  if (count > total) hint += " · " + t("rsvp.hint.more", { n: count - total });
   $("count-hint").textContent = hint;
 }
 
@@ -143,12 +149,12 @@ function renderDeadline() {
   const closed = left <= 0 || view.deadlinePassed;
   box.classList.toggle("passed", closed);
   if (closed) {
-    box.textContent = "The RSVP deadline has passed. To change your answer, contact the host.";
+    box.textContent = t("rsvp.deadlinePassed");
     for (const id of ["rsvp-yes", "rsvp-no", "count-up", "count-down", "rsvp-change", "prefs-save"]) $(id).disabled = true;
     return;
   }
   const when = formatWhen(ev.rsvpDeadline, ev.timezone, { weekday: "long", day: "numeric", month: "long", hour: "2-digit", minute: "2-digit" });
-  box.textContent = `Please answer by ${when} (${remaining(left)} left).`;
+  box.textContent = t("rsvp.answerBy", { when, left: remaining(left) });
   countdownTimer = setTimeout(renderDeadline, left < 3600e3 ? 1000 : 30000);
 }
 
@@ -157,9 +163,9 @@ function remaining(ms) {
   const days = Math.floor(min / 1440);
   const hours = Math.floor((min % 1440) / 60);
   if (days >= 2) return `${days} days`;
-  if (days === 1) return hours ? `1 day ${plural(hours, "hour", "hours")}` : "1 day";
-  if (hours >= 1) return `${plural(hours, "hour", "hours")} ${plural(min % 60, "minute", "minutes")}`;
-  if (min >= 1) return plural(min, "minute", "minutes");
+  if (days === 1) return hours ? `${t("rsvp.days", { count: 1 })} ${t("rsvp.hours", { count: hours })}` : t("rsvp.days", { count: 1 });
+  if (hours >= 1) return `${t("rsvp.hours", { count: hours })} ${t("rsvp.minutes", { count: min % 60 })}`;
+  if (min >= 1) return t("rsvp.minutes", { count: min });
   return `${Math.max(1, Math.floor(ms / 1000))} seconds`;
 }
 
@@ -182,7 +188,7 @@ async function answer(body) {
     render(v);
     onChange(v);
     const done = $("rsvp-done");
-    $("rsvp-done-text").textContent = v.message || "Thank you!";
+    $("rsvp-done-text").textContent = doneText(v);
     done.hidden = false;
     done.scrollIntoView({ block: "center", behavior: "smooth" });
     showError("rsvp-error", null);
@@ -229,7 +235,7 @@ function wire() {
 
   $("rsvp-no").addEventListener("click", async () => {
     if ((view.group || []).length > 1) {
-      $("decline-text").textContent = `Your invitation is for ${listNames(view.group.map((m) => m.firstName))}.`;
+      $("decline-text").textContent = t("rsvp.decline.text", { names: listNames(view.group.map((m) => m.firstName)) });
       showError("decline-error", null);
       $("decline-dialog").showModal();
       return;
@@ -239,7 +245,7 @@ function wire() {
 
   dialog("who-dialog", "who-error", async () => {
     const notComing = [...document.querySelectorAll("#who-list input:checked")].map((el) => el.value);
-    if (notComing.length === 0) return new Error("Tick everyone who is not coming.");
+    if (notComing.length === 0) return new Error(t("rsvp.who.tick"));
     return answer({ status: "coming", numGuests: count, notComing, confirm: count > comingBase(notComing) });
   });
   dialog("more-dialog", "more-error", () => answer({ status: "coming", numGuests: count, confirm: true }));
@@ -255,7 +261,7 @@ function wire() {
       fillPrefs(v);
       showError("prefs-error", null);
       const status = $("prefs-status");
-      status.textContent = "✓ Saved. Thank you!";
+      status.textContent = t("rsvp.saved");
       status.hidden = false;
     } catch (err) {
       showError("prefs-error", err);
@@ -307,12 +313,12 @@ function dialog(id, errorId, send) {
 
 function askWhoIsNotComing() {
   const total = view.expectedTotal;
-  $("who-text").textContent = `You said ${count} of the ${total} people invited are coming. Tick who is not coming:`;
+  $("who-text").textContent = t("rsvp.who.text", { n: count, total });
   const list = $("who-list");
   list.replaceChildren();
   const legend = document.createElement("legend");
   legend.className = "visually-hidden";
-  legend.textContent = "Not coming";
+  legend.textContent = t("rsvp.state.notComingTitle");
   list.append(legend);
   for (const m of view.group) {
     const label = document.createElement("label");
@@ -325,7 +331,7 @@ function askWhoIsNotComing() {
     name.textContent = m.id === view.guest.id ? `${m.firstName} (me)` : fullName(m);
     if (m.expectedGuests > 1) {
       const small = document.createElement("small");
-      small.textContent = ` and ${plural(m.expectedGuests - 1, "person", "people")} with them`;
+      small.textContent = " " + t("rsvp.who.withThem", { count: m.expectedGuests - 1 });
       name.append(small);
     }
     label.append(box, name);
@@ -337,8 +343,8 @@ function askWhoIsNotComing() {
 
 function askSure() {
   const total = view.expectedTotal;
-  $("more-text").textContent = `That is ${count} people, ${plural(count - total, "more person", "more people")} than the ${total} invited. The host will see it.`;
-  $("more-ok").textContent = `Yes, ${count} of us are coming`;
+  $("more-text").textContent = t("rsvp.more.text", { n: count, count: count - total, total });
+  $("more-ok").textContent = t("rsvp.more.okN", { n: count });
   showError("more-error", null);
   $("more-dialog").showModal();
 }
@@ -360,9 +366,9 @@ function chip(container, value, name, text = value) {
 }
 
 function buildChips() {
-  for (const t of TASTES) {
-    const like = chip($("likes"), t, "like");
-    const dislike = chip($("dislikes"), t, "dislike");
+  for (const taste of TASTES) {
+    const like = chip($("likes"), taste, "like", t(`taste.${taste}`));
+    const dislike = chip($("dislikes"), taste, "dislike", t(`taste.${taste}`));
     // Liking and disliking the same taste makes no sense: one clears the other.
     like.addEventListener("change", () => like.checked && (dislike.checked = false));
     dislike.addEventListener("change", () => dislike.checked && (like.checked = false));
@@ -394,15 +400,15 @@ function needsEditor(key, title, dietary, withName) {
     name.type = "text";
     name.className = "companion-name";
     name.maxLength = 60;
-    name.placeholder = "Name (optional)";
+    name.placeholder = t("rsvp.needs.namePlaceholder");
     name.value = withName;
-    name.setAttribute("aria-label", `${title}: name`);
+    name.setAttribute("aria-label", t("rsvp.needs.nameLabel", { title }));
     box.append(name);
   }
   const chips = document.createElement("div");
   chips.className = "chips";
   chips.setAttribute("role", "group");
-  chips.setAttribute("aria-label", `${title}: cannot have`);
+  chips.setAttribute("aria-label", t("rsvp.needs.cannotHave", { title }));
   if (me) chips.id = "dietary-tags";
   const chipName = me ? "dietaryTag" : `need-${key}`;
   // The common ones in sight, the rest of the fourteen and the diets one
@@ -410,7 +416,7 @@ function needsEditor(key, title, dietary, withName) {
   const more = document.createElement("details");
   more.className = "more-needs";
   const moreSummary = document.createElement("summary");
-  moreSummary.textContent = "More: all fourteen allergens and diets";
+  moreSummary.textContent = t("rsvp.needs.more");
   const moreChips = document.createElement("div");
   moreChips.className = "chips";
   more.append(moreSummary, moreChips);
@@ -419,8 +425,8 @@ function needsEditor(key, title, dietary, withName) {
   const text = document.createElement("textarea");
   text.maxLength = 500;
   text.rows = 2;
-  text.placeholder = "Anything else, in your own words (any language): nut allergy, nötallergi, sin gluten…";
-  text.setAttribute("aria-label", `${title}: in your own words`);
+  text.placeholder = t("rsvp.needs.textPlaceholder");
+  text.setAttribute("aria-label", t("rsvp.needs.textLabel", { title }));
   if (me) text.id = "dietary";
   text.className = "needs-text";
   const read = document.createElement("div");
@@ -466,18 +472,18 @@ function showRead(box, reading) {
   const fresh = reading.tags.filter((t) => !ticked.has(t));
   if (fresh.length) {
     const p = document.createElement("p");
-    p.append("We read: ");
+    p.append(t("rsvp.needs.weRead") + " ");
     for (const t of fresh) {
       const c = document.createElement("span");
       c.className = "chip-read";
       c.textContent = NEED_LABEL[t] || t;
       p.append(c, " ");
     }
-    p.append("Right? ");
+    p.append(t("rsvp.needs.right") + " ");
     const yes = document.createElement("button");
     yes.type = "button";
     yes.className = "read-yes";
-    yes.textContent = "Yes, add them";
+    yes.textContent = t("rsvp.needs.addThem");
     yes.addEventListener("click", () => {
       for (const el of box.querySelectorAll(".chips input")) if (fresh.includes(el.value)) el.checked = true;
       if (fresh.some((t) => !COMMON.includes(t))) box.querySelector(".more-needs").open = true;
@@ -489,7 +495,7 @@ function showRead(box, reading) {
   if (reading.unclear.length) {
     const p = document.createElement("p");
     p.className = "unclear";
-    p.textContent = `We did not understand “${reading.unclear.join("”, “")}”: the host will look at it.`;
+    p.textContent = t("rsvp.needs.unclear", { words: "“" + reading.unclear.join("”, “") + "”" });
     out.append(p);
   }
   out.hidden = !out.childElementCount;
@@ -523,11 +529,11 @@ function fillPrefs(v) {
   const g = v.guest;
   const holder = $("needs");
   holder.replaceChildren();
-  editors = [{ kind: "me", el: needsEditor("me", "Allergies or dietary needs: you", g.dietary) }];
+  editors = [{ kind: "me", el: needsEditor("me", t("rsvp.needs.you"), g.dietary) }];
   const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
   for (let i = 0; i < bring; i++) {
     const c = g.companions?.[i];
-    editors.push({ kind: "companion", el: needsEditor(`c${i + 1}`, `The person you bring (+${i + 1})`, c?.dietary, c?.name || "") });
+    editors.push({ kind: "companion", el: needsEditor(`c${i + 1}`, t("rsvp.needs.companion", { n: i + 1 }), c?.dietary, c?.name || "") });
   }
   for (const m of v.group || []) {
     if (m.id === g.id) continue;

@@ -1,0 +1,66 @@
+package api
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/barhub/barhub/api/menu"
+)
+
+// A helper who does not know a Paper Plane taps the ticket for two and
+// reads the recipe for two; the host's edits reach the recipe.
+func TestBarRecipe(t *testing.T) {
+	e := newBarEnv(t)
+	status, body := e.do("GET", "/api/bar/drinks/paper-plane/recipe?qty=2", e.bTok, nil)
+	var got menu.Scaled
+	decodeInto(t, body, &got)
+	var lines []string
+	for _, l := range got.Ingredients {
+		lines = append(lines, l.Text)
+	}
+	want := []string{"45 ml Bourbon", "45 ml Aperol", "45 ml Amaro Nonino", "45 ml Lemon juice"}
+	if status != 200 || got.Qty != 2 || got.Glass != "Coupe (chilled)" || got.Ice != menu.IceNone || len(got.Method) != 2 || !reflect.DeepEqual(lines, want) {
+		t.Fatalf("recipe %d: %s", status, body)
+	}
+
+	for _, tc := range []struct {
+		path string
+		want int
+		code string
+	}{
+		{"/api/bar/drinks/paper-plane/recipe?qty=0", 400, "invalid_query"},
+		{"/api/bar/drinks/paper-plane/recipe?qty=11", 400, "invalid_query"},
+		{"/api/bar/drinks/paper-plane/recipe?qty=two", 400, "invalid_query"},
+		{"/api/bar/drinks/no-such-drink/recipe", 404, "not_found"},
+	} {
+		status, body := e.do("GET", tc.path, e.bTok, nil)
+		if status != tc.want || errorCode(t, body) != tc.code {
+			t.Errorf("GET %s: %d %s, want %d %s", tc.path, status, body, tc.want, tc.code)
+		}
+	}
+	if status, _ := e.do("GET", "/api/bar/drinks/paper-plane/recipe", e.gTok, nil); status != 403 {
+		t.Errorf("a guest reads the bar's recipe: %d, want 403", status)
+	}
+
+	// The host writes a recipe for a new drink; the bar reads it at once.
+	drink := map[string]any{
+		"name": "Garden Sour", "section": "Sours", "abv": 12,
+		"ingredients": []map[string]any{{"name": "Gin", "amount": 4, "unit": "cl"}, {"name": "Mint", "amount": 3, "unit": "leaf"}},
+		"method":      []string{"Shake with ice.", "Strain."}, "glass": "Coupe", "garnish": "Mint leaf", "ice": "none",
+	}
+	status, body = e.do("POST", "/api/admin/drinks", e.aTok, drink)
+	var created menu.Drink
+	decodeInto(t, body, &created)
+	if status != 201 || created.Glass != "Coupe" || created.Garnish != "Mint leaf" || len(created.Method) != 2 {
+		t.Fatalf("create with a recipe: %d %s", status, body)
+	}
+	status, body = e.do("GET", "/api/bar/drinks/"+created.ID+"/recipe?qty=3", e.bTok, nil)
+	decodeInto(t, body, &got)
+	if status != 200 || got.Ingredients[0].Text != "12 cl Gin" || got.Ingredients[1].Text != "9 leaf Mint" || got.Garnish != "Mint leaf" {
+		t.Fatalf("new drink's recipe for 3: %d %s", status, body)
+	}
+	drink["ice"] = "snow"
+	if status, body := e.do("PUT", "/api/admin/drinks/"+created.ID, e.aTok, drink); status != 400 {
+		t.Errorf("unknown ice: %d %s, want 400", status, body)
+	}
+}
