@@ -16,12 +16,15 @@ import (
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
 )
 
 // Publisher sends a live event to a hub topic on every instance.
 type Publisher interface {
 	Publish(ctx context.Context, topic, event string, data any) error
+	// PublishMany sends several, in one exchange with the broker.
+	PublishMany(ctx context.Context, out []hub.Outgoing) error
 }
 
 // ActivityRecorder notes sign-ins and API use without making the request

@@ -443,10 +443,11 @@ func TestWriteCSV(t *testing.T) {
 		"Spirits & liqueurs,Gin,1 bottle (700 ml),1,bottle (700 ml),75,ml,false,false,," + evil,
 		"Mixers,Soda water,1 bottle (1 L),1,bottle (1 L),180,ml,false,true,mixers come in many sizes; 1 L assumed,Virgin Mojito",
 		"Mixers,Tonic water,1 bottle (1 L),1,bottle (1 L),225,ml,true,true,mixers come in many sizes; 1 L assumed," + evil,
-		`"Fruit, herbs & garnish",Lime,1 lime,1,lime,1.5,wedge,false,true,8 wedges or 10 slices a lime,` + evil,
+		`"Fruit, herbs & garnish",Lime,1 lime,1,lime,2,wedge,false,true,8 wedges or 10 slices a lime,` + evil,
 		`"Fruit, herbs & garnish",Lime juice,2 limes,2,lime,37.5,ml,false,true,a lime gives about 30 ml of juice,Virgin Mojito`,
-		`"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,12,leaf,false,true,a bunch has about 8 sprigs or 60 leaves,"'=HYPERLINK(""http://evil""); Virgin Mojito"`,
-		`"Fruit, herbs & garnish",Mint,,,,1.5,sprig,,,,`,
+		// No row of empty cells with a fraction of a sprig: the further
+		// unit is in the note, and garnish is counted whole.
+		`"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,12,leaf,false,true,a bunch has about 8 sprigs or 60 leaves; also 2 sprig,"'=HYPERLINK(""http://evil""); Virgin Mojito"`,
 		"Syrups & cordials,Sugar syrup,1 bottle (700 ml),1,bottle (700 ml),30,ml,false,false,,Virgin Mojito",
 		"Other,'@Mint,3 sprig,,,3,sprig,false,false,no pack size known for this ingredient: buy the amounts," + evil,
 		"",

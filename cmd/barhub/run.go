@@ -208,7 +208,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return 1
 		}))
 	}
-	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
+	// Tickets are signed with a key kept in the database; with Redis their
+	// nonces are spent there, so any instance redeems any instance's.
+	tickets, err := auth.OpenTickets(ctx, a.store, rdb, cfg.RedisPrefix, cfg.TicketTTL)
+	if err != nil {
+		return err
+	}
 	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
 	live := hub.New(hub.Config{
 		AllowedOrigins:        cfg.AllowedOrigins,
@@ -363,9 +368,6 @@ func sweep(ctx context.Context, a *app, logger *slog.Logger) {
 		case <-t.C:
 		}
 		now := time.Now().UTC()
-		if _, err := a.store.SweepTickets(ctx, now); err != nil {
-			logger.Warn("sweep tickets", "err", err)
-		}
 		if _, err := a.store.SweepClaims(ctx, now); err != nil {
 			logger.Warn("sweep claims", "err", err)
 		}
