@@ -107,6 +107,18 @@ type Deps struct {
 	Logger *slog.Logger
 	// Registerer receives the worker's metrics; nil keeps none.
 	Registerer prometheus.Registerer
+	// Handlers run the job kinds other packages queue (the invitation
+	// and reminder e-mails), by kind, on the same durable queue.
+	Handlers map[string]JobHandler
+}
+
+// JobHandler runs one kind of job for another package. An error whose
+// Permanent method says true is not retried.
+type JobHandler interface {
+	Handle(ctx context.Context, j store.Job) (result map[string]string, err error)
+	// Failed is told of each failed attempt: final when the job was
+	// dead-lettered (the admins are alerted), else it is retried later.
+	Failed(ctx context.Context, j store.Job, err error, final bool)
 }
 
 // Worker runs queued jobs. Any number of workers, in any number of
@@ -306,6 +318,9 @@ func (w *Worker) start(ctx context.Context, j store.Job) (store.Job, error) {
 		case store.JobImagePrompt:
 			w.imagePromptFallback(ctx, dead)
 		}
+		if h, ok := w.d.Handlers[j.Kind]; ok {
+			h.Failed(ctx, dead, errors.New(dead.LastError), true)
+		}
 		w.deadLettered(ctx, dead, errors.New(dead.LastError))
 		return store.Job{}, nil
 	}
@@ -328,6 +343,10 @@ func (w *Worker) handle(ctx context.Context, j store.Job) (outcome, error) {
 	case store.JobRecommendation:
 		return w.recommendation(ctx, j)
 	default:
+		if h, ok := w.d.Handlers[j.Kind]; ok {
+			res, err := h.Handle(ctx, j)
+			return outcome{result: res}, err
+		}
 		return outcome{}, permanentError{fmt.Errorf("no worker handles %q jobs", j.Kind)}
 	}
 }
@@ -366,6 +385,9 @@ func (w *Worker) process(ctx context.Context, j store.Job) {
 			return
 		}
 		w.metrics.jobs.WithLabelValues(j.Kind, "retry").Inc()
+		if h, ok := w.d.Handlers[j.Kind]; ok {
+			h.Failed(hctx, j, err, false)
+		}
 		w.log.Warn("job attempt failed; retrying", "job", j.ID, "kind", j.Kind, "attempt", j.Attempts, "of", j.MaxAttempts, "in", delay.Round(time.Millisecond), "err", err)
 		return
 	}
@@ -384,6 +406,9 @@ func (w *Worker) process(ctx context.Context, j store.Job) {
 		return
 	}
 	w.metrics.jobs.WithLabelValues(j.Kind, "dead").Inc()
+	if h, ok := w.d.Handlers[j.Kind]; ok {
+		h.Failed(hctx, dead, err, true)
+	}
 	w.deadLettered(hctx, dead, err)
 }
 

@@ -193,6 +193,8 @@ type guestInput struct {
 	FirstName      *string       `json:"firstName"`
 	LastName       *string       `json:"lastName"`
 	Role           *guest.Role   `json:"role"`
+	Attending      *bool         `json:"attending"`
+	Email          *string       `json:"email"`
 	Status         *guest.Status `json:"status"`
 	ExpectedGuests *int          `json:"expectedGuests"`
 	ExtraGuests    *int          `json:"extraGuests"`
@@ -204,7 +206,7 @@ type guestInput struct {
 
 func (in guestInput) patch() guest.Patch {
 	p := guest.Patch{
-		FirstName: in.FirstName, LastName: in.LastName, Role: in.Role, Status: in.Status,
+		FirstName: in.FirstName, LastName: in.LastName, Role: in.Role, Attending: in.Attending, Email: in.Email, Status: in.Status,
 		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
 	}
 	if in.Dietary != nil {

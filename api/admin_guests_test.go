@@ -7,6 +7,7 @@ import (
 	"io"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"slices"
 	"strings"
 	"testing"
@@ -102,7 +103,8 @@ func TestAdminGuestLifecycle(t *testing.T) {
 	status, body = e.do("GET", "/api/admin/stats", tok, nil)
 	var st statsView
 	decodeInto(t, body, &st)
-	want := guest.Counts{Invited: 3, Expected: 5, Pending: 2, Coming: 1, ComingHeads: 3, NeverLoggedIn: 3, WithAllergies: 1}
+	// The host is staff: not one of the guests.
+	want := guest.Counts{Invited: 2, Expected: 4, Pending: 1, Coming: 1, ComingHeads: 3, NeverLoggedIn: 2, WithAllergies: 1, Staff: 1}
 	if status != 200 || st.Counts != want || st.Answered != 1 {
 		t.Errorf("stats: %d %s\nwant %+v", status, body, want)
 	}
@@ -118,7 +120,7 @@ func TestAdminGuestLifecycle(t *testing.T) {
 	}
 	status, body = e.do("GET", "/api/admin/stats?recount=true&timeline=true", tok, nil)
 	decodeInto(t, body, &st)
-	if status != 200 || st.Invited != 2 || len(st.Timeline) != 1 || st.Timeline[0].TotalHeads != 3 {
+	if status != 200 || st.Invited != 1 || len(st.Timeline) != 1 || st.Timeline[0].TotalHeads != 3 {
 		t.Errorf("recount with timeline: %d %s", status, body)
 	}
 }
@@ -259,7 +261,8 @@ func TestImportGuests(t *testing.T) {
 	status, body = e.do("GET", "/api/admin/stats", tok, nil)
 	var st statsView
 	decodeInto(t, body, &st)
-	if st.Invited != 4 || st.Coming != 1 || st.Expected != 7 || st.Pending != 3 {
+	// The host is staff: three imported guests and one added before.
+	if st.Invited != 3 || st.Coming != 1 || st.Expected != 6 || st.Pending != 2 {
 		t.Errorf("stats after import: %s", body)
 	}
 
@@ -372,8 +375,15 @@ func TestInvitations(t *testing.T) {
 		t.Fatalf("%d %v", resp.StatusCode, resp.Header)
 	}
 	html := string(page)
-	if n := strings.Count(html, `<article class="card"`); n != 3 {
-		t.Errorf("%d cards, want 3", n)
+	if n := strings.Count(html, `<article class="card"`); n != 2 {
+		t.Errorf("%d cards, want 2: the host's own code is not an invitation", n)
+	}
+	if strings.Contains(html, admin.Code) {
+		t.Error("the host's admin code was printed as an invitation")
+	}
+	status, withStaff := e.do("GET", "/api/admin/invitations?staff=true", e.tokenFor(admin), nil)
+	if n := strings.Count(string(withStaff), `<article class="card"`); status != 200 || n != 3 {
+		t.Errorf("?staff=true: %d, %d cards, want 3", status, n)
 	}
 	link := "http://party.test/login?code=" + members[0].Code
 	if !strings.Contains(html, link) || !strings.Contains(html, "<svg") || !strings.Contains(html, "and 2 more") {
@@ -452,4 +462,66 @@ func FuzzParseRSVP(f *testing.F) {
 		me := guest.Guest{ID: "me", ExpectedGuests: 1, GroupID: "g"}
 		guest.Decide(a, me, []guest.Guest{me, {ID: "abc", ExpectedGuests: 2, GroupID: "g"}})
 	})
+}
+
+// The reproduction: served with --addr 0.0.0.0:8080, every card read
+// http://0.0.0.0:8080/login?code=…, which no phone opens, and nothing
+// said so. Now the admin page is told, with this machine's addresses to
+// pick from, and the pick is what the cards print.
+func TestPublicURLCheckAndPick(t *testing.T) {
+	e := newTestEnv(t, func(d *Deps) {
+		d.Config.PublicURL, d.Config.ListenAddr = "http://0.0.0.0:8080", "0.0.0.0:8080"
+		d.Config.LANAddrs = func() []netip.Addr { return []netip.Addr{netip.MustParseAddr("192.168.1.23")} }
+	})
+	admin := e.addGuest(guest.Guest{Role: guest.RoleAdmin})
+	tok := e.tokenFor(admin)
+	ada := e.addGuest(guest.Guest{FirstName: "Ada", LastName: "Byron"})
+	var rep publicURLView
+	status, body := e.do("GET", "/api/admin/public-url", tok, nil)
+	decodeInto(t, body, &rep)
+	if status != 200 || rep.Reachable || rep.Level != "warning" || len(rep.Suggestions) != 1 || rep.Suggestions[0] != "http://192.168.1.23:8080" {
+		t.Fatalf("check: %d %s", status, body)
+	}
+	for _, bad := range []string{"0.0.0.0", "ftp://192.168.1.23", "http://192.168.1.23:8080/?x=1", "http://user:pw@host"} {
+		if status, body := e.do("PUT", "/api/admin/public-url", tok, map[string]string{"url": bad}); status != 422 {
+			t.Errorf("PUT %q: %d %s", bad, status, body)
+		}
+	}
+	status, body = e.do("PUT", "/api/admin/public-url", tok, map[string]string{"url": rep.Suggestions[0] + "/"})
+	decodeInto(t, body, &rep)
+	if status != 200 || !rep.Reachable || rep.URL != "http://192.168.1.23:8080" || rep.Chosen != rep.URL || rep.Configured != "http://0.0.0.0:8080" {
+		t.Fatalf("pick: %d %s", status, body)
+	}
+	status, page := e.do("GET", "/api/admin/invitations?guest="+ada.ID, tok, nil)
+	if status != 200 || !strings.Contains(string(page), "http://192.168.1.23:8080/login?code="+ada.Code) || strings.Contains(string(page), "0.0.0.0") {
+		t.Fatalf("the card does not use the picked address: %d %s", status, page)
+	}
+	// Back to the configured one.
+	e.do("PUT", "/api/admin/public-url", tok, map[string]string{"url": ""})
+	status, page = e.do("GET", "/api/admin/invitations?guest="+ada.ID, tok, nil)
+	if !strings.Contains(string(page), "http://0.0.0.0:8080/login") {
+		t.Fatalf("cleared pick still used: %d", status)
+	}
+}
+
+func TestGuestEmail(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.addGuest(guest.Guest{Role: guest.RoleAdmin})
+	tok := e.tokenFor(admin)
+	status, body := e.do("POST", "/api/admin/guests", tok, map[string]any{"firstName": "Ada", "lastName": "Byron", "email": "ada@example.com"})
+	var ada guest.Guest
+	decodeInto(t, body, &ada)
+	if status != 201 || ada.Email != "ada@example.com" {
+		t.Fatalf("create with email: %d %s", status, body)
+	}
+	for _, bad := range []string{"ada", "Ada <ada@example.com>", "a@b.c\r\nBcc: x@y.z", "a@b.c, d@e.f"} {
+		if status, body := e.do("PUT", "/api/admin/guests/"+ada.ID, tok, map[string]any{"email": bad}); status != 422 || !strings.Contains(string(body), "email") {
+			t.Errorf("email %q: %d %s", bad, status, body)
+		}
+	}
+	status, body = e.do("PUT", "/api/admin/guests/"+ada.ID, tok, map[string]any{"email": ""})
+	decodeInto(t, body, &ada)
+	if status != 200 || ada.Email != "" {
+		t.Fatalf("clear email: %d %s", status, body)
+	}
 }

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"fmt"
 	"net/http"
 	"strings"
 	"time"
@@ -9,12 +10,16 @@ import (
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/hub"
 )
 
 type announcementRequest struct {
 	Text string `json:"text"`
 	// GuestID sends the message to one guest's topic instead of everyone.
 	GuestID string `json:"guestId,omitempty"`
+	// GuestIDs sends it to each of these guests' topics: one request, one
+	// audit entry and one exchange with the broker for the whole list.
+	GuestIDs []string `json:"guestIds,omitempty"`
 	// Push also sends it as a notification to the devices of the guests
 	// who allowed them, for pages that are closed (docs/PUSH.md).
 	Push bool `json:"push,omitempty"`
@@ -53,21 +58,74 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errBadRequest("too_long", "keep announcements under 500 characters"))
 		return
 	}
-	topic := "guests"
-	if req.GuestID != "" {
-		if !guest.ValidID(req.GuestID) {
-			s.fail(w, r, errBadRequest("invalid_guest_id", "guestId is not a guest id"))
-			return
-		}
-		topic = "guest:" + req.GuestID
-	}
-	a := announcement{Text: req.Text, From: identity(r.Context()).Name, At: time.Now().UTC(), SentAt: req.SentAt, Push: req.Push}
-	if err := s.publish.Publish(r.Context(), topic, "announcement", a); err != nil {
+	ids, err := announcementGuests(req)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	audit.SetSubject(r.Context(), topic) // who heard it; the words stay out of the log
-	writeJSON(w, http.StatusAccepted, map[string]any{"topic": topic, "announcement": a})
+	a := announcement{Text: req.Text, From: identity(r.Context()).Name, At: time.Now().UTC(), SentAt: req.SentAt, Push: req.Push}
+	if ids == nil {
+		if err := s.publish.Publish(r.Context(), "guests", "announcement", a); err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		audit.SetSubject(r.Context(), "guests") // who heard it; the words stay out of the log
+		writeJSON(w, http.StatusAccepted, map[string]any{"topic": "guests", "guests": 0, "announcement": a})
+		return
+	}
+	out := make([]hub.Outgoing, len(ids))
+	for i, id := range ids {
+		out[i] = hub.Outgoing{Topic: "guest:" + id, Event: "announcement", Data: a}
+	}
+	if err := s.publish.PublishMany(r.Context(), out); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res := map[string]any{"guests": len(ids), "announcement": a}
+	if len(ids) == 1 {
+		res["topic"] = out[0].Topic
+		audit.SetSubject(r.Context(), out[0].Topic)
+	} else {
+		audit.SetSubject(r.Context(), fmt.Sprintf("%d guests", len(ids)))
+	}
+	writeJSON(w, http.StatusAccepted, res)
+}
+
+// maxAnnouncementGuests bounds one request's list; a larger crowd is
+// everyone ("guests") or several requests.
+const maxAnnouncementGuests = 10000
+
+// announcementGuests returns the guests a request names, without repeats
+// and in the order given, or nil for everyone.
+func announcementGuests(req announcementRequest) ([]string, error) {
+	if req.GuestID != "" && len(req.GuestIDs) > 0 {
+		return nil, errBadRequest("invalid_guest_id", "give guestId or guestIds, not both")
+	}
+	list := req.GuestIDs
+	if req.GuestID != "" {
+		list = []string{req.GuestID}
+	}
+	if req.GuestIDs != nil && len(req.GuestIDs) == 0 {
+		return nil, errBadRequest("invalid_guest_id", "guestIds is empty; leave it out to announce to everyone")
+	}
+	if len(list) > maxAnnouncementGuests {
+		return nil, errBadRequest("too_many_guests", fmt.Sprintf("at most %d guestIds in one announcement; announce to everyone, or send several", maxAnnouncementGuests))
+	}
+	if len(list) == 0 {
+		return nil, nil
+	}
+	seen := make(map[string]bool, len(list))
+	ids := make([]string, 0, len(list))
+	for i, id := range list {
+		if !guest.ValidID(id) {
+			return nil, errBadRequest("invalid_guest_id", fmt.Sprintf("guest id number %d is not a guest id", i+1))
+		}
+		if !seen[id] {
+			seen[id] = true
+			ids = append(ids, id)
+		}
+	}
+	return ids, nil
 }
 
 // handlePresence reports connected sockets per topic.

@@ -46,6 +46,10 @@ var auditActions = map[string]string{
 	"DELETE /api/bar/boards/{id}":              "board.revoke",
 	"POST /api/door/checkin":                   "door.check_in",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
+	"PUT /api/admin/public-url":                "public_url.set",
+	"POST /api/admin/invitations/send":         "invitation.send",
+	"POST /api/admin/reminders":                "reminder.create",
+	"DELETE /api/admin/reminders/{id}":         "reminder.delete",
 }
 
 // auditUnmapped is the action of a mutating route missing from

@@ -60,7 +60,10 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 	var b [6]byte
 	rand.Read(b[:])
 	prefix := "test-cluster-" + hex.EncodeToString(b[:])
-	tickets := auth.NewTickets(st, 30*time.Second)
+	tickets, err := auth.OpenTickets(ctx, st, rdb, prefix, 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	envs := make([]*testEnv, n)
 	for i := range envs {
 		if i > 0 {
@@ -75,7 +78,9 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 			if keys, err = auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: time.Hour}); err != nil {
 				t.Fatal(err)
 			}
-			tickets = auth.NewTickets(st, 30*time.Second)
+			if tickets, err = auth.OpenTickets(ctx, st, rdb, prefix, 30*time.Second); err != nil {
+				t.Fatal(err)
+			}
 		}
 		sessions := auth.NewSessions(st, auth.SessionsConfig{})
 		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)

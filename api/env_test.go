@@ -45,7 +45,10 @@ func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tickets := auth.NewTickets(st, 30*time.Second)
+	tickets, err := auth.OpenTickets(ctx, st, nil, "", 30*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
 	sessions := auth.NewSessions(st, auth.SessionsConfig{})
 	h := hub.New(hub.Config{}, hub.NewMemoryBroker(1000), testTickets{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {

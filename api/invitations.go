@@ -62,9 +62,16 @@ var invitationsPage = template.Must(template.New("invitations").Parse(`<!doctype
 `))
 
 // handleInvitations renders every guest's card, or one with ?guest=ID.
+// Staff who are not also attending get no card unless ?staff=true: the
+// host's own code printed as "Dear Party," is a key to the admin page.
 func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var guests []guest.Guest
+	withStaff, err := boolParam(r.URL.Query(), "staff")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
 	if id := r.URL.Query().Get("guest"); id != "" {
 		g, err := s.store.GuestByID(ctx, id)
 		if err != nil {
@@ -78,14 +85,18 @@ func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		guests = all
+		for _, g := range all {
+			if g.Counted() || withStaff {
+				guests = append(guests, g)
+			}
+		}
 	}
 	st, err := s.store.Settings(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	page, err := renderInvitations(s.cfg.PublicURL, st, guests)
+	page, err := renderInvitations(s.publicURL(ctx), st, guests)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -16,12 +16,15 @@ import (
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/ratelimit"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
 )
 
 // Publisher sends a live event to a hub topic on every instance.
 type Publisher interface {
 	Publish(ctx context.Context, topic, event string, data any) error
+	// PublishMany sends several, in one exchange with the broker.
+	PublishMany(ctx context.Context, out []hub.Outgoing) error
 }
 
 // ActivityRecorder notes sign-ins and API use without making the request
@@ -40,8 +43,13 @@ type Pinger interface {
 type Config struct {
 	// MaxBodyBytes bounds every request body (image uploads have their own).
 	MaxBodyBytes int64
-	// PublicURL is where guests reach barhub, for invitation links.
+	// PublicURL is where guests reach barhub, for invitation links; the
+	// host may pick another on the admin page (publicurl.go).
 	PublicURL string
+	// ListenAddr is where the server listens, and LANAddrs this machine's
+	// network addresses: what the public URL is checked against.
+	ListenAddr string
+	LANAddrs   func() []netip.Addr
 	// Version is reported by /healthz.
 	Version string
 	// TrustedProxies are the load balancers whose X-Forwarded-For is
@@ -99,6 +107,8 @@ type Deps struct {
 	OnDrinkCreated func(ctx context.Context, drinkID string)
 	// AI configures recommendations and the job queue view (see recommendations.go).
 	AI AIConfig
+	// Mail says whether invitations can be e-mailed (invitations_send.go).
+	Mail MailConfig
 	// DoorThrottle counts unknown codes at the door; nil allows 30 per
 	// staff member and per address in 15 minutes (door.go).
 	DoorThrottle *auth.Throttle
@@ -139,6 +149,9 @@ type Server struct {
 	onDrinkCreated func(ctx context.Context, drinkID string)
 	// The AI bartender (see recommendations.go).
 	ai AIConfig
+
+	// E-mail (invitations_send.go).
+	mail MailConfig
 
 	// The door's own throttle: its staff mistype codes more often than
 	// guests do (door.go).
@@ -211,6 +224,7 @@ func New(d Deps) http.Handler {
 	}
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
 	s.ai = d.AI
+	s.mail = d.Mail
 	s.doorThrottle = d.DoorThrottle
 	s.wsTickets = newWSTicketCap(d.Config.WSTicketsPerMinute, d.Bar.Redis, s.bar.cfg.RedisPrefix)
 	if s.doorThrottle == nil {

@@ -17,6 +17,14 @@ type loginRequest struct {
 	LastName string `json:"lastName"`
 }
 
+// loginBody is the sign-in body: the request, and FromLink when the code
+// came filled in from an invitation link (the host's list then shows
+// "opened the link").
+type loginBody struct {
+	loginRequest
+	FromLink bool `json:"fromLink"`
+}
+
 type loginResponse struct {
 	Token     string      `json:"token"`
 	ExpiresAt time.Time   `json:"expiresAt"`
@@ -26,8 +34,8 @@ type loginResponse struct {
 
 // parseLogin decodes and checks a sign-in body. It is its own function so
 // the fuzz test reaches every path a body can take.
-func parseLogin(r *http.Request) (loginRequest, error) {
-	var req loginRequest
+func parseLogin(r *http.Request) (loginBody, error) {
+	var req loginBody
 	if err := decode(r, &req); err != nil {
 		return req, err
 	}
@@ -86,6 +94,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	if s.activity != nil {
 		s.activity.LoggedIn(g.ID, time.Now())
+	}
+	if req.FromLink && (g.Invite == nil || g.Invite.OpenedAt == nil) {
+		// Best effort, like the activity: the sign-in never waits on it
+		// failing. It is once per guest, so a write here is cheap.
+		if err := s.store.MarkInviteOpened(r.Context(), g.ID, time.Now()); err != nil {
+			s.log.WarnContext(r.Context(), "record opened invitation", "guest", g.ID, "err", err)
+		} else if s.publish != nil {
+			s.publish.Publish(r.Context(), "admin", "invite.updated", map[string]any{"guestId": g.ID, "opened": true})
+		}
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g})
 }

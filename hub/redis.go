@@ -301,3 +301,53 @@ func (b *RedisBroker) Latest(ctx context.Context, topic string) (Position, error
 	}
 	return pos, nil
 }
+
+// PublishBatch stores and publishes evs with one pipelined round trip: the
+// same script as Publish for each event, so each topic's seq, history and
+// pub/sub order are exactly as if they had been published one by one.
+func (b *RedisBroker) PublishBatch(ctx context.Context, evs []Event) error {
+	type call struct {
+		keys []string
+		args []any
+	}
+	calls := make([]call, len(evs))
+	for i, ev := range evs {
+		head, tail, err := eventParts(ev.Topic, ev.Event, ev.Time, ev.Data)
+		if err != nil {
+			return fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
+		}
+		keys := []string{b.headKey(ev.Topic), b.logKey(ev.Topic)}
+		if ev.ID != "" {
+			keys = append(keys, b.idKey(ev.Topic, ev.ID))
+		}
+		calls[i] = call{keys, []any{head, tail, b.history, b.channel(), ev.Time.UnixNano(), ev.Topic,
+			int64(b.ttl / time.Second), newEpoch(), int64(b.idTTL / time.Second)}}
+	}
+	run := func(evalsha bool) error {
+		_, err := b.rdb.Pipelined(ctx, func(p redis.Pipeliner) error {
+			for _, c := range calls {
+				if evalsha {
+					publishScript.EvalSha(ctx, p, c.keys, c.args...)
+				} else {
+					publishScript.Eval(ctx, p, c.keys, c.args...)
+				}
+			}
+			return nil
+		})
+		return err
+	}
+	err := run(true)
+	if err != nil && redis.HasErrorPrefix(err, "NOSCRIPT") {
+		// The script is not cached yet (first use, or Redis restarted):
+		// send it in full. The event ids make a second run of an event
+		// that did land a no-op.
+		err = run(false)
+	}
+	if err != nil {
+		if unavailable(err) {
+			return fmt.Errorf("publish %d events to redis: %w: %w", len(evs), ErrUnavailable, err)
+		}
+		return fmt.Errorf("publish %d events to redis: %w", len(evs), err)
+	}
+	return nil
+}

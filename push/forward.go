@@ -5,11 +5,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+
+	"github.com/barhub/barhub/hub"
 )
 
-// Publisher sends a live event to a hub topic (the hub, or a wrapper).
+// Publisher sends live events to hub topics (the hub, or a wrapper): one,
+// or several in one exchange with the broker.
 type Publisher interface {
 	Publish(ctx context.Context, topic, event string, data any) error
+	PublishMany(ctx context.Context, out []hub.Outgoing) error
 }
 
 // Notifier queues notifications; *Sender is one.
@@ -35,10 +39,25 @@ type forwarder struct {
 
 func (f forwarder) Publish(ctx context.Context, topic, event string, data any) error {
 	err := f.next.Publish(ctx, topic, event, data)
+	f.notify(topic, event, data)
+	return err
+}
+
+// PublishMany is Publish for a batch (a personal announcement to many
+// guests): one exchange with the broker, then one notification per guest.
+func (f forwarder) PublishMany(ctx context.Context, out []hub.Outgoing) error {
+	err := f.next.PublishMany(ctx, out)
+	for _, o := range out {
+		f.notify(o.Topic, o.Event, o.Data)
+	}
+	return err
+}
+
+func (f forwarder) notify(topic, event string, data any) {
 	guestID, one := strings.CutPrefix(topic, "guest:")
 	everyone := topic == "guests"
 	if !(one || everyone) || !notifies(event) {
-		return err
+		return
 	}
 	if n, ok := notificationFor(event, data); ok {
 		if everyone {
@@ -47,7 +66,6 @@ func (f forwarder) Publish(ctx context.Context, topic, event string, data any) e
 			f.n.Notify(guestID, n)
 		}
 	}
-	return err
 }
 
 // Live events that may become a notification.

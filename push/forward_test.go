@@ -2,8 +2,11 @@ package push
 
 import (
 	"context"
+	"slices"
 	"strings"
 	"testing"
+
+	"github.com/barhub/barhub/hub"
 )
 
 type recorder struct {
@@ -19,6 +22,31 @@ func (r *recorder) NotifyEveryone(n Notification) { r.Notify("*", n) }
 type nopPublisher struct{}
 
 func (nopPublisher) Publish(context.Context, string, string, any) error { return nil }
+func (nopPublisher) PublishMany(context.Context, []hub.Outgoing) error  { return nil }
+
+// A personal announcement to many guests is one PublishMany; each guest
+// it names gets one notification when the host asked for push, none
+// otherwise.
+func TestForwardMany(t *testing.T) {
+	batch := func(push bool) []hub.Outgoing {
+		a := map[string]any{"text": "Your cab is here", "from": "Hal", "push": push}
+		return []hub.Outgoing{{Topic: "guest:g1", Event: "announcement", Data: a}, {Topic: "guest:g2", Event: "announcement", Data: a}}
+	}
+	r := &recorder{}
+	if err := Forward(nopPublisher{}, r).PublishMany(context.Background(), batch(true)); err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(r.to, []string{"g1", "g2"}) || r.ns[0].Body != "Your cab is here" {
+		t.Fatalf("notified %v %+v, want g1 and g2", r.to, r.ns)
+	}
+	r = &recorder{}
+	if err := Forward(nopPublisher{}, r).PublishMany(context.Background(), batch(false)); err != nil {
+		t.Fatal(err)
+	}
+	if len(r.ns) != 0 {
+		t.Fatalf("notified %v without push", r.to)
+	}
+}
 
 func TestForward(t *testing.T) {
 	order := func(status, actor, reason string) map[string]any {

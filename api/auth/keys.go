@@ -40,7 +40,8 @@ type Identity struct {
 	// SessionVersion is the holder's session version the token was signed
 	// with; Sessions.Current compares it with the current one.
 	SessionVersion int64
-	// IssuedAt is when the token was signed (zero for a ticket).
+	// IssuedAt is when the token was signed (for a ticket, when the token
+	// it was taken with was signed).
 	IssuedAt time.Time
 }
 

@@ -5,6 +5,7 @@ package guest
 import (
 	"crypto/rand"
 	"encoding/json"
+	"net/mail"
 	"strings"
 	"time"
 	"unicode"
@@ -116,7 +117,16 @@ type Guest struct {
 	LastNameKey string `bson:"lastNameKey" json:"-"`
 	Code        string `bson:"code" json:"code,omitempty"`
 	Role        Role   `bson:"role" json:"role"`
-	Status      Status `bson:"status" json:"status"`
+	// Attending marks staff (a bartender, a host) who are also guests of
+	// the party: only then do they count in the host's figures and get
+	// invitations and reminders.
+	Attending bool `bson:"attending,omitempty" json:"attending"`
+	// Email is where invitations and reminders go; empty sends none.
+	Email string `bson:"email,omitempty" json:"email"`
+	// Invite is how the guest was last invited and how that went, for
+	// the host's list (docs/INVITATIONS.md).
+	Invite *Invite `bson:"invite,omitempty" json:"invite,omitempty"`
+	Status Status  `bson:"status" json:"status"`
 	// NumGuests is how many people this guest brings when coming (self
 	// included): ExpectedGuests + ExtraGuests, or 0 unless coming. It is
 	// derived, never stored: use Heads; JSON output fills it in.
@@ -164,6 +174,44 @@ type Guest struct {
 	SessionVersion int64 `bson:"sessionVersion,omitempty" json:"-"`
 }
 
+// Invite is how a guest was invited: by e-mail (delivered or failed), a
+// copied or shared link, a printed card; and when they first opened the
+// link and signed in with it.
+type Invite struct {
+	How string `bson:"how" json:"how"`
+	// At is when the host sent, copied, shared or printed it.
+	At time.Time `bson:"at" json:"at"`
+	// Status is, for e-mail, queued, sent or failed (failed after every
+	// retry); other ways are done at once ("done").
+	Status      string     `bson:"status" json:"status"`
+	Error       string     `bson:"error,omitempty" json:"error,omitempty"`
+	DeliveredAt *time.Time `bson:"deliveredAt,omitempty" json:"deliveredAt,omitempty"`
+	OpenedAt    *time.Time `bson:"openedAt,omitempty" json:"openedAt,omitempty"`
+}
+
+// Ways to invite, and the states of an e-mailed invitation.
+const (
+	InviteEmail = "email"
+	InviteLink  = "link"
+	InviteShare = "share"
+	InvitePrint = "print"
+
+	InviteQueued = "queued"
+	InviteSent   = "sent"
+	InviteFailed = "failed"
+	InviteDone   = "done"
+)
+
+// ValidEmail reports whether s is one plain e-mail address, without a
+// display name or anything a header could be smuggled in with.
+func ValidEmail(s string) bool {
+	if len(s) > 254 || strings.ContainsAny(s, " \t\r\n<>,;\"") {
+		return false
+	}
+	a, err := mail.ParseAddress(s)
+	return err == nil && a.Address == s && a.Name == ""
+}
+
 // Heads is how many people g brings: 0 unless coming, and never less than
 // one (the guest) when coming.
 func (g Guest) Heads() int {
@@ -194,6 +242,13 @@ func (g Guest) MarshalJSON() ([]byte, error) {
 		plain
 		GroupID *string `json:"groupId"`
 	}{p, group})
+}
+
+// Counted reports whether g is one of the party's guests: everyone with
+// the guest role, and staff marked as also attending. Staff who only work
+// the night are not invited, counted or reminded.
+func (g Guest) Counted() bool {
+	return g.Role == RoleGuest || g.Role == "" || g.Attending
 }
 
 // Name is how the guest is addressed.

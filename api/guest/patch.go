@@ -13,6 +13,8 @@ type Patch struct {
 	FirstName      *string
 	LastName       *string
 	Role           *Role
+	Attending      *bool
+	Email          *string
 	Status         *Status
 	ExpectedGuests *int
 	ExtraGuests    *int
@@ -55,6 +57,16 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 			return g, &FieldError{"role", fmt.Sprintf("%q is not a role; use guest, bartender or admin", *p.Role)}
 		}
 		g.Role = *p.Role
+	}
+	if p.Attending != nil {
+		g.Attending = *p.Attending
+	}
+	if p.Email != nil {
+		v := strings.TrimSpace(*p.Email)
+		if v != "" && !ValidEmail(v) {
+			return g, &FieldError{"email", "must be one e-mail address such as ada@example.com (or empty)"}
+		}
+		g.Email = v
 	}
 	if p.ExpectedGuests != nil {
 		if *p.ExpectedGuests < 1 || *p.ExpectedGuests > MaxPartySize {

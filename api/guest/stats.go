@@ -5,7 +5,8 @@ package guest
 // them by CountOf(after) − CountOf(before): the store keeps them up to date
 // that way instead of scanning every guest on every read.
 type Counts struct {
-	// Invited is the number of guests (people with their own login).
+	// Invited is the number of guests (people with their own login),
+	// staff not attending left out.
 	Invited int `bson:"invited" json:"invited"`
 	// Expected is how many people come if everyone says yes: the sum of
 	// expectedGuests.
@@ -24,10 +25,17 @@ type Counts struct {
 	// who came in with them (door.go).
 	CheckedIn      int `bson:"checkedIn" json:"checkedIn"`
 	CheckedInHeads int `bson:"checkedInHeads" json:"checkedInHeads"`
+	// Staff counts the bartenders and hosts who are not also attending:
+	// on the guest list, in none of the figures above.
+	Staff int `bson:"staff" json:"staff"`
 }
 
-// CountOf is one guest's part of the counts.
+// CountOf is one guest's part of the counts: nothing for staff who are
+// not also attending (Counted).
 func CountOf(g Guest) Counts {
+	if !g.Counted() {
+		return Counts{Staff: 1}
+	}
 	c := Counts{Invited: 1, Expected: max(1, g.ExpectedGuests)}
 	switch g.Status {
 	case StatusComing:
@@ -64,6 +72,7 @@ func (c Counts) Add(o Counts) Counts {
 		WithAllergies:  c.WithAllergies + o.WithAllergies,
 		CheckedIn:      c.CheckedIn + o.CheckedIn,
 		CheckedInHeads: c.CheckedInHeads + o.CheckedInHeads,
+		Staff:          c.Staff + o.Staff,
 	}
 }
 
@@ -76,7 +85,7 @@ func (Counts) subtract(o Counts) Counts {
 	return Counts{
 		Invited: -o.Invited, Expected: -o.Expected, Pending: -o.Pending, Coming: -o.Coming,
 		ComingHeads: -o.ComingHeads, Declined: -o.Declined, NeverLoggedIn: -o.NeverLoggedIn, WithAllergies: -o.WithAllergies,
-		CheckedIn: -o.CheckedIn, CheckedInHeads: -o.CheckedInHeads,
+		CheckedIn: -o.CheckedIn, CheckedInHeads: -o.CheckedInHeads, Staff: -o.Staff,
 	}
 }
 

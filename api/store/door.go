@@ -160,6 +160,7 @@ func (s *Store) UndoCheckIn(ctx context.Context, id string) (guest.Guest, bool, 
 // the door reads the kept summary instead (guests_stats.go).
 func (s *Store) CheckInCounts(ctx context.Context) (guests, heads int, err error) {
 	cur, err := s.coll(collGuests).Aggregate(ctx, mongo.Pipeline{
+		{{Key: "$match", Value: countedGuests()}},
 		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$arrivedHeads"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
 	})
 	if err != nil {

@@ -50,11 +50,12 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	if len(loginIDs) > 0 {
 		// First sign-ins move "never logged in"; visits alone count nothing.
 		defer s.guestWrites.begin()()
-		// Who had never signed in before this batch. Two instances
+		// Which counted guests (staff are in no figure) had never signed
+		// in before this batch. Two instances
 		// flushing the first sign-in of one guest at the same moment
 		// would both count it; the periodic recount evens that out.
 		cur, err := s.coll(collGuests).Find(ctx,
-			bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: loginIDs}}}, {Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}},
+			counted(bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: loginIDs}}}, {Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}}),
 			options.Find().SetProjection(bson.D{{Key: "_id", Value: 1}}))
 		if err != nil {
 			return 0, fmt.Errorf("record activity: %w", err)

@@ -86,6 +86,7 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	set := bson.D{
 		{Key: "firstName", Value: after.FirstName}, {Key: "lastName", Value: after.LastName},
 		{Key: "lastNameKey", Value: after.LastNameKey}, {Key: "role", Value: after.Role},
+		{Key: "attending", Value: after.Attending},
 		{Key: "status", Value: after.Status}, {Key: "expectedGuests", Value: after.ExpectedGuests},
 		{Key: "extraGuests", Value: after.ExtraGuests}, {Key: "dietary", Value: after.Dietary},
 		{Key: "tastes", Value: after.Tastes}, {Key: "updatedAt", Value: after.UpdatedAt},
@@ -101,6 +102,7 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	// Absent rather than empty: the sparse groupId index leaves such
 	// guests out, and "alone" is simply "no groupId".
 	opt("groupId", after.GroupID != "", after.GroupID)
+	opt("email", after.Email != "", after.Email)
 	opt("rsvpDate", after.RSVPDate != nil, after.RSVPDate)
 	opt("rsvpBy", after.RSVPBy != "", after.RSVPBy)
 	opt("companions", len(after.Companions) > 0, after.Companions)
@@ -184,6 +186,11 @@ func (q GuestQuery) filter() bson.D {
 	if q.NeverLoggedIn {
 		f = append(f, bson.E{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}})
 	}
+	// A filter that matches one of the host's figures lists the guests
+	// that figure counts: staff not attending are in none of them.
+	if q.Status != "" || q.HasDietary || q.NeverLoggedIn {
+		f = counted(f)
+	}
 	if text := strings.TrimSpace(q.Q); text != "" {
 		like := bson.D{{Key: "$regex", Value: regexp.QuoteMeta(text)}, {Key: "$options", Value: "i"}}
 		or := bson.A{
@@ -256,7 +263,7 @@ func (s *Store) countFor(ctx context.Context, q GuestQuery, filter bson.D) (int6
 		}
 		switch q.Status {
 		case "":
-			return int64(st.Invited), nil
+			return int64(st.Invited + st.Staff), nil
 		case guest.StatusComing:
 			return int64(st.Coming), nil
 		case guest.StatusDeclined:

@@ -251,6 +251,7 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 	var c guest.Counts
 	byStatus := func(sum any) (map[guest.Status]int, error) {
 		cur, err := s.coll(collGuests).Aggregate(ctx, mongo.Pipeline{
+			{{Key: "$match", Value: countedGuests()}},
 			{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$status"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: sum}}}}}},
 		})
 		if err != nil {
@@ -291,7 +292,7 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 	for _, n := range expected {
 		c.Expected += n
 	}
-	extra, err := s.sum(ctx, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "extraGuests", Value: bson.D{{Key: "$exists", Value: true}}}}, "$extraGuests")
+	extra, err := s.sum(ctx, counted(bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "extraGuests", Value: bson.D{{Key: "$exists", Value: true}}}}), "$extraGuests")
 	if err != nil {
 		return c, fmt.Errorf("sum extra guests: %w", err)
 	}
@@ -301,8 +302,9 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 		into   *int
 		filter bson.D
 	}{
-		{&c.NeverLoggedIn, bson.D{{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}}},
-		{&c.WithAllergies, bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}}}},
+		{&c.NeverLoggedIn, counted(bson.D{{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}})},
+		{&c.Staff, bson.D{{Key: "role", Value: bson.D{{Key: "$ne", Value: guest.RoleGuest}}}, {Key: "attending", Value: bson.D{{Key: "$ne", Value: true}}}}},
+		{&c.WithAllergies, counted(bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}}})},
 	}
 	for _, q := range counts {
 		n, err := s.coll(collGuests).CountDocuments(ctx, q.filter)
@@ -336,4 +338,19 @@ func (s *Store) sum(ctx context.Context, filter bson.D, field string) (int, erro
 		return 0, nil
 	}
 	return rows[0].N, nil
+}
+
+// countedGuests matches the guests the figures count (guest.Counted): the
+// guest role, and staff marked as also attending.
+func countedGuests() bson.D {
+	return bson.D{{Key: "$or", Value: bson.A{
+		bson.D{{Key: "role", Value: guest.RoleGuest}},
+		bson.D{{Key: "attending", Value: true}},
+	}}}
+}
+
+// counted narrows filter to the counted guests; filter may have an $or
+// of its own.
+func counted(filter bson.D) bson.D {
+	return append(filter, bson.E{Key: "$and", Value: bson.A{countedGuests()}})
 }

@@ -148,3 +148,73 @@ func TestStatsUnderConcurrentChanges(t *testing.T) {
 		})
 	}
 }
+
+// Staff who only work the night are not guests: a bartender and a second
+// host leave every figure as it was, until one is marked as also
+// attending. The kept summary and a recount agree at every step.
+func TestStatsLeaveOutStaff(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	party(t, s)
+	before := assertStatsMatchRecount(t, s)
+	bar := guest.Guest{FirstName: "Bea", LastName: "Tender", Role: guest.RoleBartender}
+	host := guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin, Status: guest.StatusComing, ExpectedGuests: 2}
+	for _, g := range []*guest.Guest{&bar, &host} {
+		if err := s.InsertGuest(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	staff := before
+	staff.Staff += 2
+	if got := assertStatsMatchRecount(t, s); got != staff {
+		t.Fatalf("staff moved the figures: %+v\nwant %+v", got, staff)
+	}
+	yes := true
+	if _, err := s.UpdateGuest(ctx, host.ID, guest.Patch{Attending: &yes}, host.ID); err != nil {
+		t.Fatal(err)
+	}
+	want := staff
+	want.Staff--
+	want.Invited, want.Expected, want.Coming, want.ComingHeads, want.NeverLoggedIn = before.Invited+1, before.Expected+2, before.Coming+1, before.ComingHeads+2, before.NeverLoggedIn+1
+	if got := assertStatsMatchRecount(t, s); got != want {
+		t.Fatalf("host also attending: %+v\nwant %+v", got, want)
+	}
+	// A guest made a bartender leaves the figures.
+	bt := guest.RoleBartender
+	g, err := s.UpdateGuest(ctx, host.ID, guest.Patch{Role: &bt, Attending: new(bool)}, host.ID)
+	if err != nil || g.Counted() {
+		t.Fatalf("%+v %v", g, err)
+	}
+	if got := assertStatsMatchRecount(t, s); got != staff {
+		t.Fatalf("after the role change %+v\nwant %+v", got, staff)
+	}
+	// The guest list has everyone; a figure's filter, the guests it counts.
+	_, total, err := s.ListGuests(ctx, store.GuestQuery{Limit: 50})
+	if err != nil || total != int64(before.Invited+2) {
+		t.Fatalf("list total %d, want %d: %v", total, before.Invited+2, err)
+	}
+	pending, total, err := s.ListGuests(ctx, store.GuestQuery{Status: guest.StatusPending, Limit: 50})
+	if err != nil || total != int64(before.Pending) || len(pending) != before.Pending {
+		t.Fatalf("pending: %d rows, total %d, want %d: %v", len(pending), total, before.Pending, err)
+	}
+}
+
+// A bartender's first sign-in leaves "never logged in" alone: staff are
+// in no figure.
+func TestStaffSignInMovesNoFigure(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	party(t, s)
+	bar := guest.Guest{FirstName: "Bea", LastName: "Tender", Role: guest.RoleBartender}
+	if err := s.InsertGuest(ctx, &bar); err != nil {
+		t.Fatal(err)
+	}
+	before := assertStatsMatchRecount(t, s)
+	now := time.Now()
+	if n, err := s.RecordActivity(ctx, []store.Activity{{GuestID: bar.ID, LastLogin: &now}}); err != nil || n != 0 {
+		t.Fatalf("first logins %d, %v; want 0", n, err)
+	}
+	if got := assertStatsMatchRecount(t, s); got != before {
+		t.Fatalf("after the bartender signed in %+v\nwant %+v", got, before)
+	}
+}

@@ -39,7 +39,6 @@ var ttlIndexes = []struct {
 	keys       bson.D // nil: the index exists already
 	after      time.Duration
 }{
-	{coll: collTickets, name: "expiresAt"},
 	{coll: collClaims, name: "expiresAt"},
 	{coll: collIdempotency, name: "expiresAt"},
 	// The audit log keeps 90 days (audit.Retention), counted from each entry's time.

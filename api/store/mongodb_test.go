@@ -46,7 +46,6 @@ var mongoOnly = []struct {
 	coll, index string
 	ttl         int64
 }{
-	{"tickets", "expiresAt", 0},
 	{"claims", "expiresAt", 0},
 	{"idempotency", "expiresAt", 0},
 	{"audit", "at_ttl", 90 * 24 * 3600},
@@ -66,13 +65,12 @@ func TestEmbeddedKeepsItsWorkArounds(t *testing.T) {
 			t.Errorf("embedded %s has MongoDB's index %s (TTL %d)", m.coll, m.index, ttl)
 		}
 	}
-	// Expiry is the sweeper's: an expired ticket stays until it runs.
+	// Expiry is the sweeper's: an expired claim stays until it runs.
 	ctx := context.Background()
-	past := time.Now().UTC().Add(-time.Minute)
-	if err := s.SaveTicket(ctx, store.Ticket{Hash: "t-expired", GuestID: "g1", ExpiresAt: past}); err != nil {
+	if err := s.Claim(ctx, "expired", -time.Minute); err != nil {
 		t.Fatal(err)
 	}
-	if n, err := s.SweepTickets(ctx, time.Now().UTC()); err != nil || n != 1 {
+	if n, err := s.SweepClaims(ctx, time.Now().UTC()); err != nil || n != 1 {
 		t.Fatalf("sweep: %d %v, want 1", n, err)
 	}
 }
@@ -107,7 +105,7 @@ func TestMongoDBFeatures(t *testing.T) {
 		{"the next job to run", "jobs", "status_nextAttemptAt", bson.D{{Key: "status", Value: "queued"}, {Key: "nextAttemptAt", Value: bson.D{{Key: "$lte", Value: time.Now()}}}}, nil},
 		{"a guest's recommendations", "recommendations", "guestId_createdAt", bson.D{{Key: "guestId", Value: "g"}}, bson.D{{Key: "createdAt", Value: -1}}},
 		{"audit by action", "audit", "action_id", bson.D{{Key: "action", Value: "guest.update"}}, bson.D{{Key: "_id", Value: -1}}},
-		{"expired tickets (sweeper)", "tickets", "expiresAt", bson.D{{Key: "expiresAt", Value: bson.D{{Key: "$lte", Value: time.Now()}}}}, nil},
+		{"expired claims (sweeper)", "claims", "expiresAt", bson.D{{Key: "expiresAt", Value: bson.D{{Key: "$lte", Value: time.Now()}}}}, nil},
 	} {
 		find := bson.D{{Key: "find", Value: q.coll}, {Key: "filter", Value: q.filter}}
 		if q.sort != nil {

@@ -57,3 +57,42 @@ func (s *Store) SaveSettings(ctx context.Context, st guest.Settings) (guest.Sett
 	}
 	return st, nil
 }
+
+// The public URL the host picked on the admin page (when the configured
+// one cannot be opened from a phone) is its own document beside the
+// event's settings: it is the installation's, not the event's.
+const settingsPublicURL = "publicUrl"
+
+type publicURLDoc struct {
+	ID        string    `bson:"_id"`
+	URL       string    `bson:"url"`
+	UpdatedAt time.Time `bson:"updatedAt"`
+	UpdatedBy string    `bson:"updatedBy,omitempty"`
+}
+
+// PublicURLChoice returns the public URL the host picked, or "" when the
+// configured one stands.
+func (s *Store) PublicURLChoice(ctx context.Context) (string, error) {
+	var doc publicURLDoc
+	err := s.coll(collSettings).FindOne(ctx, bson.D{{Key: "_id", Value: settingsPublicURL}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("load public url: %w", err)
+	}
+	return doc.URL, nil
+}
+
+// SetPublicURLChoice keeps the host's pick; "" goes back to the configured one.
+func (s *Store) SetPublicURLChoice(ctx context.Context, url, by string) error {
+	doc := publicURLDoc{ID: settingsPublicURL, URL: url, UpdatedAt: time.Now().UTC().Truncate(time.Millisecond), UpdatedBy: by}
+	err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collSettings).ReplaceOne(ctx, bson.D{{Key: "_id", Value: settingsPublicURL}}, doc, options.Replace().SetUpsert(true))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save public url: %w", err)
+	}
+	return nil
+}

@@ -159,7 +159,6 @@ const (
 	collGuests   = "guests"
 	collCodes    = "codes"
 	collKeys     = "keys"
-	collTickets  = "tickets"
 	collSettings = "settings"
 )
 
@@ -202,10 +201,11 @@ const namespaceExists = 48
 
 // collections lists every collection barhub uses.
 var collections = []string{
-	collGuests, collCodes, collKeys, collTickets, collSettings, collStats, collSecrets,
+	collGuests, collCodes, collKeys, collSettings, collStats, collSecrets,
 	collSections, collDrinks, collStock, collImages, collVersions,
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
+	collDeliveries, collReminders,
 }
 
 // indexModels lists every index per collection. Each file that owns a
@@ -213,10 +213,9 @@ var collections = []string{
 // its function here.
 func indexModels() map[string][]mongo.IndexModel {
 	return map[string][]mongo.IndexModel{
-		collGuests:  guestIndexes(),
-		collTickets: ticketIndexes(),
-		collClaims:  claimIndexes(),
-		collDrinks:  drinkIndexes(), collOrders: orderIndexes(), collArchive: orderIndexes(), collPrepSamples: prepSampleIndexes(), collIdempotency: idempotencyIndexes(),
+		collGuests: guestIndexes(),
+		collClaims: claimIndexes(),
+		collDrinks: drinkIndexes(), collOrders: orderIndexes(), collArchive: orderIndexes(), collPrepSamples: prepSampleIndexes(), collIdempotency: idempotencyIndexes(),
 
 		// The AI worker's queue and its answers.
 		collJobs:            jobIndexes(),
@@ -224,5 +223,8 @@ func indexModels() map[string][]mongo.IndexModel {
 
 		// What the host and the bar changed (audit.go).
 		collAudit: auditIndexes(),
+
+		// Invitations and reminders sent (deliveries.go, reminders.go).
+		collDeliveries: deliveryIndexes(),
 	}
 }

@@ -111,7 +111,6 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	tickets := auth.NewTickets(st, time.Minute)
 	sessions := auth.NewSessions(st, auth.SessionsConfig{})
 
 	prefix := randomName("apiload-")
@@ -137,6 +136,10 @@ func startServer(ctx context.Context, o options) (*server, error) {
 			return fail(fmt.Errorf("redis: %w", err))
 		}
 		broker = hub.NewRedisBroker(rdb, prefix, 1000)
+	}
+	tickets, err := auth.OpenTickets(ctx, st, rdb, prefix, time.Minute)
+	if err != nil {
+		return fail(err)
 	}
 	h := hub.New(hub.Config{}, broker, ticketRedeemer{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {

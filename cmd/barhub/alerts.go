@@ -2,7 +2,6 @@ package main
 
 import (
 	"context"
-	"fmt"
 	"log/slog"
 	"os"
 	"strings"
@@ -12,7 +11,6 @@ import (
 
 	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/mail"
 )
 
 // startAlerts watches for dead jobs, repeated server errors and a lost
@@ -21,11 +19,7 @@ import (
 func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.Client, reg prometheus.Gatherer, logger *slog.Logger) error {
 	var mailer alert.Mailer
 	if cfg.AlertEmail != "" {
-		settings, err := mail.ParseURL(cfg.SMTPURL)
-		if err != nil {
-			return fmt.Errorf("BARHUB_SMTP_URL: %w", err)
-		}
-		sender, err := mail.NewSender(mail.Config{Settings: settings, From: cfg.MailFrom})
+		sender, err := newSender(cfg)
 		if err != nil {
 			return err
 		}

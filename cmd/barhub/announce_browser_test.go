@@ -40,6 +40,16 @@ func TestBrowserAnnouncementReachesGuestPhone(t *testing.T) {
 	browsertest.Screenshot(t, bar, "bar-announcement")
 	browsertest.Screenshot(t, desk, "admin-announce")
 
+	// To the guests who are coming: the page sends Mia's id in guestIds.
+	if status := admin.call("PUT", "/api/admin/guests/"+mia.ID, map[string]any{"status": "coming"}, nil); status != 200 {
+		t.Fatalf("mark Mia coming: %d", status)
+	}
+	browsertest.Fill(t, desk, "#announce-text", "Your table is ready")
+	browsertest.Eval[string](t, desk, `document.querySelector("#announce-to").value = "coming"`)
+	browsertest.Click(t, desk, "#announce-send")
+	browsertest.WaitText(t, desk, "#announce-status", "Sent to 1 guest")
+	browsertest.WaitText(t, phone, "#announcements", "Your table is ready")
+
 	// An empty announcement is refused in the page, not sent.
 	browsertest.Click(t, desk, "#announce-send")
 	browsertest.WaitText(t, desk, "#announce-status", "Write the announcement first")

@@ -17,15 +17,18 @@ import (
 // config is every setting, from flags with environment variables as
 // defaults. The README's configuration table lists the same names.
 type config struct {
-	Addr           string
-	DataDir        string
-	MongoURI       string
-	Database       string
-	DBSync         string
-	Images         string
-	RedisURL       string
-	RedisPrefix    string
-	PublicURL      string
+	Addr        string
+	DataDir     string
+	MongoURI    string
+	Database    string
+	DBSync      string
+	Images      string
+	RedisURL    string
+	RedisPrefix string
+	PublicURL   string
+	// PublicURLSet is false when PublicURL is the default, http://<addr>:
+	// serve then uses the address it actually listens on (port 0 included).
+	PublicURLSet   bool
 	PushContact    string
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
@@ -59,8 +62,12 @@ type config struct {
 	AlertFormat  string
 	AlertEvery   time.Duration
 	AlertEmail   string
-	SMTPURL      string
-	MailFrom     string
+	// E-mail (mail.go): the SMTP server's URL holds its password, so it
+	// is never a flag's printed default.
+	SMTPURL    string
+	MailFrom   string
+	SMTPCAFile string
+	MailRate   float64
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -145,12 +152,23 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.AlertFormat, "alert-format", e.str("BARHUB_ALERT_FORMAT", "slack"), "alert webhook body: slack ({\"text\":…}, also Mattermost and others) or json (BARHUB_ALERT_FORMAT)")
 	fs.DurationVar(&c.AlertEvery, "alert-check-interval", e.dur("BARHUB_ALERT_CHECK_INTERVAL", 30*time.Second), "how often to look for dead jobs, repeated errors and a lost Redis (BARHUB_ALERT_CHECK_INTERVAL)")
 	fs.StringVar(&c.AlertEmail, "alert-email", e.str("BARHUB_ALERT_EMAIL", ""), "e-mail `address` that receives alerts; needs --smtp-url and --mail-from (BARHUB_ALERT_EMAIL)")
-	fs.StringVar(&c.SMTPURL, "smtp-url", e.str("BARHUB_SMTP_URL", ""), "SMTP server, smtp://user:pass@host:587 (STARTTLS) or smtps://…:465; prefer the environment variable (BARHUB_SMTP_URL)")
-	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of barhub's e-mail (BARHUB_MAIL_FROM)")
+	fs.StringVar(&c.SMTPURL, "smtp-url", "", "SMTP server `url` for invitations and reminders: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465; empty sends no e-mail (BARHUB_SMTP_URL)")
+	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of e-mail, \"Name <party@example.com>\" (BARHUB_MAIL_FROM)")
+	fs.StringVar(&c.SMTPCAFile, "smtp-ca-file", e.str("BARHUB_SMTP_CA_FILE", ""), "PEM `file` of the authority that signed the SMTP server's certificate, if not a public one (BARHUB_SMTP_CA_FILE)")
+	fs.Float64Var(&c.MailRate, "mail-rate", e.num("BARHUB_MAIL_RATE", 5), "e-mails per second at most, per worker process (BARHUB_MAIL_RATE)")
 	fs.BoolVar(&c.NoWorker, "no-worker", getenv("BARHUB_NO_WORKER") == "1", "do not run the AI job worker in this process (BARHUB_NO_WORKER=1)")
 	return c, func() error {
 		if len(e.errs) > 0 {
 			return e.errs[0]
+		}
+		if c.SMTPURL == "" {
+			c.SMTPURL = getenv("BARHUB_SMTP_URL")
+		}
+		if c.SMTPURL != "" && c.MailFrom == "" {
+			return fmt.Errorf("--smtp-url needs --mail-from (BARHUB_MAIL_FROM), the address invitations come from")
+		}
+		if c.MailRate <= 0 {
+			return fmt.Errorf("BARHUB_MAIL_RATE: %g is not a positive rate", c.MailRate)
 		}
 		if c.AlertFormat != alert.FormatSlack && c.AlertFormat != alert.FormatJSON {
 			return fmt.Errorf("BARHUB_ALERT_FORMAT: %q is not slack or json", c.AlertFormat)
@@ -191,6 +209,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 				c.AllowedOrigins = append(c.AllowedOrigins, o)
 			}
 		}
+		c.PublicURLSet = c.PublicURL != ""
 		if c.PublicURL == "" {
 			c.PublicURL = "http://" + c.Addr
 		}

@@ -23,6 +23,7 @@ import (
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
@@ -208,7 +209,12 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return 1
 		}))
 	}
-	tickets := auth.NewTickets(a.store, cfg.TicketTTL)
+	// Tickets are signed with a key kept in the database; with Redis their
+	// nonces are spent there, so any instance redeems any instance's.
+	tickets, err := auth.OpenTickets(ctx, a.store, rdb, cfg.RedisPrefix, cfg.TicketTTL)
+	if err != nil {
+		return err
+	}
 	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
 	live := hub.New(hub.Config{
 		AllowedOrigins:        cfg.AllowedOrigins,
@@ -218,6 +224,16 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
 		return err
+	}
+
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
+	}
+	defer ln.Close() // Serve closes it too; this covers a failed start
+	if !cfg.PublicURLSet {
+		// The address it listens on: with port 0, the port it was given.
+		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 
 	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
@@ -238,6 +254,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
+			ListenAddr: ln.Addr().String(), LANAddrs: publicurl.LANAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(),
 			// Guests never read the metrics: the guests' port serves
@@ -261,16 +278,13 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 		// The AI bartender (worker.go).
 		AI:             bartender.api,
+		Mail:           bartender.mail,
 		OnDrinkCreated: bartender.onDrinkCreated,
 		// Menu caches drop on every instance's menu events, the worker's
 		// image prompts included.
 		Bar: barConfig(cfg, a.store, rdb, live),
 	})
 
-	ln, err := net.Listen("tcp", cfg.Addr)
-	if err != nil {
-		return fmt.Errorf("listen on %s: %w", cfg.Addr, err)
-	}
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
@@ -302,6 +316,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if cfg.RedisURL != "" {
 		pubsub = "Redis"
 	}
+	warnPublicURL(ctx, a.store, cfg, ln.Addr().String(), logger)
 	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
 	fmt.Fprintf(stdout, "barhub is ready at %s\n", url)
 
@@ -361,9 +376,6 @@ func sweep(ctx context.Context, a *app, logger *slog.Logger) {
 		case <-t.C:
 		}
 		now := time.Now().UTC()
-		if _, err := a.store.SweepTickets(ctx, now); err != nil {
-			logger.Warn("sweep tickets", "err", err)
-		}
 		if _, err := a.store.SweepClaims(ctx, now); err != nil {
 			logger.Warn("sweep claims", "err", err)
 		}
@@ -460,4 +472,20 @@ func runKeys(ctx context.Context, args []string, getenv func(string) string, std
 	}
 	fmt.Fprintf(stdout, "new signing key %s; tokens signed by older keys stay valid until they expire (%s)\n", kid, a.cfg.TokenTTL)
 	return nil
+}
+
+// warnPublicURL says at start when invitation links would not open on a
+// phone (docs/INVITATIONS.md), and which addresses would.
+func warnPublicURL(ctx context.Context, st *store.Store, cfg *config, listen string, logger *slog.Logger) {
+	u := cfg.PublicURL
+	if chosen, err := st.PublicURLChoice(ctx); err == nil && chosen != "" {
+		u = chosen
+	}
+	r := publicurl.Check(u, listen, publicurl.LANAddrs())
+	switch r.Level {
+	case "warning":
+		logger.Warn("invitation links will not open on phones: "+r.Problem, "publicUrl", r.URL, "try", strings.Join(r.Suggestions, " "), "fix", "--public-url, or pick an address on the admin page")
+	case "info":
+		logger.Info(r.Problem, "publicUrl", r.URL)
+	}
 }

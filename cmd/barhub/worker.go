@@ -31,6 +31,7 @@ import (
 // process's worker once its running jobs are done.
 type aiParts struct {
 	api            api.AIConfig
+	mail           api.MailConfig
 	onDrinkCreated func(ctx context.Context, drinkID string)
 	stop           func()
 }
@@ -42,19 +43,26 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Pub
 	if err != nil {
 		return nil, err
 	}
-	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, stop: func() {}}
+	mp, err := newMail(cfg, a.store, live, logger)
+	if err != nil {
+		return nil, err
+	}
+	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, mail: mp.api, stop: func() {}}
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
 	}
 	var w *ai.Worker
 	if !cfg.NoWorker {
-		w = newWorker(a.store, live, pub, model, reg, logger)
+		w = newWorker(a.store, live, pub, model, mp.handlers, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
 			w.Run(wctx)
 		}()
+		if mp.reminders != nil {
+			go mp.reminders.Run(wctx, 30*time.Second)
+		}
 		p.stop = func() {
 			cancel()
 			<-done
@@ -94,8 +102,9 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 }
 
 // newWorker builds the job worker; pub carries its events to the hub and,
-// for a finished recommendation, to the guest's devices (push.Forward).
-func newWorker(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
+// for a finished recommendation, to the guest's devices (push.Forward);
+// handlers run the other packages' job kinds (the invitations' e-mails).
+func newWorker(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, handlers map[string]ai.JobHandler, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
 	return ai.NewWorker(ai.Deps{
 		Store:      st,
 		Menu:       menuView{st},
@@ -105,6 +114,7 @@ func newWorker(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model,
 		Model:      model,
 		Logger:     logger,
 		Registerer: reg,
+		Handlers:   handlers,
 	}, ai.Config{})
 }
 
@@ -148,7 +158,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w := newWorker(a.store, live, push.Forward(live, sender), model, reg, logger)
+	mp, err := newMail(cfg, a.store, live, logger)
+	if err != nil {
+		return err
+	}
+	w := newWorker(a.store, live, push.Forward(live, sender), model, mp.handlers, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -158,6 +172,9 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	probes := &http.Server{Handler: workerProbes(checks, reg), ReadHeaderTimeout: 10 * time.Second}
 	go probes.Serve(ln)
 	defer probes.Close()
+	if mp.reminders != nil {
+		go mp.reminders.Run(ctx, 30*time.Second)
+	}
 	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", w.Source(), ln.Addr())
 	return w.Run(ctx)
 }

@@ -53,7 +53,7 @@ func parseLoadFlags(args []string) (loadConfig, error) {
 	fs.IntVar(&c.rounds, "rounds", 5, "rounds (guests mode)")
 	fs.IntVar(&c.concurrency, "concurrency", 32, "sockets opened at once")
 	fs.IntVar(&c.publishers, "publishers", 32, "announcement requests in flight (guests mode)")
-	fs.IntVar(&c.batch, "batch", 0, "send announcements in arrays of this size (only `hubload serve` accepts them)")
+	fs.IntVar(&c.batch, "batch", 0, "guests mode: name this many guests in one announcement request (\"guestIds\")")
 	fs.IntVar(&c.pid, "pid", 0, "server `pid`, to report its RSS and CPU")
 	fs.DurationVar(&c.wait, "wait", 5*time.Second, "how long to wait for stragglers after the last publish")
 	fs.DurationVar(&c.settle, "settle", 2*time.Second, "pause after connecting, before measuring idle memory")
@@ -87,9 +87,12 @@ type result struct {
 	ToolCPU            float64 // share of one core while publishing
 	ServerCPU          float64
 	Wall               time.Duration // the measured phase
-	ServerRSSBefore    int64
-	ServerRSSIdle      int64
-	ServerRSSEnd       int64
+	// Connect runs from the first ticket request to the last socket's
+	// subscription: a reconnect storm of N sockets, Concurrency at once.
+	Connect         time.Duration
+	ServerRSSBefore int64
+	ServerRSSIdle   int64
+	ServerRSSEnd    int64
 }
 
 func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
@@ -119,7 +122,9 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 		msgs = cfg.rounds
 	}
 	var t totals
+	connect0 := time.Now()
 	socks, err := openSockets(ctx, cfg, api, base, msgs, &t)
+	res.Connect = time.Since(connect0)
 	defer func() {
 		for _, s := range socks {
 			s.nc.Close()
@@ -128,7 +133,8 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(out, "%d sockets subscribed; settling %s\n", len(socks), cfg.settle)
+	fmt.Fprintf(out, "%d sockets subscribed in %s (%d at once: ticket, upgrade, subscribe); settling %s\n",
+		len(socks), ms(res.Connect), cfg.concurrency, cfg.settle)
 	time.Sleep(cfg.settle)
 	res.ServerRSSIdle = rss(cfg.pid)
 
@@ -342,6 +348,7 @@ func report(out io.Writer, cfg loadConfig, r *result) {
 	fmt.Fprintf(out, "\ndelivered %d/%d (lost %d), duplicates %d, gaps %d, sockets closed %d, publish errors %d\n",
 		r.Delivered, r.Expected, r.Expected-r.Delivered, r.Dups, r.Gaps, r.Closed, r.PublishErrors.Load())
 	fmt.Fprintf(out, "latency p50 %s p95 %s p99 %s max %s\n", ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
+	fmt.Fprintf(out, "connect %d sockets %s\n", r.Sockets, ms(r.Connect))
 	if len(r.Rounds) > 0 {
 		parts := make([]string, len(r.Rounds))
 		for i, d := range r.Rounds {
@@ -368,9 +375,10 @@ func ms(d time.Duration) string { return strconv.FormatFloat(float64(d)/1e6, 'f'
 func mb(b int64) float64        { return float64(b) / (1 << 20) }
 
 type announcement struct {
-	Text    string `json:"text"`
-	GuestID string `json:"guestId,omitempty"`
-	SentAt  int64  `json:"sentAt"`
+	Text     string   `json:"text"`
+	GuestID  string   `json:"guestId,omitempty"`
+	GuestIDs []string `json:"guestIds,omitempty"`
+	SentAt   int64    `json:"sentAt"`
 }
 
 type apiClient struct {
@@ -444,9 +452,15 @@ func (a *apiClient) ticket(ctx context.Context) (string, error) {
 	return resp.Ticket, nil
 }
 
-func (a *apiClient) announce(ctx context.Context, batch []announcement, asArray bool) error {
-	if asArray {
-		return a.do(ctx, "/api/admin/announcements", batch, nil)
+// announce sends batch one request each, or, with asList, as one request
+// naming every guest in "guestIds" (all with the first one's text).
+func (a *apiClient) announce(ctx context.Context, batch []announcement, asList bool) error {
+	if asList {
+		one := announcement{Text: batch[0].Text, SentAt: batch[0].SentAt}
+		for _, an := range batch {
+			one.GuestIDs = append(one.GuestIDs, an.GuestID)
+		}
+		return a.do(ctx, "/api/admin/announcements", one, nil)
 	}
 	for _, an := range batch {
 		if err := a.do(ctx, "/api/admin/announcements", an, nil); err != nil {

@@ -16,7 +16,6 @@ import (
 	"runtime"
 	"runtime/debug"
 	"runtime/pprof"
-	"strings"
 	"sync"
 	"time"
 
@@ -162,36 +161,34 @@ func (h *harness) authed(next http.HandlerFunc) http.HandlerFunc {
 	}
 }
 
-// announce mirrors barhub's POST /api/admin/announcements, and also takes
-// an array of them.
+// announce mirrors barhub's POST /api/admin/announcements: to everyone,
+// to one guestId, or to every guest of guestIds in one publish.
 func (h *harness) announce(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, 1<<22))
-	if err != nil {
-		return
-	}
-	var batch []announcement
-	if strings.HasPrefix(strings.TrimSpace(string(body)), "[") {
-		err = json.Unmarshal(body, &batch)
-	} else {
-		var one announcement
-		err = json.Unmarshal(body, &one)
-		batch = []announcement{one}
-	}
-	if err != nil {
+	var a announcement
+	if err := json.NewDecoder(io.LimitReader(r.Body, 1<<22)).Decode(&a); err != nil {
 		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"code": "bad_json", "message": err.Error()}})
 		return
 	}
-	for _, a := range batch {
-		topic := hub.TopicGuests
-		if a.GuestID != "" {
-			topic = hub.GuestTopic(a.GuestID)
-		}
-		if err := h.hub.Publish(r.Context(), topic, "announcement", a); err != nil {
-			writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"code": "publish_failed", "message": err.Error()}})
-			return
-		}
+	ids := a.GuestIDs
+	if a.GuestID != "" {
+		ids = append(ids, a.GuestID)
 	}
-	writeJSON(w, http.StatusAccepted, map[string]int{"published": len(batch)})
+	data := announcement{Text: a.Text, SentAt: a.SentAt}
+	var err error
+	if len(ids) == 0 {
+		err = h.hub.Publish(r.Context(), hub.TopicGuests, "announcement", data)
+	} else {
+		out := make([]hub.Outgoing, len(ids))
+		for i, id := range ids {
+			out[i] = hub.Outgoing{Topic: hub.GuestTopic(id), Event: "announcement", Data: data}
+		}
+		err = h.hub.PublishMany(r.Context(), out)
+	}
+	if err != nil {
+		writeJSON(w, http.StatusBadRequest, map[string]any{"error": map[string]string{"code": "publish_failed", "message": err.Error()}})
+		return
+	}
+	writeJSON(w, http.StatusAccepted, map[string]int{"guests": len(ids)})
 }
 
 func writeJSON(w http.ResponseWriter, status int, v any) {

@@ -21,6 +21,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math"
 	"net/url"
 	"os"
 	"os/exec"
@@ -31,7 +32,9 @@ import (
 	"testing"
 	"time"
 
+	"github.com/chromedp/cdproto/cdp"
 	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/cdproto/page"
 	"github.com/chromedp/chromedp"
 )
 
@@ -341,14 +344,39 @@ func Eval[T any](t testing.TB, ctx context.Context, expression string) T {
 	return v
 }
 
-// Screenshot saves a PNG of the whole page as <OutputDir>/screenshots/<Test>/<name>-
-// <viewport>.png and returns its path. Screenshots are kept after the run for people to
-// look at; nothing compares them.
+// maxScreenshotHeight bounds a whole-page screenshot: encoding a page many screens long
+// costs seconds of CPU on a loaded machine (and Chromium stops at 16,384 pixels), while
+// the first few screens are what a person looks at.
+const maxScreenshotHeight = 4000
+
+// Screenshot saves a PNG of the page (its first maxScreenshotHeight pixels when it is
+// longer) as <OutputDir>/screenshots/<Test>/<name>-<viewport>.png and returns its path.
+// Screenshots are kept after the run for people to look at; nothing compares them.
 func Screenshot(t testing.TB, ctx context.Context, name string) string {
 	t.Helper()
 	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
 	defer cancel()
-	png, err := chromedp.Run(sctx, chromedp.FullScreenshot(100))
+	png, err := chromedp.Run(sctx, chromedp.Action[[]byte](func(ctx context.Context, target *chromedp.Target) ([]byte, error) {
+		m, err := cdp.Call(ctx, target, page.GetLayoutMetrics, cdp.Empty{})
+		if err != nil {
+			return nil, err
+		}
+		size := m.CSSContentSize
+		if size == nil {
+			return nil, errors.New("no content size")
+		}
+		yes := true
+		r, err := cdp.Call(ctx, target, page.CaptureScreenshot, page.CaptureScreenshotParams{
+			CaptureBeyondViewport: &yes,
+			FromSurface:           &yes,
+			Format:                page.CaptureScreenshotFormatPng,
+			Clip:                  &page.Viewport{Width: math.Ceil(size.Width), Height: min(math.Ceil(size.Height), maxScreenshotHeight), Scale: 1},
+		})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}))
 	if err != nil {
 		t.Fatalf("screenshot %s: %v%s", name, err, pageState(ctx))
 	}

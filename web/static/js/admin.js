@@ -8,6 +8,7 @@ import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
 import "./shopping-admin.js"; // the shopping plan panel (#shopping) starts itself
 import { startLive, startPage } from "./page.js";
+import { loadReminders } from "./reminders-admin.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 
 const $ = (id) => document.getElementById(id);
@@ -22,6 +23,7 @@ function renderStats(s) {
     if (s.version < statsVersion) return;
     statsVersion = s.version;
   }
+  $("stat-staff-note").textContent = s.staff ? `(+ ${s.staff} staff)` : "";
   for (const f of STAT_FIELDS) {
     const node = $(`stat-${f}`);
     if (!node) continue;
@@ -34,6 +36,37 @@ function renderStats(s) {
       tile?.classList.add("flash");
     }
   }
+}
+
+// showPublicURL warns when invitation links would not open on a phone and
+// offers this machine's network addresses; a pick is kept for every instance.
+async function showPublicURL() {
+  let r;
+  try {
+    r = await api("GET", "/api/admin/public-url");
+  } catch {
+    return;
+  }
+  const box = $("public-url");
+  box.hidden = r.reachable;
+  box.dataset.level = r.level;
+  if (r.reachable) return;
+  $("public-url-problem").textContent = `${r.problem}. Invitation links and QR codes use ${r.url}.` + (r.suggestions.length ? " Pick an address phones on your network can open:" : "");
+  const picks = r.suggestions.map((u) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.textContent = `Use ${u}`;
+    b.addEventListener("click", async () => {
+      try {
+        await api("PUT", "/api/admin/public-url", { url: u });
+        showPublicURL();
+      } catch (err) {
+        alert(err.message);
+      }
+    });
+    return b;
+  });
+  $("public-url-picks").replaceChildren(...picks);
 }
 
 async function loadStats({ timeline = false } = {}) {
@@ -103,6 +136,11 @@ function startDeskLive() {
     refreshLists();
   });
   live.on("guest.activity", debounce(() => loadStats().catch(() => {}), 500));
+  // Invitations sent, delivered, failed, opened (invite-admin.js).
+  live.on("invite.updated", debounce(() => {
+    reloadGuests();
+    loadReminders();
+  }, 300));
   // The door: the figures come with stats.updated; the list's "in" marks follow.
   const arrivals = debounce(() => reloadGuests(), 1000);
   live.on("guest.checked_in", arrivals);
@@ -121,6 +159,7 @@ async function main() {
       $("event-line").textContent = `${s.eventName} · ${date}`;
     },
   });
+  showPublicURL();
   try {
     await loadStats({ timeline: true });
   } catch (err) {

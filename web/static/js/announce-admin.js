@@ -1,12 +1,26 @@
-// The host's announcement composer and the count of people connected right now.
+// The host's announcement composer and the count of people connected right now. To a
+// part of the guest list, the page collects their ids and sends them all in one request
+// ("guestIds"), so the server publishes to every guest's topic at once.
 import { api, auth } from "./api.js";
 import { startLive } from "./page.js";
+import { t } from "./i18n.js";
 
 const form = document.getElementById("announce-form");
 const text = document.getElementById("announce-text");
+const to = document.getElementById("announce-to");
 const status = document.getElementById("announce-status");
 const online = document.getElementById("announce-online");
 const pushBox = document.getElementById("announce-push");
+
+// guestIDs lists every guest with the given RSVP status, a page at a time.
+async function guestIDs(status) {
+  const ids = [];
+  for (let page = 1; ; page++) {
+    const p = await api("GET", `/api/admin/guests?status=${encodeURIComponent(status)}&limit=500&page=${page}`);
+    for (const g of p.guests || []) if (g.role === "guest") ids.push(g.id);
+    if (page >= (p.pages || 0)) return ids;
+  }
+}
 
 async function loadPresence() {
   try {
@@ -31,8 +45,19 @@ if (form && auth()?.role === "admin") {
     status.className = "muted";
     try {
       const push = !!pushBox?.checked;
-      await api("POST", "/api/admin/announcements", { text: value, push });
-      status.textContent = push ? "Sent to every guest, and as a notification to the phones that allow them." : "Sent to every guest.";
+      if (!to?.value) {
+        await api("POST", "/api/admin/announcements", { text: value, push });
+        status.textContent = push ? "Sent to every guest, and as a notification to the phones that allow them." : "Sent to every guest.";
+      } else {
+        const ids = await guestIDs(to.value);
+        if (ids.length === 0) {
+          status.textContent = t("announce.noGuests");
+          status.className = "muted";
+          return;
+        }
+        const res = await api("POST", "/api/admin/announcements", { text: value, guestIds: ids, push });
+        status.textContent = t("announce.sentToGuests", { count: res.guests });
+      }
       status.className = "saved";
       text.value = "";
     } catch (err) {

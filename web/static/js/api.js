@@ -96,9 +96,9 @@ export async function api(method, path, body, options = {}) {
 
 // login signs in with an invitation code and last name, stores the result and returns
 // {token, expiresAt, role, guest}.
-export async function login(code, lastName) {
+export async function login(code, lastName, fromLink = false) {
   clearAuth();
-  const data = await api("POST", "/api/auth/login", { code, lastName });
+  const data = await api("POST", "/api/auth/login", fromLink ? { code, lastName, fromLink } : { code, lastName });
   setAuth(data);
   return data;
 }

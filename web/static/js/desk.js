@@ -3,6 +3,7 @@
 import { api } from "./api.js";
 import { printInvitations } from "./desk-tools.js";
 import { patchChildren } from "./patch.js";
+import { inviteCell, startInvites } from "./invite-admin.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,6 +11,7 @@ const state = { q: "", status: "", groupId: "", neverLoggedIn: false, hasDietary
 let groups = []; // [{id, members, expectedTotal, comingTotal}]
 let editing = null; // the guest in the dialog; null when adding
 let loadSeq = 0;
+let shown = []; // the guests the list shows now
 
 function query() {
   const p = new URLSearchParams();
@@ -38,6 +40,7 @@ export async function reloadGuests() {
     state.page = page.pages;
     return reloadGuests();
   }
+  shown = page.guests;
   renderRows(page.guests);
   const first = page.total === 0 ? 0 : page.offset + 1;
   const last = page.offset + page.guests.length;
@@ -66,7 +69,7 @@ function groupLabel(g) {
 
 function showTableMessage(text) {
   const td = document.createElement("td");
-  td.colSpan = 9;
+  td.colSpan = 10;
   td.className = "empty";
   td.textContent = text;
   const tr = document.createElement("tr");
@@ -104,7 +107,7 @@ function renderRows(guests) {
     if (g.role !== "guest") {
       const role = document.createElement("span");
       role.className = "badge";
-      role.textContent = g.role === "admin" ? "host" : g.role;
+      role.textContent = (g.role === "admin" ? "host" : g.role) + (g.attending ? " · guest" : "");
       name.append(" ", role);
     }
     const [label, cls] = STATUS[g.status] || [g.status, ""];
@@ -144,6 +147,7 @@ function renderRows(guests) {
       cell(code),
       cell(ago(g.rsvpDate)),
       cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : "never", g.lastLogin ? "" : "muted"),
+      cell(inviteCell(g, () => reloadGuests()), "invite-cell"),
       cell(edit),
     );
     return tr;
@@ -196,6 +200,9 @@ export async function openGuest(id) {
   }
   $("gd-title").textContent = id ? `${g.firstName} ${g.lastName}` : "Add a guest";
   for (const f of ["firstName", "lastName", "expectedGuests", "extraGuests", "role", "status"]) $(`g-${f}`).value = g[f] ?? "";
+  $("g-attending").checked = !!g.attending;
+  $("g-email").value = g.email || "";
+  $("g-attending-row").hidden = $("g-role").value === "guest";
   $("g-dietary").value = g.dietary?.text || "";
   fillGroupSelect(id ? g : null);
   $("g-code-row").hidden = !id;
@@ -222,6 +229,8 @@ async function saveGuest() {
     lastName: $("g-lastName").value.trim(),
     expectedGuests: Number($("g-expectedGuests").value) || 1,
     role: $("g-role").value,
+    attending: $("g-role").value !== "guest" && $("g-attending").checked,
+    email: $("g-email").value.trim(),
     status: $("g-status").value,
     extraGuests: Number($("g-extraGuests").value) || 0,
     dietary: { text: $("g-dietary").value.trim() },
@@ -345,6 +354,8 @@ export function startGuests() {
   });
   $("guest-add").addEventListener("click", () => openGuest(null));
   $("print-all").addEventListener("click", () => printInvitations());
+  startInvites(() => shown, () => reloadGuests());
+  $("g-role").addEventListener("change", () => ($("g-attending-row").hidden = $("g-role").value === "guest"));
   wireDialog();
   renderSortHeads();
   reloadGroups().then(reloadGuests);

@@ -87,7 +87,8 @@ form.addEventListener("submit", async (event) => {
   submit.disabled = true;
   submit.textContent = t("login.submitting");
   try {
-    const result = await login(codeValue, lastName);
+    // fromLink: the code is still the one the invitation link filled in.
+    const result = await login(codeValue, lastName, codeValue === code && code !== "");
     location.replace(homeFor(result.role));
   } catch (err) {
     showError(err.message);

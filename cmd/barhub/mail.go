@@ -1,0 +1,61 @@
+package main
+
+import (
+	"fmt"
+	"log/slog"
+
+	"github.com/barhub/barhub/ai"
+	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/invite"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/mail"
+)
+
+// mailParts is e-mail as serve and worker run it: what the API tells the
+// host, and the job handlers the worker runs (invitation and reminder
+// e-mails, and reminders going out).
+type mailParts struct {
+	api      api.MailConfig
+	handlers map[string]ai.JobHandler
+	// reminders queues the reminders that are due; run it beside a worker.
+	reminders *invite.Scheduler
+}
+
+// newMail checks the SMTP settings; without them barhub sends no e-mail
+// and the send buttons say how to set it up.
+func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Logger) (mailParts, error) {
+	p := mailParts{api: api.MailConfig{Rate: cfg.MailRate}, handlers: map[string]ai.JobHandler{}}
+	if cfg.SMTPURL == "" {
+		logger.Info("e-mail is off: set --smtp-url and --mail-from to send invitations and reminders (docs/INVITATIONS.md)")
+		return p, nil
+	}
+	sender, err := newSender(cfg)
+	if err != nil {
+		return p, err
+	}
+	settings := sender.Settings()
+	p.api.Configured, p.api.From, p.api.Server = true, sender.From(), settings.Redacted()
+	p.reminders = invite.NewScheduler(st, nil, nil, logger)
+	p.handlers[invite.ReminderJobKind] = p.reminders
+	p.handlers[invite.JobKind] = invite.NewMailer(invite.MailerConfig{
+		Store: st, Sender: sender, Publish: pub, PublicURL: cfg.PublicURL, Rate: cfg.MailRate, Logger: logger,
+	})
+	logger.Info("e-mail is on", "server", settings.Redacted(), "from", sender.From(), "ratePerSecond", cfg.MailRate)
+	return p, nil
+}
+
+// newSender is the SMTP sender of --smtp-url, --mail-from and
+// --smtp-ca-file, shared by invitations and alerts.
+func newSender(cfg *config) (*mail.Sender, error) {
+	settings, err := mail.ParseURL(cfg.SMTPURL)
+	if err != nil {
+		return nil, fmt.Errorf("BARHUB_SMTP_URL: %w", err)
+	}
+	mc := mail.Config{Settings: settings, From: cfg.MailFrom}
+	if cfg.SMTPCAFile != "" {
+		if mc.RootCAs, err = mail.LoadRootCAs(cfg.SMTPCAFile); err != nil {
+			return nil, err
+		}
+	}
+	return mail.NewSender(mc)
+}

@@ -1,0 +1,167 @@
+// Invitations on the host's desk: per guest and in bulk, copy the
+// personal link, share it (Web Share API on phones) or e-mail it (a durable
+// job per guest); each row shows how and when the guest was invited,
+// whether the e-mail was delivered or failed, and whether they opened the
+// link. Without SMTP settings the e-mail buttons say how to set it up.
+import { api } from "./api.js";
+import { startReminders } from "./reminders-admin.js";
+
+const $ = (id) => document.getElementById(id);
+
+let mail = { configured: false, setup: "" };
+let publicURL = location.origin;
+
+export async function loadInviteSettings() {
+  try {
+    mail = await api("GET", "/api/admin/mail");
+  } catch {
+    // The buttons stay as they are; a send reports its own error.
+  }
+  try {
+    publicURL = (await api("GET", "/api/admin/public-url")).url || location.origin;
+  } catch {
+    // The page's own address is the best guess.
+  }
+  const note = $("invite-mail-note");
+  if (note) {
+    note.textContent = mail.configured ? `E-mail goes from ${mail.from} via ${mail.server}.` : mail.setup;
+    note.classList.toggle("warn-text", !mail.configured);
+  }
+  const all = $("invite-email-all");
+  if (all) {
+    all.disabled = !mail.configured;
+    all.title = mail.configured ? "" : mail.setup;
+  }
+  return mail;
+}
+
+export function linkFor(g) {
+  return `${publicURL.replace(/\/+$/, "")}/login?code=${encodeURIComponent(g.code)}`;
+}
+
+function when(iso) {
+  const d = new Date(iso);
+  const sameDay = d.toDateString() === new Date().toDateString();
+  return sameDay ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
+}
+
+const HOW = { email: "e-mailed", link: "link copied", share: "shared", print: "printed" };
+
+// inviteCell shows the guest's invitation and its buttons.
+export function inviteCell(g, onChange) {
+  const box = document.createElement("span");
+  box.className = "invite";
+  const status = document.createElement("span");
+  status.className = "invite-status";
+  const inv = g.invite;
+  if (inv) {
+    let text = `${HOW[inv.how] || inv.how} ${when(inv.at)}`;
+    if (inv.how === "email") {
+      if (inv.status === "sent") text += " · delivered";
+      else if (inv.status === "failed") text += " · failed";
+      else text += inv.error ? " · retrying" : " · sending…";
+    }
+    if (inv.openedAt) text += " · opened";
+    status.textContent = text;
+    status.dataset.status = inv.status;
+    if (inv.error) status.title = inv.error;
+  } else {
+    status.textContent = "not invited";
+    status.className += " muted";
+  }
+  if (g.status !== "pending") status.textContent += " · answered";
+  const name = `${g.firstName} ${g.lastName}`;
+  const button = (label, aria, fn) => {
+    const b = document.createElement("button");
+    b.type = "button";
+    b.className = "quiet small";
+    b.textContent = label;
+    b.setAttribute("aria-label", `${aria} ${name}`);
+    b.addEventListener("click", async () => {
+      try {
+        await fn();
+        onChange?.();
+      } catch (err) {
+        alert(err.message);
+      }
+    });
+    return b;
+  };
+  const copy = button("Copy link", "Copy the invitation link of", () => copyLinks([g]));
+  copy.dataset.invite = "link";
+  const share = button("Share", "Share the invitation of", () => shareLinks([g]));
+  share.dataset.invite = "share";
+  share.hidden = !navigator.share;
+  const email = button("E-mail", "E-mail the invitation to", () => emailInvitations([g.id]));
+  email.dataset.invite = "email";
+  email.disabled = !mail.configured || !g.email;
+  email.title = !mail.configured ? mail.setup : !g.email ? "Add an e-mail address in Edit first." : `Send to ${g.email}`;
+  box.append(status, " ", copy, share, email);
+  return box;
+}
+
+async function record(how, guests) {
+  return api("POST", "/api/admin/invitations/send", { how, guestIds: guests.map((g) => g.id) });
+}
+
+export async function copyLinks(guests) {
+  const text = guests.length === 1 ? linkFor(guests[0]) : guests.map((g) => `${g.firstName} ${g.lastName}: ${linkFor(g)}`).join("\n");
+  await navigator.clipboard.writeText(text);
+  await record("link", guests);
+}
+
+export async function shareLinks(guests) {
+  const text = guests.map((g) => `${g.firstName}, you are invited! Open your link and sign in with your last name: ${linkFor(g)}`).join("\n\n");
+  await navigator.share({ title: "Invitation", text, ...(guests.length === 1 ? { url: linkFor(guests[0]) } : {}) });
+  await record("share", guests);
+}
+
+export async function emailInvitations(guestIds) {
+  const res = await api("POST", "/api/admin/invitations/send", { how: "email", ...(guestIds ? { guestIds } : {}) });
+  const status = $("invite-status");
+  if (status) {
+    const parts = [`${res.queued} invitation${res.queued === 1 ? "" : "s"} on the way`];
+    const noEmail = res.skipped.filter((s) => s.reason === "no_email").length;
+    const already = res.skipped.filter((s) => s.reason === "already_sent").length;
+    if (noEmail) parts.push(`${noEmail} without an e-mail address`);
+    if (already) parts.push(`${already} already invited`);
+    status.textContent = parts.join(", ") + ".";
+  }
+  return res;
+}
+
+// startInvites wires the bulk buttons; getGuests returns the guests the
+// list shows now.
+export function startInvites(getGuests, onChange) {
+  loadInviteSettings().then((m) => startReminders(m));
+  $("invite-email-all")?.addEventListener("click", async () => {
+    if (!confirm("E-mail an invitation to every guest with an address who has not had one?")) return;
+    try {
+      await emailInvitations();
+      onChange?.();
+    } catch (err) {
+      alert(err.message);
+    }
+  });
+  $("invite-copy-all")?.addEventListener("click", async () => {
+    try {
+      await copyLinks(getGuests().filter((g) => g.role === "guest" || g.attending));
+      $("invite-status").textContent = "The links of the guests shown are on the clipboard.";
+      onChange?.();
+    } catch (err) {
+      alert(err.message);
+    }
+  });
+  const shareAll = $("invite-share-all");
+  if (shareAll) {
+    shareAll.hidden = !navigator.share;
+    shareAll.addEventListener("click", async () => {
+      try {
+        await shareLinks(getGuests().filter((g) => g.role === "guest" || g.attending));
+        onChange?.();
+      } catch (err) {
+        if (err.name !== "AbortError") alert(err.message);
+      }
+    });
+  }
+}
