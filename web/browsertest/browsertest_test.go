@@ -160,7 +160,7 @@ func TestExpiredTokenSignsOut(t *testing.T) {
 	signIn(t, ctx, "guest", time.Now().Add(-time.Minute))
 	browsertest.Navigate(t, ctx, srv.URL+"/")
 	browsertest.WaitPath(t, ctx, "/login")
-	browsertest.WaitText(t, ctx, "#login-notice", "expired")
+	browsertest.WaitText(t, ctx, "#login-notice", "signed out")
 	if got := browsertest.Eval[string](t, ctx, `localStorage.getItem("barhub.token") || ""`); got != "" {
 		t.Errorf("expired token still stored: %q", got)
 	}

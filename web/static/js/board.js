@@ -3,6 +3,7 @@
 // shows the orders being made and ready to collect, live. A revoked link shows a
 // sentence and nothing else.
 import { connect, LiveAuthError } from "./live.js";
+import "./i18n.js"; // the language switch in the header
 
 const KEY = "barhub.boardKey";
 // Ready orders fade over FADE_MS and leave the board when served (or after HIDE_MS).
