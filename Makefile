@@ -45,7 +45,7 @@ test-mongo: ## the store conformance suite against a real MongoDB: make test-mon
 		echo "each test makes and drops its own test_* database there. make test runs the same suite on the embedded database."; \
 		exit 2; \
 	fi
-	MONGODB_URI='$(MONGODB_URI)' BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE $(TESTFLAGS) $(MONGO_PKGS)'
+	MONGODB_URI='$(MONGODB_URI)' BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE -tags mongodb $(TESTFLAGS) $(MONGO_PKGS)'
 
 bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
 	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
