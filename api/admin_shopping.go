@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"net/http"
 	"net/url"
+	"strconv"
 	"time"
 
 	"github.com/barhub/barhub/api/menu"
@@ -43,11 +44,17 @@ func (s *Server) shoppingPlan(ctx context.Context, q url.Values) (plan.Plan, err
 	if err != nil {
 		return plan.Plan{}, err
 	}
+	trimmed := false
+	if v := q.Get("trim"); v != "" {
+		if trimmed, err = strconv.ParseBool(v); err != nil {
+			return plan.Plan{}, errBadRequest("invalid_query", "trim must be true or false")
+		}
+	}
 	guests := make([]plan.Guest, 0, len(coming))
 	for _, g := range coming {
 		guests = append(guests, plan.GuestsOf(g)...)
 	}
-	return plan.Make(plan.Input{Guests: guests, Drinks: drinks, Ordered: ordered, OutOfStock: outOfStock, Params: params}), nil
+	return plan.Make(plan.Input{Guests: guests, Drinks: drinks, Ordered: ordered, OutOfStock: outOfStock, Params: params, Trimmed: trimmed}), nil
 }
 
 func (s *Server) handleShoppingPlan(w http.ResponseWriter, r *http.Request) {

@@ -1,9 +1,11 @@
 package api
 
 import (
+	"encoding/json"
 	"io"
 	"net/http"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -235,5 +237,83 @@ func TestShoppingPlanNobodyComing(t *testing.T) {
 	decodeInto(t, body, &got)
 	if got.Headcount != 0 || got.Servings != 0 || len(got.Drinks) != 0 || len(got.Ingredients) != 0 || !strings.Contains(string(body), `"ingredients":[]`) {
 		t.Errorf("nobody coming: %s", body)
+	}
+}
+
+// TestShoppingPlanTrim is the issue's reproduction through the API: three
+// people coming and the starter menu. The plan buys 24 bottles of spirit
+// and 4 of wine for sixteen drinks and proposes six drinks that share 3;
+// ?trim=true gives that menu's list (JSON and CSV); pausing the proposed
+// drinks, as the admin page's button does, makes it the plan.
+func TestShoppingPlanTrim(t *testing.T) {
+	e := newTestEnv(t)
+	seedMenu(t, e.store)
+	tok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin}))
+	if status, body := e.do("POST", "/api/admin/guests", tok, map[string]any{"firstName": "Tre", "lastName": "Few", "expectedGuests": 3, "status": "coming"}); status != http.StatusCreated {
+		t.Fatalf("guest: %d %s", status, body)
+	}
+	get := func(query string) plan.Plan {
+		t.Helper()
+		status, body := e.do("GET", "/api/admin/reports/shopping"+query, tok, nil)
+		if status != http.StatusOK {
+			t.Fatalf("shopping%s: %d %s", query, status, body)
+		}
+		var p plan.Plan
+		decodeInto(t, body, &p)
+		return p
+	}
+	whole := get("")
+	tr := whole.Trim
+	// The proposal is documented field by field (the OpenAPI check's own
+	// party is too small to get one).
+	_, root := loadOpenAPI(t)
+	_, raw := e.do("GET", "/api/admin/reports/shopping", tok, nil)
+	var body any
+	if err := json.Unmarshal(raw, &body); err != nil {
+		t.Fatal(err)
+	}
+	for _, prob := range checkOpenAPISchema(root, map[string]any{"$ref": "#/components/schemas/ShoppingPlan"}, body, "body") {
+		t.Error(prob)
+	}
+	if whole.Headcount != 3 || whole.Bottles != 28 || len(whole.Drinks) != 37 || tr == nil || tr.TrimmedBottles != 3 || tr.BottlesSaved != 25 || len(tr.Keep) != 6 || len(tr.Pause) != 31 {
+		t.Fatalf("whole menu: %d coming, %d bottles, %d drinks, trim %+v", whole.Headcount, whole.Bottles, len(whole.Drinks), tr)
+	}
+	trimmed := get("?trim=true")
+	if !trimmed.Trimmed || trimmed.Bottles != 3 || len(trimmed.Drinks) != 6 || len(trimmed.Ingredients) != 12 {
+		t.Errorf("trimmed: %v, %d bottles, %d drinks, %d lines", trimmed.Trimmed, trimmed.Bottles, len(trimmed.Drinks), len(trimmed.Ingredients))
+	}
+
+	// The CSV of the trimmed menu: a line per ingredient, whole garnish.
+	resp := e.doResp("GET", "/api/admin/reports/shopping.csv?trim=1", tok, nil)
+	raw, err := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	if err != nil || resp.StatusCode != http.StatusOK {
+		t.Fatalf("csv: %d %v", resp.StatusCode, err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
+	if len(lines) != 13 || !slices.Contains(lines, "Spirits & liqueurs,White rum,1 bottle (700 ml),1,bottle (700 ml),401.1,ml,false,false,,Daiquiri; Mojito; Piña Colada") ||
+		!slices.Contains(lines, `"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,16,leaf,false,true,a bunch has about 8 sprigs or 60 leaves,Mojito`) {
+		t.Errorf("trimmed csv:\n%s", raw)
+	}
+	for _, l := range lines {
+		if strings.Contains(l, ",,,,") {
+			t.Errorf("a row of empty cells: %q", l)
+		}
+	}
+
+	if status, body := e.do("GET", "/api/admin/reports/shopping?trim=maybe", tok, nil); status != http.StatusBadRequest || errorCode(t, body) != "invalid_query" {
+		t.Errorf("trim=maybe: %d %s", status, body)
+	}
+
+	// Pausing the proposed drinks (the bar's switch, as the admin page
+	// does it) makes the trimmed menu the plan, with nothing more to trim.
+	for _, d := range tr.Pause {
+		if status, body := e.do("PUT", "/api/bar/drinks/"+d.ID+"/stock", tok, map[string]bool{"inStock": false}); status != http.StatusOK {
+			t.Fatalf("pause %s: %d %s", d.Name, status, body)
+		}
+	}
+	after := get("")
+	if after.Trim != nil || after.Bottles != 3 || len(after.Drinks) != 6 || len(after.Skipped) != 31 {
+		t.Errorf("after pausing: trim %+v, %d bottles, %d drinks, %d skipped", after.Trim, after.Bottles, len(after.Drinks), len(after.Skipped))
 	}
 }

@@ -574,6 +574,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("GET", "/api/admin/guests.csv", "/api/admin/guests.csv", adminTok, nil)
 	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping?hours=5&perHour=1.2&margin=0.2", adminTok, nil)
 	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping?hours=forever", adminTok, nil)
+	check("GET", "/api/admin/reports/shopping", "/api/admin/reports/shopping?trim=true", adminTok, nil)
 	check("GET", "/api/admin/reports/shopping.csv", "/api/admin/reports/shopping.csv?hours=3", adminTok, nil)
 	check("GET", "/api/admin/reports/shopping.csv", "/api/admin/reports/shopping.csv?margin=15", adminTok, nil)
 	check("POST", "/api/admin/guests/import", "/api/admin/guests/import", adminTok, map[string]any{"csv": "firstName,lastName,shoeSize\nDee,Eve,42\n,\n", "dryRun": true})

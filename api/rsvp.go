@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
@@ -322,7 +323,28 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 	if d.Status != "" || d.ChangesNeeds() {
 		s.guestsChanged(ctx, "rsvp", identity(ctx), after, nil)
 	}
+	noteAnswer(ctx, me, d, view)
 	writeJSON(w, http.StatusOK, view)
+}
+
+// noteAnswer puts what an answer said in the audit log, in the words the
+// desk's "Latest answers" shows: coming (how many) or not, and whether
+// dietary needs or tastes were given; never the words themselves.
+func noteAnswer(ctx context.Context, me guest.Guest, d guest.Decision, v rsvpView) {
+	audit.SetSubject(ctx, me.ID)
+	audit.Note(ctx, "name", me.Name())
+	if d.Status != "" {
+		audit.Note(ctx, "status", string(d.Status))
+	}
+	if d.Status == guest.StatusComing {
+		audit.Note(ctx, "numGuests", v.ComingTotal)
+	}
+	if d.ChangesNeeds() {
+		audit.Note(ctx, "needs", true)
+	}
+	if d.Tastes != nil {
+		audit.Note(ctx, "tastes", true)
+	}
 }
 
 // lockGroup takes the turn of the signed-in guest's group (or of the guest

@@ -18,6 +18,8 @@
 //     planned drinks, bought in whole packs (see purchase.go): only the
 //     packs are rounded, so forty drinks on the menu do not each add a
 //     rounded-up glass to the list.
+//  5. When the menu is big for the headcount, a smaller menu that shares
+//     bottles is proposed (trim.go).
 //
 // Plan is plain arithmetic on its input: the same input gives the same
 // plan, and tests give exact numbers.
@@ -107,6 +109,8 @@ type Input struct {
 	// OutOfStock holds the keys of ingredients the bar marked out.
 	OutOfStock map[string]bool
 	Params     Params
+	// Trimmed asks for the plan of the trimmed menu, when there is one.
+	Trimmed bool
 }
 
 // Plan is the answer.
@@ -134,6 +138,15 @@ type Plan struct {
 	Drinks         []DrinkPlan  `json:"drinks"`
 	Ingredients    []Need       `json:"ingredients"`
 	Skipped        []SkipReason `json:"skipped"`
+	// Bottles is how many bottles of spirits, liqueurs, bitters and wine
+	// the list buys: the big spend, and what a menu too big for the
+	// headcount multiplies.
+	Bottles int `json:"bottles"`
+	// Trim proposes a smaller menu when this one is big for the
+	// headcount (nil when it is not); Trimmed is set when the drinks and
+	// the list above are that smaller menu's (Input.Trimmed).
+	Trim    *Trim `json:"trim"`
+	Trimmed bool  `json:"trimmed"`
 }
 
 // DrinkPlan is one drink's expectation.
@@ -164,8 +177,8 @@ type Need struct {
 	Key  string `json:"key"`
 	Name string `json:"name"`
 	Kind string `json:"kind"`
-	// Amounts is the total: liquids in ml, counted things in their own
-	// units (wedges, leaves), to one decimal.
+	// Amounts is the total: liquids in ml to one decimal, counted things
+	// in their own units (wedges, leaves), rounded up to whole ones.
 	Amounts []Amount `json:"amounts"`
 	// Packs of Pack to buy, rounded up; 0 when there is no conversion and
 	// the amounts are the list. Buy says it in words: "3 limes".
@@ -188,28 +201,97 @@ type SkipReason struct {
 }
 
 // Make builds the plan. Input parameters are validated by the caller
-// (Params.Validate); zero coming guests give an empty plan.
+// (Params.Validate); zero coming guests give an empty plan. When the menu
+// is big for the headcount the plan carries a Trim (see trim.go), and with
+// Input.Trimmed its drinks and shopping list are the trimmed menu's.
 func Make(in Input) Plan {
-	p := Plan{
-		Params: in.Params, DrinksPerHead: round1(in.Params.DrinksPerHead()),
-		Drinks: []DrinkPlan{}, Ingredients: []Need{}, Skipped: []SkipReason{},
+	m := newModel(in)
+	p := m.plan(nil)
+	t := m.trim(p)
+	if t != nil && in.Trimmed {
+		p = m.plan(t.keep)
+		p.Trimmed = true
 	}
-	var drinks []menu.Drink
+	p.Trim = t
+	return p
+}
+
+// model is what a plan is computed from, worked out once so the trim can
+// try many menus cheaply: the drinks the bar has not switched off and how
+// much each guest would like each of them.
+type model struct {
+	in      Input
+	drinks  []menu.Drink
+	skipped []SkipReason
+	guests  []Guest
+	// weights[g][d] is how likely guests[g] is to pick drinks[d]; 0 when
+	// they may not have it.
+	weights                            [][]float64
+	headcount, invitations, withTastes int
+	packs                              map[string]packLookup
+}
+
+type packLookup struct {
+	pack  pack
+	known bool
+}
+
+func newModel(in Input) *model {
+	m := &model{in: in, skipped: []SkipReason{}, packs: map[string]packLookup{}}
 	for _, d := range in.Drinks {
 		if d.OutOfStock {
-			p.Skipped = append(p.Skipped, SkipReason{ID: d.ID, Name: d.Name, Reason: "switched off by the bar"})
+			m.skipped = append(m.skipped, SkipReason{ID: d.ID, Name: d.Name, Reason: "switched off by the bar"})
 			continue
 		}
-		drinks = append(drinks, d)
+		m.drinks = append(m.drinks, d)
+	}
+	facts := make([]drinkFacts, len(m.drinks))
+	for i, d := range m.drinks {
+		facts[i] = factsOf(d)
 	}
 	for _, g := range in.Guests {
 		if g.Heads <= 0 {
 			continue
 		}
-		p.Headcount += g.Heads
-		p.Invitations++
+		m.headcount += g.Heads
+		m.invitations++
 		if len(g.Likes)+len(g.Dislikes) > 0 {
-			p.WithTastes++
+			m.withTastes++
+		}
+		w := make([]float64, len(m.drinks))
+		for i, d := range m.drinks {
+			w[i] = weight(d, facts[i], g)
+		}
+		m.guests = append(m.guests, g)
+		m.weights = append(m.weights, w)
+	}
+	return m
+}
+
+// packFor is packFor, remembered per key.
+func (m *model) packFor(key string) (pack, bool) {
+	if l, ok := m.packs[key]; ok {
+		return l.pack, l.known
+	}
+	p, known := packFor(key)
+	m.packs[key] = packLookup{p, known}
+	return p, known
+}
+
+// plan is the plan for the drinks keep marks (nil: all of them).
+func (m *model) plan(keep []bool) Plan {
+	in := m.in
+	p := Plan{
+		Params: in.Params, DrinksPerHead: round1(in.Params.DrinksPerHead()),
+		Headcount: m.headcount, Invitations: m.invitations, WithTastes: m.withTastes,
+		Drinks: []DrinkPlan{}, Ingredients: []Need{}, Skipped: m.skipped,
+	}
+	var drinks []menu.Drink
+	var idx []int // index into m.drinks
+	for i, d := range m.drinks {
+		if keep == nil || keep[i] {
+			drinks = append(drinks, d)
+			idx = append(idx, i)
 		}
 	}
 	if p.Headcount == 0 || len(drinks) == 0 {
@@ -218,22 +300,14 @@ func Make(in Input) Plan {
 	}
 
 	// The taste model: each guest's drinks shared out by weight.
-	facts := make([]drinkFacts, len(drinks))
-	for i, d := range drinks {
-		facts[i] = factsOf(d)
-	}
 	model := make([]float64, len(drinks))
 	perHead := in.Params.DrinksPerHead()
 	total := 0.0
-	weights := make([]float64, len(drinks))
-	for _, g := range in.Guests {
-		if g.Heads <= 0 {
-			continue
-		}
+	for gi, g := range m.guests {
+		w := m.weights[gi]
 		sum := 0.0
-		for i, d := range drinks {
-			weights[i] = weight(d, facts[i], g)
-			sum += weights[i]
+		for _, i := range idx {
+			sum += w[i]
 		}
 		if sum == 0 {
 			p.UnservedHeads += g.Heads
@@ -241,8 +315,8 @@ func Make(in Input) Plan {
 		}
 		demand := float64(g.Heads) * perHead
 		total += demand
-		for i := range drinks {
-			model[i] += demand * weights[i] / sum
+		for k, i := range idx {
+			model[k] += demand * w[i] / sum
 		}
 	}
 
@@ -293,7 +367,8 @@ func Make(in Input) Plan {
 		sorted[k] = p.Drinks[i]
 	}
 	p.Drinks = sorted
-	p.Ingredients = shoppingList(drinks, planned, in.OutOfStock)
+	p.Ingredients = m.shoppingList(drinks, planned)
+	p.Bottles = bottles(p.Ingredients)
 	return p
 }
 
@@ -365,7 +440,8 @@ type line struct {
 
 // shoppingList adds up the recipes times the planned drinks, by
 // ingredient, and turns each total into packs.
-func shoppingList(drinks []menu.Drink, planned []float64, outOfStock map[string]bool) []Need {
+func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
+	outOfStock := m.in.OutOfStock
 	byKey := map[string]*line{}
 	for i, d := range drinks {
 		// Less than a twentieth of a glass is a rounding crumb of a drink
@@ -409,9 +485,10 @@ func shoppingList(drinks []menu.Drink, planned []float64, outOfStock map[string]
 		}
 		sort.Strings(units)
 		for _, u := range units {
-			nd.Amounts = append(nd.Amounts, Amount{Amount: round1(l.counts[u]), Unit: u})
+			// A garnish is picked up whole: 15.5 leaves is 16.
+			nd.Amounts = append(nd.Amounts, Amount{Amount: float64(ceil(l.counts[u])), Unit: u})
 		}
-		pk, known := packFor(key)
+		pk, known := m.packFor(key)
 		if !known && len(l.counts) == 0 {
 			pk = litre
 		}

@@ -11,7 +11,8 @@ import (
 // host opens the shopping plan on the laptop, sees 45 drinks expected for
 // the default four hours, changes the hours to six and sees 65, with the
 // servings and the list following; mint, marked out behind the bar, is
-// flagged.
+// flagged. The menu is big for ten: the plan proposes a smaller one, the
+// host shows its list and pauses the other drinks.
 func TestBrowserShoppingPlan(t *testing.T) {
 	p := startBarParty(t, nil)
 	// Ada and her partner like sours; three more people, one of them
@@ -95,4 +96,46 @@ func TestBrowserShoppingPlan(t *testing.T) {
 		t.Errorf("servings %s after refused hours, want %s", got, sixHours)
 	}
 	t.Logf("four hours: %s servings, six hours: %s; gin %q, then %q", fourHours, sixHours, ginBefore, gin())
+
+	// Ten people and 37 drinks: the plan says the menu is big for them
+	// and proposes a smaller one that shares bottles; the host looks at
+	// its list, then pauses the other drinks.
+	browsertest.Fill(t, desk, "#shopping-hours", "4")
+	browsertest.WaitText(t, desk, "#shopping-servings", fourHours)
+	var whole struct {
+		Bottles int `json:"bottles"`
+		Trim    *struct {
+			Keep           []struct{ Name string } `json:"keep"`
+			Pause          []struct{ ID string }   `json:"pause"`
+			TrimmedBottles int                     `json:"trimmedBottles"`
+		} `json:"trim"`
+	}
+	if status := p.admin.call("GET", "/api/admin/reports/shopping", nil, &whole); status != 200 || whole.Trim == nil || len(whole.Trim.Keep) < 6 || whole.Trim.TrimmedBottles >= whole.Bottles {
+		t.Fatalf("plan: %d %+v", status, whole)
+	}
+	kept := len(whole.Trim.Keep)
+	browsertest.WaitText(t, desk, "#shopping-trim h3", "big for 10 people")
+	browsertest.WaitText(t, desk, "#shopping-trim-saves", "needs "+strconv.Itoa(whole.Trim.TrimmedBottles))
+	browsertest.WaitText(t, desk, "#shopping-trim-keep", whole.Trim.Keep[0].Name)
+	browsertest.Click(t, desk, "#shopping-trim-toggle")
+	browsertest.WaitText(t, desk, "#shopping-list h3", "smaller menu")
+	if n := browsertest.Eval[int](t, desk, `document.querySelectorAll("#shopping-drinks tr").length`); n != kept {
+		t.Errorf("the smaller menu's list plans %d drinks, want %d", n, kept)
+	}
+	browsertest.Eval[bool](t, desk, `document.getElementById("shopping").scrollIntoView(), true`)
+	browsertest.Screenshot(t, desk, "shopping-trimmed")
+	browsertest.Eval[bool](t, desk, `window.confirm = () => true, true`)
+	browsertest.Click(t, desk, "#shopping-trim-apply")
+	browsertest.WaitText(t, desk, "#shopping-paused", strconv.Itoa(len(whole.Trim.Pause))+" drinks paused")
+	browsertest.WaitNotVisible(t, desk, "#shopping-trim")
+	if n := browsertest.Eval[int](t, desk, `document.querySelectorAll("#shopping-drinks tr").length`); n != kept {
+		t.Errorf("after pausing, %d drinks planned, want %d", n, kept)
+	}
+	var after struct {
+		Skipped []struct{ ID string } `json:"skipped"`
+		Trim    any                   `json:"trim"`
+	}
+	if status := p.admin.call("GET", "/api/admin/reports/shopping", nil, &after); status != 200 || len(after.Skipped) != len(whole.Trim.Pause) || after.Trim != nil {
+		t.Errorf("after pausing: %d, %d switched off, trim %v", status, len(after.Skipped), after.Trim)
+	}
 }

@@ -2,25 +2,24 @@
 // a margin in; out, the drinks to be ready for and what to buy, grouped the way a shop is
 // laid out, with what the bar has marked out of stock flagged. The list can be downloaded
 // as CSV and printed on its own. It follows answers, menu changes and orders live.
+// When the menu is big for the people coming, the plan proposes a smaller one that shares
+// bottles (docs/SHOPPING.md): the panel shows it, can show that menu's list, and can
+// pause the other drinks.
 import { api, ApiError, auth } from "./api.js";
 import { h, loadStyles } from "./bar-common.js";
+import { formatList, formatNumber, has, t } from "./i18n.js";
 import { startLive } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
 
-const KINDS = {
-  spirits: "Spirits & liqueurs",
-  wine: "Wine, bubbles & vermouth",
-  mixers: "Mixers",
-  juice: "Juice",
-  fruit: "Fruit, herbs & garnish",
-  syrups: "Syrups & cordials",
-  fridge: "Fridge",
-  pantry: "Pantry",
-  other: "Other",
-};
+// The kinds' names: shopping.kind.spirits, .wine, .mixers, .juice, .fruit, .syrups,
+// .fridge, .pantry, .other. Counted units: shopping.unit.wedge, .slice, .leaf, .sprig,
+// .piece, .pinch, .whole (plural forms by count).
+const kindName = (kind) => (has(`shopping.kind.${kind}`) ? t(`shopping.kind.${kind}`) : kind);
+const UNITS = new Set(["wedge", "slice", "leaf", "sprig", "piece", "pinch", "whole"]);
 
-const PLURALS = { leaf: "leaves", pinch: "pinches", whole: "whole" };
+// trimmed: the host asked to see the list of the proposed smaller menu.
+let trimmed = false;
 
 // query turns the form into the plan's parameters; the margin is typed in percent.
 function query() {
@@ -31,68 +30,133 @@ function query() {
   if (hours) q.set("hours", hours);
   if (perHour) q.set("perHour", perHour);
   if (margin) q.set("margin", String(Number(margin) / 100));
+  if (trimmed) q.set("trim", "true");
   return q.toString();
 }
 
 function number(x) {
-  return x.toLocaleString(undefined, { maximumFractionDigits: 1 });
+  return formatNumber(x, { maximumFractionDigits: 1 });
 }
 
-// amountText says "1.44 L", "390 ml" or "21 wedges".
+// amountText says "1.44 L", "390 ml" or "21 wedges" (a garnish is counted whole).
 function amountText({ amount, unit }) {
   if (unit === "ml") return amount >= 1000 ? `${number(amount / 1000)} L` : `${number(amount)} ml`;
-  const word = amount === 1 ? unit : PLURALS[unit] || `${unit}s`;
-  return `${number(amount)} ${word}`;
+  const count = Math.ceil(amount);
+  return UNITS.has(unit) ? t(`shopping.unit.${unit}`, { count }) : `${number(count)} ${unit}`;
 }
 
 function summary(p) {
   const box = $("shopping-summary");
   if (p.headcount === 0) {
-    box.textContent = "Nobody has said they are coming yet, so there is nothing to plan.";
+    box.textContent = t("shopping.nobody");
     return;
   }
-  const people = p.headcount === 1 ? "1 person" : `${p.headcount} people`;
-  const answers = `${p.invitations} ${p.invitations === 1 ? "answer" : "answers"}, ${p.withTastes} with tastes`;
   const parts = [
-    h("strong", { id: "shopping-headcount" }, people), ` coming (${answers}) · ${number(p.drinksPerHead)} drinks each · `,
-    h("strong", { id: "shopping-expected" }, number(p.expectedDrinks)), " drinks expected, ",
-    h("strong", { id: "shopping-servings" }, String(p.servings)), ` to buy for with the ${number(p.parameters.margin * 100)}% margin.`,
+    h("strong", { id: "shopping-headcount" }, t("shopping.people", { count: p.headcount })), " ",
+    t("shopping.coming", { answers: t("shopping.answers", { count: p.invitations }), tastes: p.withTastes }), " · ",
+    t("shopping.perHead", { count: p.drinksPerHead }), " · ",
+    h("strong", { id: "shopping-expected" }, number(p.expectedDrinks)), " ", t("shopping.expected"), " ",
+    h("strong", { id: "shopping-servings" }, String(p.servings)), " ", t("shopping.toBuyFor", { margin: number(p.parameters.margin * 100) }),
   ];
-  if (p.orderedSoFar > 0) parts.push(` Follows ${p.orderedSoFar} drinks ordered so far (${Math.round(p.observedWeight * 100)}% of the plan).`);
+  if (p.orderedSoFar > 0) parts.push(" ", t("shopping.follows", { count: p.orderedSoFar, share: Math.round(p.observedWeight * 100) }));
   box.replaceChildren(...parts);
   if (p.unservedHeads > 0) {
-    box.append(" ", h("span", { class: "badge warn" }, `${p.unservedHeads} with nothing on the menu they can have`));
+    box.append(" ", h("span", { class: "badge warn" }, t("shopping.unserved", { count: p.unservedHeads })));
+  }
+}
+
+// trimNotice shows the plan's proposal for a menu big for the people coming: why, what
+// it saves, the drinks it keeps and pauses; a button shows that menu's list, another
+// pauses the other drinks (the bar's switch, PUT /api/bar/drinks/{id}/stock).
+function trimNotice(p) {
+  const box = $("shopping-trim");
+  const tr = p.trim;
+  if (!tr) {
+    trimmed = false;
+    box.hidden = true;
+    box.replaceChildren();
+    return;
+  }
+  const toggle = h("button", { type: "button", id: "shopping-trim-toggle" },
+    p.trimmed ? t("shopping.trim.showWhole") : t("shopping.trim.show", { count: tr.keep.length }));
+  toggle.addEventListener("click", () => {
+    trimmed = !p.trimmed;
+    reload();
+  });
+  const apply = h("button", { type: "button", class: "primary", id: "shopping-trim-apply" }, t("shopping.trim.apply", { count: tr.pause.length }));
+  apply.addEventListener("click", () => pauseDrinks(tr, apply));
+  box.replaceChildren(
+    h("h3", {}, t("shopping.trim.title", { count: p.headcount })),
+    h("p", {}, t("shopping.trim.why", { drinks: tr.menuDrinks, servings: p.servings, count: tr.bottles })),
+    h("p", { id: "shopping-trim-saves" }, h("strong", {}, t("shopping.trim.saves", { drinks: tr.keep.length, bottles: tr.trimmedBottles, count: tr.bottlesSaved }))),
+    h("p", { id: "shopping-trim-keep" }, t("shopping.trim.keep"), " ", formatList(tr.keep.map((d) => d.name))),
+    h("details", {}, h("summary", {}, t("shopping.trim.pauseList", { count: tr.pause.length })),
+      h("p", { id: "shopping-trim-pause" }, formatList(tr.pause.map((d) => d.name)))),
+    h("p", { class: "muted" }, t("shopping.trim.how")),
+    h("div", { class: "row no-print" }, toggle, apply),
+    h("p", { id: "shopping-trim-status", role: "status" }),
+  );
+  box.hidden = false;
+}
+
+// pauseDrinks switches the proposal's other drinks off, one request each; a refused
+// request (the rate limit) waits the time the server asks and tries again once.
+async function pauseDrinks(tr, button) {
+  if (!window.confirm(t("shopping.trim.confirm", { count: tr.pause.length }))) return;
+  const status = $("shopping-trim-status");
+  button.disabled = true;
+  let done = 0;
+  try {
+    for (const d of tr.pause) {
+      status.textContent = t("shopping.trim.pausing", { done, count: tr.pause.length });
+      const put = () => api("PUT", `/api/bar/drinks/${encodeURIComponent(d.id)}/stock`, { inStock: false });
+      try {
+        await put();
+      } catch (err) {
+        if (err.status !== 429) throw err;
+        await new Promise((r) => setTimeout(r, 1000));
+        await put();
+      }
+      done++;
+    }
+    trimmed = false;
+    status.textContent = t("shopping.trim.paused", { count: done });
+    await reload();
+    $("shopping-summary").append(" ", h("span", { class: "badge ok", id: "shopping-paused" }, t("shopping.trim.paused", { count: done })));
+  } catch (err) {
+    status.textContent = t("shopping.trim.failed", { done, count: tr.pause.length, error: err.message });
+    button.disabled = false;
   }
 }
 
 function drinksTable(p) {
   const rows = p.drinks.map((d) =>
     h("tr", { dataset: { drink: d.id } },
-      h("td", {}, d.name, d.alcoholFree ? h("span", { class: "badge ok" }, "alcohol-free") : null,
-        d.available ? null : h("span", { class: "badge bad" }, "unavailable")),
+      h("td", {}, d.name, d.alcoholFree ? h("span", { class: "badge ok" }, t("shopping.alcoholFree")) : null,
+        d.available ? null : h("span", { class: "badge bad" }, t("shopping.unavailable"))),
       h("td", { class: "num" }, number(d.expected)),
       h("td", { class: "num servings" }, String(d.servings)),
       h("td", { class: "num" }, String(d.ordered))));
   const skipped = p.skipped.length
-    ? h("p", { class: "muted" }, `Left out: ${p.skipped.map((s) => `${s.name} (${s.reason})`).join(", ")}.`)
+    ? h("p", { class: "muted" }, t("shopping.switchedOff", { drinks: formatList(p.skipped.map((s) => s.name)) }))
     : null;
   return h("div", { class: "shopping-drinks" },
-    h("h3", {}, "Drinks to be ready for"),
+    h("h3", {}, t("shopping.drinksTitle")),
     h("div", { class: "table-wrap" },
       h("table", {},
-        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Drink"), h("th", { scope: "col", class: "num" }, "Expected"),
-          h("th", { scope: "col", class: "num" }, "Ready for"), h("th", { scope: "col", class: "num" }, "Ordered"))),
+        h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("shopping.col.drink")), h("th", { scope: "col", class: "num" }, t("shopping.col.expected")),
+          h("th", { scope: "col", class: "num" }, t("shopping.col.readyFor")), h("th", { scope: "col", class: "num" }, t("shopping.col.ordered")))),
         h("tbody", { id: "shopping-drinks" }, rows))),
     skipped);
 }
 
 function needRow(n) {
   return h("tr", { class: n.outOfStock ? "out" : null, dataset: { ingredient: n.key } },
-    h("th", { scope: "row" }, n.name, n.outOfStock ? h("span", { class: "badge bad" }, "out of stock") : null),
+    h("th", { scope: "row" }, n.name, n.outOfStock ? h("span", { class: "badge bad" }, t("shopping.outOfStock")) : null),
     h("td", { class: "buy" }, n.buy, n.guess ? h("span", { class: "guess", title: n.note }, " ≈") : null,
       n.note ? h("span", { class: "hint" }, n.note) : null),
     h("td", { class: "num" }, n.amounts.map(amountText).join(" + ")),
-    h("td", { class: "muted" }, n.drinks.join(", ")));
+    h("td", { class: "muted" }, formatList(n.drinks)));
 }
 
 function shoppingList(p) {
@@ -101,16 +165,17 @@ function shoppingList(p) {
     if (!groups.has(n.kind)) groups.set(n.kind, []);
     groups.get(n.kind).push(n);
   }
-  const out = h("div", { class: "shopping-list", id: "shopping-list" }, h("h3", {}, "To buy"));
+  const out = h("div", { class: "shopping-list", id: "shopping-list" },
+    h("h3", {}, p.trimmed ? t("shopping.toBuyTrimmed", { count: p.drinks.length }) : t("shopping.toBuy")));
   const missing = p.ingredients.filter((n) => n.outOfStock).length;
-  if (missing > 0) out.append(h("p", { class: "notice" }, `${missing} ${missing === 1 ? "ingredient is" : "ingredients are"} marked out of stock behind the bar.`));
+  if (missing > 0) out.append(h("p", { class: "notice" }, t("shopping.missing", { count: missing })));
   for (const [kind, needs] of groups) {
     out.append(
-      h("h4", {}, KINDS[kind] || kind),
+      h("h4", {}, kindName(kind)),
       h("div", { class: "table-wrap" },
         h("table", { class: "shopping-table", dataset: { kind } },
-          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, "Ingredient"), h("th", { scope: "col" }, "Buy"),
-            h("th", { scope: "col", class: "num" }, "Amount"), h("th", { scope: "col" }, "For"))),
+          h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("shopping.col.ingredient")), h("th", { scope: "col" }, t("shopping.col.buy")),
+            h("th", { scope: "col", class: "num" }, t("shopping.col.amount")), h("th", { scope: "col" }, t("shopping.col.for")))),
           h("tbody", {}, needs.map(needRow)))));
   }
   return out;
@@ -123,7 +188,7 @@ async function reload() {
   // The margin is typed in percent; the server's own limit speaks in fractions.
   const margin = Number($("shopping-margin").value || 0);
   if (!(margin >= 0 && margin <= 100)) {
-    $("shopping-error").textContent = "The margin is a percentage from 0 to 100.";
+    $("shopping-error").textContent = t("shopping.marginRange");
     $("shopping-error").hidden = false;
     return;
   }
@@ -140,9 +205,10 @@ async function reload() {
   if (mine !== seq) return;
   $("shopping-error").hidden = true;
   summary(p);
+  trimNotice(p);
   const box = $("shopping-plan");
   if (p.headcount === 0 || p.drinks.length === 0) {
-    box.replaceChildren(p.headcount > 0 ? h("p", { class: "muted" }, "The menu has no drinks yet.") : "");
+    box.replaceChildren(p.headcount > 0 ? h("p", { class: "muted" }, t("shopping.noDrinks")) : "");
     return;
   }
   box.replaceChildren(h("div", { class: "shopping-grid" }, shoppingList(p), drinksTable(p)));
@@ -155,7 +221,7 @@ async function downloadCSV() {
     });
     if (!res.ok) {
       const body = await res.json().catch(() => null);
-      throw new ApiError(body?.error?.message || `Something went wrong (HTTP ${res.status}).`, { status: res.status });
+      throw new ApiError(body?.error?.message || t("shopping.httpError", { status: res.status }), { status: res.status });
     }
     const blob = await res.blob();
     const name = /filename="([^"]+)"/.exec(res.headers.get("Content-Disposition") || "")?.[1] || "shopping.csv";
