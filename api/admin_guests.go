@@ -318,6 +318,17 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 	audit.Note(ctx, "name", g.Name())
 	if beforeErr == nil {
 		audit.Note(ctx, "changed", differences(before, g))
+		// The few values the log reads better with ("moved to group
+		// Berg", "now a bartender"): no personal text.
+		if before.GroupID != g.GroupID {
+			audit.Note(ctx, "group", g.GroupID)
+		}
+		if before.Status != g.Status {
+			audit.Note(ctx, "status", string(g.Status))
+		}
+		if before.Role != g.Role {
+			audit.Note(ctx, "role", string(g.Role))
+		}
 	}
 	writeJSON(w, http.StatusOK, g)
 }

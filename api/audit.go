@@ -2,8 +2,11 @@ package api
 
 import (
 	"context"
+	"maps"
 	"net/http"
 	"net/url"
+	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -45,6 +48,7 @@ var auditActions = map[string]string{
 	"POST /api/bar/boards":                     "board.create",
 	"DELETE /api/bar/boards/{id}":              "board.revoke",
 	"POST /api/door/checkin":                   "door.check_in",
+	"PUT /api/rsvp":                            "rsvp.answer",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
 	"PUT /api/admin/public-url":                "public_url.set",
 	"POST /api/admin/invitations/send":         "invitation.send",
@@ -224,13 +228,18 @@ type auditPage struct {
 }
 
 // parseAuditQuery reads the log's filters and page: action (an action or
-// a family such as "guest"), actorId, since and until (RFC 3339), limit
+// a family such as "guest"), area (audit.Areas: "door", "rsvp", …), actorId, since and until (RFC 3339), limit
 // and page. Every mistake is a 400 that names the parameter.
 func parseAuditQuery(v url.Values) (store.AuditFilter, error) {
 	var f store.AuditFilter
 	bad := func(msg string) (store.AuditFilter, error) { return f, errBadRequest("invalid_query", msg) }
 	if f.Action = v.Get("action"); f.Action != "" && !audit.ValidAction(f.Action) {
 		return bad(`action must be an action such as "guest.create" or a family such as "guest"`)
+	}
+	if area := v.Get("area"); area != "" {
+		if f.Families = audit.Areas[area]; f.Families == nil {
+			return bad("area must be one of " + strings.Join(slices.Sorted(maps.Keys(audit.Areas)), ", "))
+		}
 	}
 	if f.ActorID = v.Get("actorId"); f.ActorID != "" && !guest.ValidID(f.ActorID) {
 		return bad("actorId must be a guest id")
@@ -277,4 +286,34 @@ func (s *Server) handleListAudit(w http.ResponseWriter, r *http.Request) {
 		Entries: entries, Total: total, Limit: f.Limit, Page: f.Page,
 		Pages: pageCount(total, f.Limit),
 	})
+}
+
+// answersLimit is how many latest answers the desk shows.
+const answersLimit = 12
+
+// answerFamilies are what the desk's "Latest answers" lists: the guests'
+// own answers and the host's changes to the guest list, as the live
+// rsvp.changed event tells them.
+var answerFamilies = []string{"rsvp", "guest.create", "guest.update", "guest.delete", "guest.import", "guest.dietary_review"}
+
+// answersPage is GET /api/admin/answers.
+type answersPage struct {
+	Answers []audit.Entry `json:"answers"`
+}
+
+// handleLatestAnswers reads the latest answers from the audit log, so the
+// desk's list survives a reload and shows what came in while no page was
+// open.
+func (s *Server) handleLatestAnswers(w http.ResponseWriter, r *http.Request) {
+	limit, err := intParam(r.URL.Query(), "limit", 1, 50, answersLimit)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	entries, _, err := s.store.ListAudit(r.Context(), store.AuditFilter{Families: answerFamilies, Limit: limit, Page: 1})
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, answersPage{Answers: entries})
 }

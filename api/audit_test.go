@@ -17,9 +17,9 @@ import (
 	"github.com/barhub/barhub/api/guest"
 )
 
-// auditedPaths outside /api/admin/: the bar's stock switches, the door and
-// "sign out everywhere".
-var auditedPaths = []string{"/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo", "/api/auth/signout-everywhere", "/api/bar/boards", "/api/bar/boards/{id}"}
+// auditedPaths outside /api/admin/: the bar's stock switches, the door,
+// "sign out everywhere" and the guests' answers.
+var auditedPaths = []string{"/api/rsvp", "/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo", "/api/auth/signout-everywhere", "/api/bar/boards", "/api/bar/boards/{id}"}
 
 func audited(method, path string) bool {
 	return mutating(method) && (strings.HasPrefix(path, "/api/admin/") || slices.Contains(auditedPaths, path))
@@ -73,6 +73,25 @@ func TestEveryAuditedRouteHasAnAction(t *testing.T) {
 	}
 	if len(seen) < len(auditActions) {
 		t.Errorf("walked %d audited routes, the table has %d", len(seen), len(auditActions))
+	}
+}
+
+// TestEveryActionHasAnArea: the desk's log filters by area, so an action
+// outside every area could only be found under "Every change".
+func TestEveryActionHasAnArea(t *testing.T) {
+	for route, action := range auditActions {
+		if audit.AreaOf(action) == "" {
+			t.Errorf("%s: action %q is in no area of audit.Areas", route, action)
+		}
+	}
+	if audit.AreaOf(auditUnmapped) == "" {
+		t.Errorf("%q is in no area", auditUnmapped)
+	}
+	if got := audit.AreaOf("door.check_in"); got != "door" {
+		t.Errorf("door.check_in is in area %q", got)
+	}
+	if got := audit.AreaOf("drink_stock.set"); got != "bar" {
+		t.Errorf("drink_stock.set is in area %q, want bar (not the menu's drink)", got)
 	}
 }
 
@@ -206,7 +225,8 @@ func TestAuditRecordsAdminActions(t *testing.T) {
 	secrets = append(secrets, k.Key)
 	e.appKey = k.Key
 
-	// A guest's own answer is not an admin action.
+	// A guest's own answer is recorded too, with the guest as the actor
+	// (the desk's "Latest answers" reads it back after a reload).
 	cyNow, err := e.store.GuestByID(ctx, cy.ID) // the new code ended Cy's sessions
 	if err != nil {
 		t.Fatal(err)
@@ -217,11 +237,16 @@ func TestAuditRecordsAdminActions(t *testing.T) {
 		t.Fatalf("rsvp: %d %s", status, body)
 	}
 
-	log, raw := e.auditLog(tok, "")
+	everything, raw := e.auditLog(tok, "")
+	if everything.Total != 8 || everything.Entries[0].Action != "rsvp.answer" || everything.Entries[0].ActorID != cy.ID || everything.Entries[0].Subject != cy.ID ||
+		everything.Entries[0].Details["status"] != "coming" || everything.Entries[0].Details["numGuests"] != 2.0 || everything.Entries[0].Details["name"] != "Cy Day" {
+		t.Errorf("the guest's answer in the log: %s", raw)
+	}
+	log, _ := e.auditLog(tok, "?actorId="+host.ID)
 	checkEntries(t, log.Entries, []wantEntry{
 		{"appkey.set", "", 200, map[string]any{"enabled": true, "rotated": true}},
 		{"guest.delete", dee, 204, map[string]any{"name": "Dee Eve"}},
-		{"guest.update", cy.ID, 200, map[string]any{"name": "Cy Day", "changed": []any{"status"}}},
+		{"guest.update", cy.ID, 200, map[string]any{"name": "Cy Day", "changed": []any{"status"}, "status": "coming"}},
 		{"settings.update", "", 200, map[string]any{"changed": []any{"eventName", "timezone"}}},
 		{"guest.code", cy.ID, 200, map[string]any{"name": "Cy Day"}},
 		{"guest.import", "", 200, map[string]any{"created": 2.0, "updated": 1.0, "refused": 1.0}},
@@ -260,9 +285,15 @@ func TestAuditRecordsAdminActions(t *testing.T) {
 		{"?action=settings.update", []string{"settings.update"}, 1, 1},
 		{"?action=drink", nil, 0, 0},
 		{"?actorId=" + host.ID + "&limit=3", []string{"appkey.set", "guest.delete", "guest.update"}, 7, 3},
-		{"?limit=3&page=3", []string{"guest.create"}, 7, 3},
-		{"?limit=3&page=4", nil, 7, 3},
-		{"?actorId=" + cy.ID, nil, 0, 0},
+		{"?limit=3&page=3", []string{"guest.import", "guest.create"}, 8, 3},
+		{"?limit=3&page=4", nil, 8, 3},
+		{"?actorId=" + cy.ID, []string{"rsvp.answer"}, 1, 1},
+		{"?area=rsvp", []string{"rsvp.answer"}, 1, 1},
+		{"?area=guests", []string{"guest.delete", "guest.update", "guest.code", "guest.import", "guest.create"}, 5, 1},
+		{"?area=system", []string{"appkey.set"}, 1, 1},
+		{"?area=event&action=settings", []string{"settings.update"}, 1, 1},
+		{"?area=door", nil, 0, 0},
+		{"?area=guests&action=settings", nil, 0, 0},
 		{"?since=" + log.Entries[2].At + "&until=" + log.Entries[0].At, []string{"guest.delete", "guest.update"}, 2, 1},
 		{"?until=2000-01-01T00:00:00Z", nil, 0, 0},
 	} {
@@ -277,8 +308,8 @@ func TestAuditRecordsAdminActions(t *testing.T) {
 	}
 
 	// Each write was counted.
-	if status, body := e.do("GET", "/metrics", "", nil); status != 200 || !strings.Contains(string(body), "barhub_audit_written_total 7\n") || !strings.Contains(string(body), "barhub_audit_write_errors_total 0\n") {
-		t.Errorf("metrics: %d, want barhub_audit_written_total 7 and no errors in:\n%s", status, grepLines(string(body), "barhub_audit"))
+	if status, body := e.do("GET", "/metrics", "", nil); status != 200 || !strings.Contains(string(body), "barhub_audit_written_total 8\n") || !strings.Contains(string(body), "barhub_audit_write_errors_total 0\n") {
+		t.Errorf("metrics: %d, want barhub_audit_written_total 8 and no errors in:\n%s", status, grepLines(string(body), "barhub_audit"))
 	}
 }
 
@@ -388,6 +419,8 @@ func TestAuditQueryErrors(t *testing.T) {
 		{"page=0", "page"},
 		{"page=-1", "page"},
 		{"page=1.5", "page"},
+		{"area=kitchen", "area"},
+		{"area=Door", "area"},
 	} {
 		status, body := e.do("GET", "/api/admin/audit?"+tc.query, tok, nil)
 		if status != http.StatusBadRequest || errorCode(t, body) != "invalid_query" || !strings.Contains(string(body), tc.mention) {
@@ -395,7 +428,7 @@ func TestAuditQueryErrors(t *testing.T) {
 		}
 	}
 	// Good ones, for contrast.
-	for _, q := range []string{"", "action=guest", "action=drink_stock.set", "since=2030-06-12T18:00:00%2B02:00", "until=2030-06-12T18:00:00.5Z", "limit=500&page=3"} {
+	for _, q := range []string{"", "action=guest", "action=drink_stock.set", "since=2030-06-12T18:00:00%2B02:00", "until=2030-06-12T18:00:00.5Z", "limit=500&page=3", "area=door"} {
 		if status, body := e.do("GET", "/api/admin/audit?"+q, tok, nil); status != http.StatusOK {
 			t.Errorf("?%s: %d %s", q, status, body)
 		}

@@ -46,6 +46,9 @@ type BarConfig struct {
 	// drop its menu cache when another changes the menu; nil hears only
 	// its own writes (fine for a single instance).
 	Events EventSource
+	// OrderViewRefresh is how often the view of the unfinished orders is
+	// corrected from the store (default 10 s; see orderViews).
+	OrderViewRefresh time.Duration
 }
 
 // EventSource is the hub's in-process feed of events on a topic, from
@@ -68,6 +71,7 @@ type barParts struct {
 	diet   dietCache
 	prep   prepCache
 	tokens tokenCache
+	orders *orderViews
 
 	summaryRunning atomic.Bool
 	summaryDirty   atomic.Bool
@@ -109,7 +113,9 @@ func newBarParts(d Deps) *barParts {
 	b.menu = newMenuCache(d.Store, version, d.Logger)
 	b.appKey = &appKeyCache{store: d.Store}
 	b.diet.m = make(map[string]dietEntry)
+	b.orders = newOrderViews(d.Store, d.Logger, cfg.OrderViewRefresh)
 	if cfg.Events != nil {
+		cfg.Events.OnEvent(hub.TopicBar, b.orders.onEvent)
 		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
 			if ev.Event == eventAppStatus {
 				b.appKey.invalidate()
@@ -359,13 +365,14 @@ func (s *Server) summaryChanged() {
 // other instances' moves.
 const finishedTTL = 30 * time.Second
 
-// orderSummary counts the orders by status: the open ones exactly, the
-// finished ones from a cache refreshed every finishedTTL.
+// orderSummary counts the orders by status: the unfinished ones from the
+// order view, the finished ones from a cache refreshed every finishedTTL.
 func (s *Server) orderSummary(ctx context.Context) (orderSummary, error) {
-	open, err := s.store.OpenOrderCounts(ctx)
+	view, err := s.bar.orders.get(ctx)
 	if err != nil {
 		return orderSummary{}, err
 	}
+	open := view.Counts()
 	b := s.bar
 	b.finishedMu.Lock()
 	defer b.finishedMu.Unlock()

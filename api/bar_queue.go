@@ -32,11 +32,14 @@ func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
 		return
 	}
+	started := time.Now()
 	orders, err := s.store.BarQueue(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
+	// A full read of the unfinished orders: it corrects the order view.
+	s.bar.orders.corrected(orders, started)
 	counts, err := s.orderSummary(ctx)
 	if err != nil {
 		s.fail(w, r, err)

@@ -45,8 +45,10 @@ func tidy(o order.Order) order.Order {
 	return o
 }
 
-// withPlaces adds queue positions and estimates to open orders (one query
-// for the whole queue, however many orders).
+// withPlaces adds queue positions and estimates to open orders, from the
+// order view (no query). The orders given were just read or written, so
+// they correct the view first: an order placed on another instance whose
+// event has not arrived yet still gets its place.
 func (s *Server) withPlaces(ctx context.Context, orders []order.Order) ([]orderView, error) {
 	views := make([]orderView, len(orders))
 	open := false
@@ -57,10 +59,14 @@ func (s *Server) withPlaces(ctx context.Context, orders []order.Order) ([]orderV
 	if !open {
 		return views, nil
 	}
-	queue, err := s.store.OpenQueue(ctx)
+	view, err := s.bar.orders.get(ctx)
 	if err != nil {
 		return nil, err
 	}
+	for _, o := range orders {
+		view.Apply(o)
+	}
+	queue := view.Queue()
 	prep := s.typicalPrep(ctx)
 	now := time.Now()
 	for i := range views {
@@ -410,7 +416,7 @@ func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []o
 		return order.Order{}, err
 	}
 	defer unlock()
-	n, err := s.store.CountOpenOrders(ctx, who.GuestID)
+	n, err := s.openOrders(ctx, who.GuestID)
 	if err != nil {
 		return order.Order{}, err
 	}
@@ -452,6 +458,9 @@ func (s *Server) nextTicket(ctx context.Context, now time.Time) (int, error) {
 // orderEvent tells the bar and the guest's phone, and counts for the host.
 func (s *Server) orderEvent(ctx context.Context, o order.Order, event string) {
 	o = tidy(o)
+	// This instance's view first: the answer to this request, and the
+	// next read here, must already see the change.
+	s.bar.orders.view.Apply(o)
 	s.publishEvent(ctx, hub.TopicBar, event, o)
 	s.publishEvent(ctx, hub.GuestTopic(o.GuestID), event, o)
 	s.boardEvent(ctx, o)

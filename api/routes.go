@@ -60,7 +60,7 @@ func (s *Server) routes() http.Handler {
 			r.Get("/me", s.handleMe)
 			r.Get("/rsvp", s.handleGetRSVP)
 			r.Get("/event.ics", s.handleEventICS)
-			r.Put("/rsvp", s.handlePutRSVP)
+			r.With(s.recordAudit).Put("/rsvp", s.handlePutRSVP)
 			r.Post("/dietary/read", s.handleReadDietary)
 			r.Post("/orders", s.handlePlaceOrder)
 			r.Get("/orders", s.handleMyOrders)
@@ -138,6 +138,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/admin/announcements", s.handleAnnounce)
 			r.Get("/admin/presence", s.handlePresence)
 			r.Get("/admin/audit", s.handleListAudit)
+			r.Get("/admin/answers", s.handleLatestAnswers)
 		})
 	})
 

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
@@ -319,10 +320,49 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 	}
 	view := newRSVPView(me, after, st, now)
 	view.Message = confirmation(d, view)
+	said := answerOf(d, view)
 	if d.Status != "" || d.ChangesNeeds() {
-		s.guestsChanged(ctx, "rsvp", identity(ctx), after, nil)
+		s.publishChanged(ctx, s.changeEvent("rsvp", identity(ctx), after, nil, &said))
 	}
+	noteAnswer(ctx, me, said)
 	writeJSON(w, http.StatusOK, view)
+}
+
+// answerNote is what one answer said, in the words the desk's "Latest
+// answers" shows: coming (how many) or not, and whether dietary needs or
+// tastes were given; never the words themselves.
+type answerNote struct {
+	Status    guest.Status `json:"status,omitempty"`
+	NumGuests int          `json:"numGuests,omitempty"`
+	Needs     bool         `json:"needs,omitempty"`
+	Tastes    bool         `json:"tastes,omitempty"`
+}
+
+func answerOf(d guest.Decision, v rsvpView) answerNote {
+	a := answerNote{Status: d.Status, Needs: d.ChangesNeeds(), Tastes: d.Tastes != nil}
+	if d.Status == guest.StatusComing {
+		a.NumGuests = v.ComingTotal
+	}
+	return a
+}
+
+// noteAnswer puts the answer in the audit log, where the desk reads its
+// latest answers back after a reload (GET /api/admin/answers).
+func noteAnswer(ctx context.Context, me guest.Guest, a answerNote) {
+	audit.SetSubject(ctx, me.ID)
+	audit.Note(ctx, "name", me.Name())
+	if a.Status != "" {
+		audit.Note(ctx, "status", string(a.Status))
+	}
+	if a.NumGuests > 0 {
+		audit.Note(ctx, "numGuests", a.NumGuests)
+	}
+	if a.Needs {
+		audit.Note(ctx, "needs", true)
+	}
+	if a.Tastes {
+		audit.Note(ctx, "tastes", true)
+	}
 }
 
 // lockGroup takes the turn of the signed-in guest's group (or of the guest
@@ -385,22 +425,32 @@ type rsvpChanged struct {
 	ByName string         `json:"byName"`
 	Guests []guest.Member `json:"guests,omitempty"`
 	// Deleted lists guests that are gone.
-	Deleted []string  `json:"deleted,omitempty"`
-	At      time.Time `json:"at"`
+	Deleted []string `json:"deleted,omitempty"`
+	// Answer is what a guest's answer said (reason rsvp).
+	Answer *answerNote `json:"answer,omitempty"`
+	At     time.Time   `json:"at"`
 }
 
 // guestsChanged tells the host's dashboards, live: rsvp.changed with who
 // changed, then stats.updated with the figures. The request never waits
 // on or fails for a publish.
 func (s *Server) guestsChanged(ctx context.Context, reason string, by auth.Identity, changed []guest.Guest, deleted []string) {
+	s.publishChanged(ctx, s.changeEvent(reason, by, changed, deleted, nil))
+}
+
+func (s *Server) changeEvent(reason string, by auth.Identity, changed []guest.Guest, deleted []string, answer *answerNote) rsvpChanged {
+	ev := rsvpChanged{Reason: reason, By: by.GuestID, ByName: by.Name, Deleted: deleted, Answer: answer, At: time.Now().UTC()}
+	for _, g := range changed {
+		ev.Guests = append(ev.Guests, guest.MemberOf(g))
+	}
+	return ev
+}
+
+func (s *Server) publishChanged(ctx context.Context, ev rsvpChanged) {
 	if s.publish == nil {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	ev := rsvpChanged{Reason: reason, By: by.GuestID, ByName: by.Name, Deleted: deleted, At: time.Now().UTC()}
-	for _, g := range changed {
-		ev.Guests = append(ev.Guests, guest.MemberOf(g))
-	}
 	if err := s.publish.Publish(ctx, topicAdmin, "rsvp.changed", ev); err != nil {
 		s.log.WarnContext(ctx, "publish rsvp.changed", "err", err)
 	}

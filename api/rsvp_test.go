@@ -263,7 +263,8 @@ func TestRSVPIsPublishedToTheHost(t *testing.T) {
 			case "rsvp.changed":
 				var c rsvpChanged
 				json.Unmarshal(data, &c)
-				if c.Reason != "rsvp" || c.By != members[1].ID || len(c.Guests) != 2 {
+				if c.Reason != "rsvp" || c.By != members[1].ID || len(c.Guests) != 2 ||
+					c.Answer == nil || c.Answer.Status != guest.StatusComing || c.Answer.NumGuests != 2 || c.Answer.Needs {
 					t.Errorf("rsvp.changed = %s", data)
 				}
 			case "stats.updated":

@@ -93,6 +93,26 @@ type Broker interface {
 	Latest(ctx context.Context, topic string) (Position, error)
 }
 
+// A Follower is a Broker that delivers to Listen only the topics the hub
+// follows, so an instance receives the events its sockets and listeners
+// want rather than every event of every instance. The Hub follows a topic
+// while it has subscribers here (and for Config.FollowGrace after the last
+// leaves, so a phone that reconnects finds it still followed), and the
+// topics of OnEvent listeners for its whole life. A Broker that is not a
+// Follower delivers every topic.
+//
+// Calls for one topic are made one at a time, in the order the Hub decides
+// them, so the broker's own order of commands matches.
+type Follower interface {
+	// Follow starts delivery of topic's events to Listen. The channel is
+	// closed once every event published from then on will be delivered,
+	// or delivery was interrupted (Listen's fn gets its empty Message and
+	// the Hub catches up from the history).
+	Follow(topic string) <-chan struct{}
+	// Unfollow stops delivery of topic's events.
+	Unfollow(topic string)
+}
+
 // completeHistory decides whether msgs covers every event after since up
 // to latest.
 func completeHistory(msgs []Message, since, latest uint64) bool {

@@ -586,17 +586,7 @@ func (c *conn) subscribe(topic string, since *Position) {
 	s.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
-	var (
-		hist History
-		err  error
-	)
-	if since != nil {
-		hist, err = h.broker.History(ctx, topic, since.Seq)
-	} else {
-		var pos Position
-		pos, err = h.broker.Latest(ctx, topic)
-		hist = History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}
-	}
+	hist, err := h.startFrom(ctx, topic, since)
 	cancel()
 	if err != nil {
 		h.log.Warn("read live history", "topic", topic, "err", err)
@@ -662,6 +652,20 @@ func (c *conn) subscribe(topic string, since *Position) {
 			}
 		}
 	}
+}
+
+// startFrom returns where a new subscription to topic starts: the history
+// after since, or just the latest position. The topic is followed before
+// the read, so every event stored after it arrives live.
+func (h *Hub) startFrom(ctx context.Context, topic string, since *Position) (History, error) {
+	if err := h.awaitFollow(ctx, topic); err != nil {
+		return History{}, err
+	}
+	if since != nil {
+		return h.broker.History(ctx, topic, since.Seq)
+	}
+	pos, err := h.broker.Latest(ctx, topic)
+	return History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}, err
 }
 
 func resyncOut(topic, epoch string, seq uint64) *outMsg {

@@ -77,6 +77,10 @@ type Config struct {
 	// history replay of up to --hub-history events) one socket may make
 	// in a minute; one more closes it with StatusTooMany (default 10).
 	MaxReplaysPerMinute int
+	// FollowGrace is how long a topic stays followed (see Follower) after
+	// its last subscriber here left (default 1m): phones reconnect, and
+	// following again costs a round trip to the broker.
+	FollowGrace time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -97,6 +101,9 @@ func (c Config) withDefaults() Config {
 	}
 	if c.MaxSubscriptions <= 0 {
 		c.MaxSubscriptions = 32
+	}
+	if c.FollowGrace <= 0 {
+		c.FollowGrace = time.Minute
 	}
 	if c.Shards <= 0 {
 		c.Shards = 16
@@ -162,6 +169,12 @@ type Hub struct {
 	lmu       sync.RWMutex
 	listeners map[string][]func(Event)
 	listenQ   chan Message
+
+	// follower is broker when it delivers only followed topics.
+	follower  Follower
+	fmu       sync.Mutex
+	follows   map[string]*topicFollow
+	listening bool // Start has followed the pinned topics
 }
 
 // New returns a Hub publishing through broker and admitting sockets with
@@ -183,7 +196,9 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		routes:    make(map[string]uint64),
 		lastSeen:  make(map[string]Position),
 		sockets:   make(map[string]int),
+		follows:   make(map[string]*topicFollow),
 	}
+	h.follower, _ = broker.(Follower)
 	for i := range h.shards {
 		h.shards[i] = &shard{
 			hub:    h,
@@ -228,6 +243,15 @@ func (h *Hub) Start(ctx context.Context) error {
 		h.workers.Wait()
 		return fmt.Errorf("start hub: %w", err)
 	}
+	if err := h.followPinned(ctx); err != nil {
+		stop()
+		for _, s := range h.shards {
+			close(s.inbox)
+		}
+		close(h.listenQ)
+		h.workers.Wait()
+		return fmt.Errorf("start hub: %w", err)
+	}
 	h.stopListen = stop
 	h.started = true
 	return nil
@@ -265,6 +289,7 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	}
 	// No more dispatch calls once stopListen returns.
 	h.stopListen()
+	h.stopFollowing()
 	for _, s := range h.shards {
 		close(s.inbox)
 	}
@@ -319,8 +344,9 @@ func (h *Hub) Publish(ctx context.Context, topic, event string, data any) error 
 // time from one goroutine, in order; fn should return quickly.
 func (h *Hub) OnEvent(topic string, fn func(Event)) {
 	h.lmu.Lock()
-	defer h.lmu.Unlock()
 	h.listeners[topic] = append(h.listeners[topic], fn)
+	h.lmu.Unlock()
+	h.pin(topic)
 }
 
 // Presence returns the number of sockets subscribed to each topic.
@@ -343,13 +369,17 @@ func (h *Hub) route(topic string, bit uint64, on bool) {
 	h.routesMu.Lock()
 	defer h.routesMu.Unlock()
 	if on {
+		if h.routes[topic] == 0 {
+			h.followed(topic, true)
+		}
 		h.routes[topic] |= bit
 		return
 	}
 	if m := h.routes[topic] &^ bit; m != 0 {
 		h.routes[topic] = m
-	} else {
+	} else if _, ok := h.routes[topic]; ok {
 		delete(h.routes, topic)
+		h.followed(topic, false)
 	}
 }
 

@@ -26,6 +26,26 @@ type RedisBroker struct {
 	// once. A frozen Redis runs both copies as soon as it wakes, so a
 	// short time is enough.
 	idTTL time.Duration
+
+	// fmu guards what Listen's connection follows (see Follower).
+	fmu     sync.Mutex
+	ps      *redis.PubSub // Listen's connection; nil when not listening
+	follows map[string]*redisFollow
+}
+
+// redisFollow is one followed topic. ready closes when Redis confirmed the
+// subscription to its channel, or when the connection came back (then the
+// hub catches up from the history).
+type redisFollow struct {
+	ready     chan struct{}
+	confirmed bool
+}
+
+func (f *redisFollow) confirm() {
+	if !f.confirmed {
+		f.confirmed = true
+		close(f.ready)
+	}
 }
 
 // NewRedisBroker returns a broker on rdb. prefix namespaces every key and
@@ -35,7 +55,8 @@ func NewRedisBroker(rdb *redis.Client, prefix string, history int) *RedisBroker 
 	if history < 1 {
 		history = 1
 	}
-	return &RedisBroker{rdb: rdb, prefix: prefix, history: history, ttl: 7 * 24 * time.Hour, idTTL: 5 * time.Minute}
+	return &RedisBroker{rdb: rdb, prefix: prefix, history: history, ttl: 7 * 24 * time.Hour, idTTL: 5 * time.Minute,
+		follows: make(map[string]*redisFollow)}
 }
 
 // Keys use a hash tag per topic so the script's keys share a cluster slot.
@@ -48,7 +69,31 @@ func (b *RedisBroker) logKey(topic string) string  { return b.prefix + ":{" + to
 func (b *RedisBroker) idKey(topic, id string) string {
 	return b.prefix + ":{" + topic + "}:id:" + id
 }
-func (b *RedisBroker) channel() string { return b.prefix + ":events:2" }
+
+// Each topic has its own channel, so an instance receives only the topics
+// it follows; the hash tag puts it in the slot of the topic's keys.
+// Instances of protocol 2 (one ":events:2" channel for all) and of this
+// one do not hear each other: upgrade every instance together.
+func (b *RedisBroker) channel(topic string) string { return b.prefix + ":{" + topic + "}:ev" }
+
+// topicOf is channel's inverse: "" for a channel that is not a topic's.
+func (b *RedisBroker) topicOf(channel string) string {
+	rest, ok := strings.CutPrefix(channel, b.prefix+":{")
+	if !ok {
+		return ""
+	}
+	topic, ok := strings.CutSuffix(rest, "}:ev")
+	if !ok {
+		return ""
+	}
+	return topic
+}
+
+// controlChannel is never published to. Listen subscribes to it first; a
+// later confirmation of it means go-redis reconnected and subscribed to
+// everything again, and whatever was published meanwhile is lost to
+// pub/sub.
+func (b *RedisBroker) controlChannel() string { return b.prefix + ":events:3" }
 
 // publishScript assigns the seq, stores and publishes in one atomic step,
 // so pub/sub carries each topic's events in seq order even when several
@@ -102,7 +147,7 @@ func (b *RedisBroker) Publish(ctx context.Context, ev Event) (Position, error) {
 		keys = append(keys, b.idKey(ev.Topic, ev.ID))
 	}
 	res, err := publishScript.Run(ctx, b.rdb, keys,
-		head, tail, b.history, b.channel(), ev.Time.UnixNano(), ev.Topic, int64(b.ttl/time.Second),
+		head, tail, b.history, b.channel(ev.Topic), ev.Time.UnixNano(), ev.Topic, int64(b.ttl/time.Second),
 		newEpoch(), int64(b.idTTL/time.Second),
 	).Text()
 	if err != nil {
@@ -130,21 +175,41 @@ func unavailable(err error) bool {
 	return true
 }
 
-// Listen implements Broker. A lost pub/sub connection is re-established by
-// go-redis; fn then gets a Message without a topic, and the hub re-reads
-// what it missed from the history.
+// Listen implements Broker: fn gets the events of the topics followed
+// (see Follow). A lost pub/sub connection is re-established by go-redis,
+// which subscribes to every followed topic again; fn then gets a Message
+// without a topic, and the hub re-reads what it missed from the history.
+// One Listen at a time per broker.
 func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), error) {
 	ps := b.rdb.Subscribe(ctx)
-	if err := ps.Subscribe(ctx, b.channel()); err != nil {
+	b.fmu.Lock()
+	if b.ps != nil {
+		b.fmu.Unlock()
 		ps.Close()
-		return nil, fmt.Errorf("subscribe to %s: %w", b.channel(), err)
+		return nil, errors.New("redis broker: already listening")
+	}
+	channels := []string{b.controlChannel()}
+	for topic := range b.follows {
+		channels = append(channels, b.channel(topic))
+	}
+	err := ps.Subscribe(ctx, channels...)
+	if err == nil {
+		b.ps = ps
+	}
+	b.fmu.Unlock()
+	if err != nil {
+		ps.Close()
+		return nil, fmt.Errorf("subscribe to %s: %w", b.controlChannel(), err)
 	}
 	// Wait for the confirmation so nothing published after Listen returns
-	// is missed.
+	// is missed. Redis confirms a SUBSCRIBE's channels in order, and
+	// handles the command whole: once the control channel is confirmed,
+	// so are the others.
 	if _, err := ps.Receive(ctx); err != nil {
-		ps.Close()
-		return nil, fmt.Errorf("confirm subscription to %s: %w", b.channel(), err)
+		b.detach(ps)
+		return nil, fmt.Errorf("confirm subscription to %s: %w", b.controlChannel(), err)
 	}
+	b.confirmAll()
 	loopCtx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -166,12 +231,22 @@ func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), err
 			}
 			switch m := msg.(type) {
 			case *redis.Subscription:
-				// A confirmation after the first one means go-redis
-				// reconnected: whatever was published meanwhile is lost
-				// to pub/sub and must be read from the history.
-				if m.Kind == "subscribe" {
-					fn(Message{})
+				if m.Kind != "subscribe" {
+					continue
 				}
+				if m.Channel == b.controlChannel() {
+					// Reconnected: every followed topic is subscribed
+					// again, and what was published meanwhile must be
+					// read from the history.
+					b.confirmAll()
+					fn(Message{})
+					continue
+				}
+				b.fmu.Lock()
+				if f := b.follows[b.topicOf(m.Channel)]; f != nil {
+					f.confirm()
+				}
+				b.fmu.Unlock()
 			case *redis.Message:
 				if ev, ok := parsePubSubPayload(m.Payload); ok {
 					fn(ev)
@@ -183,10 +258,65 @@ func (b *RedisBroker) Listen(ctx context.Context, fn func(Message)) (func(), err
 	return func() {
 		once.Do(func() {
 			cancel()
-			ps.Close()
+			b.detach(ps)
 			<-done
 		})
 	}, nil
+}
+
+// detach closes Listen's connection; what is followed stays recorded for
+// the next Listen.
+func (b *RedisBroker) detach(ps *redis.PubSub) {
+	b.fmu.Lock()
+	if b.ps == ps {
+		b.ps = nil
+	}
+	b.fmu.Unlock()
+	ps.Close()
+}
+
+// confirmAll ends every wait for a subscription: the connection was (re)made
+// with all of them.
+func (b *RedisBroker) confirmAll() {
+	b.fmu.Lock()
+	defer b.fmu.Unlock()
+	for _, f := range b.follows {
+		f.confirm()
+	}
+}
+
+// Follow implements Follower. When Redis cannot be reached, go-redis keeps
+// the channel and subscribes when it reconnects; the reconnection ends the
+// wait.
+func (b *RedisBroker) Follow(topic string) <-chan struct{} {
+	b.fmu.Lock()
+	defer b.fmu.Unlock()
+	if f := b.follows[topic]; f != nil {
+		return f.ready
+	}
+	f := &redisFollow{ready: make(chan struct{})}
+	b.follows[topic] = f
+	if b.ps != nil {
+		// An error leaves the channel recorded in go-redis, which
+		// subscribes to it when it reconnects.
+		_ = b.ps.Subscribe(context.Background(), b.channel(topic))
+	}
+	return f.ready
+}
+
+// Unfollow implements Follower.
+func (b *RedisBroker) Unfollow(topic string) {
+	b.fmu.Lock()
+	defer b.fmu.Unlock()
+	f := b.follows[topic]
+	if f == nil {
+		return
+	}
+	delete(b.follows, topic)
+	f.confirm()
+	if b.ps != nil {
+		_ = b.ps.Unsubscribe(context.Background(), b.channel(topic))
+	}
 }
 
 // parsePubSubPayload reads "<seq> <unix nanos> <topic> <epoch>\n<wire>".
@@ -320,7 +450,7 @@ func (b *RedisBroker) PublishBatch(ctx context.Context, evs []Event) error {
 		if ev.ID != "" {
 			keys = append(keys, b.idKey(ev.Topic, ev.ID))
 		}
-		calls[i] = call{keys, []any{head, tail, b.history, b.channel(), ev.Time.UnixNano(), ev.Topic,
+		calls[i] = call{keys, []any{head, tail, b.history, b.channel(ev.Topic), ev.Time.UnixNano(), ev.Topic,
 			int64(b.ttl / time.Second), newEpoch(), int64(b.idTTL / time.Second)}}
 	}
 	run := func(evalsha bool) error {

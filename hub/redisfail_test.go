@@ -348,6 +348,7 @@ func TestRedisPublishRetryStoredOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
+	<-bs[1].(*RedisBroker).Follow(TopicBar)
 	ctx := context.Background()
 	first, err := b.Publish(ctx, Event{Topic: TopicBar, Event: "order.placed", Time: time.Now(), ID: "a"})
 	if err != nil {

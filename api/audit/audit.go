@@ -293,3 +293,29 @@ func fields(v any) (map[string]any, error) {
 	err = json.Unmarshal(raw, &m)
 	return m, err
 }
+
+// Areas group the families of actions the way the host's desk looks at
+// them: its log filters by area ("door": who let whom in). Every action
+// the API records belongs to one area (TestEveryActionHasAnArea).
+var Areas = map[string][]string{
+	"guests": {"guest", "auth"},
+	"rsvp":   {"rsvp"},
+	"door":   {"door"},
+	"menu":   {"drink"},
+	"bar":    {"stock", "drink_stock", "board"},
+	"mail":   {"invitation", "reminder", "public_url"},
+	"event":  {"settings", "announcement"},
+	"system": {"appkey", "job", "unmapped"},
+}
+
+// AreaOf returns the area an action belongs to, "" when none.
+func AreaOf(action string) string {
+	for area, families := range Areas {
+		for _, f := range families {
+			if action == f || strings.HasPrefix(action, f+".") {
+				return area
+			}
+		}
+	}
+	return ""
+}

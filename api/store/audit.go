@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"strings"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -62,8 +63,12 @@ func (s *Store) InsertAudits(ctx context.Context, entries []*audit.Entry) error 
 type AuditFilter struct {
 	// Action is an exact action ("guest.create") or a family of actions
 	// ("guest" matches guest.create, guest.update, …).
-	Action  string
-	ActorID string
+	Action string
+	// Families narrows to entries in any of these families of actions
+	// (an area of the desk: the door is "door", the bar "stock",
+	// "drink_stock" and "board").
+	Families []string
+	ActorID  string
 	// Since (inclusive) and Until (exclusive) bound the entries' times.
 	Since, Until time.Time
 	// Limit is the page size (50 when 0, at most MaxPageSize); Page
@@ -73,10 +78,24 @@ type AuditFilter struct {
 
 func (f AuditFilter) bson() bson.D {
 	filter := bson.D{}
+	var actions bson.A
 	if f.Action != "" {
 		// "^guest(\.|$)": the action itself or any action under it. It
 		// is anchored, so an index on action bounds it on MongoDB.
-		filter = append(filter, bson.E{Key: "action", Value: bson.D{{Key: "$regex", Value: "^" + regexp.QuoteMeta(f.Action) + `(\.|$)`}}})
+		actions = append(actions, bson.D{{Key: "action", Value: bson.D{{Key: "$regex", Value: "^" + regexp.QuoteMeta(f.Action) + `(\.|$)`}}}})
+	}
+	if len(f.Families) > 0 {
+		quoted := make([]string, len(f.Families))
+		for i, fam := range f.Families {
+			quoted[i] = regexp.QuoteMeta(fam)
+		}
+		actions = append(actions, bson.D{{Key: "action", Value: bson.D{{Key: "$regex", Value: "^(" + strings.Join(quoted, "|") + `)(\.|$)`}}}})
+	}
+	switch len(actions) {
+	case 1:
+		filter = append(filter, actions[0].(bson.D)...)
+	case 2:
+		filter = append(filter, bson.E{Key: "$and", Value: actions})
 	}
 	if f.ActorID != "" {
 		filter = append(filter, bson.E{Key: "actorId", Value: f.ActorID})

@@ -123,3 +123,39 @@ func (s *Store) GuestOrdersSince(ctx context.Context, guestID string, since time
 	slices.Reverse(out)
 	return out, nil
 }
+
+// GuestUnfinishedOrders reads, each by _id, the guest's orders that
+// finished does not name as served or cancelled, and returns those the bar
+// still has (queued, preparing, ready) and the ids found finished. It is
+// what the open-order limit counts: one read of the guest's list and one
+// per order not known to be finished, where a count by guestId reads
+// every open order on the embedded database. An id whose order is in
+// neither collection (its placement failed, or is still being stored) is
+// in neither result.
+func (s *Store) GuestUnfinishedOrders(ctx context.Context, guestID string, finished func(id string) bool) (unfinished []order.Order, done []string, err error) {
+	ids, err := s.guestOrderIDs(ctx, guestID)
+	if err != nil {
+		return nil, nil, err
+	}
+	for _, id := range ids {
+		if finished != nil && finished(id) {
+			continue
+		}
+		o, err := s.findOrder(ctx, collOrders, id)
+		if err == nil {
+			if o.GuestID == guestID {
+				unfinished = append(unfinished, o)
+			}
+			continue
+		}
+		if !errors.Is(err, ErrNotFound) {
+			return nil, nil, fmt.Errorf("open orders of %s: %w", guestID, err)
+		}
+		if _, err = s.findOrder(ctx, collArchive, id); err == nil {
+			done = append(done, id)
+		} else if !errors.Is(err, ErrNotFound) {
+			return nil, nil, fmt.Errorf("open orders of %s: %w", guestID, err)
+		}
+	}
+	return unfinished, done, nil
+}

@@ -3,6 +3,7 @@
 // event settings, import/export and invitations (desk-tools.js). The bar's
 // admin modules add themselves to #bar-admin-area.
 import { api } from "./api.js";
+import { t, formatList, formatTime } from "./i18n.js";
 import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
@@ -76,37 +77,98 @@ async function loadStats({ timeline = false } = {}) {
   return s;
 }
 
-function when(iso) {
-  return new Date(iso).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" });
+// The latest answers: read from the store when the page opens (they
+// survive a reload), then each rsvp.changed event on top. Both come as one
+// shape: an audit entry's action, who did it, about whom, and the answer.
+const FEED_MAX = 12;
+
+function fromEntry(e) {
+  const d = e.details || {};
+  return { at: e.at, action: e.action, by: e.actorName, name: d.name || "", status: d.status || "", numGuests: d.numGuests || 0, needs: !!d.needs, tastes: !!d.tastes, group: d.group, changed: d.changed, created: d.created };
 }
 
-const REASONS = { created: "added", edited: "edited", deleted: "deleted", import: "imported" };
+const ACTION_OF = { rsvp: "rsvp.answer", created: "guest.create", edited: "guest.update", deleted: "guest.delete", import: "guest.import" };
 
-// addFeed shows one rsvp.changed event at the top of the latest answers.
+function fromEvent(ev) {
+  const guests = ev.guests || [];
+  const who = guests.length === 1 ? `${guests[0].firstName} ${guests[0].lastName}` : "";
+  const a = ev.answer || {};
+  return { at: ev.at, action: ACTION_OF[ev.reason] || "guest.update", by: ev.byName, name: ev.reason === "rsvp" ? ev.byName : who, count: guests.length, status: a.status || "", numGuests: a.numGuests || 0, needs: !!a.needs, tastes: !!a.tastes };
+}
+
+// feedText says one item in the page's language.
+function feedText(it) {
+  switch (it.action) {
+    case "rsvp.answer": {
+      const what = [];
+      if (it.status === "coming") what.push(t("feed.coming", { count: it.numGuests || 1 }));
+      if (it.status === "declined") what.push(t("feed.declined"));
+      if (it.needs) what.push(t("feed.needs"));
+      if (it.tastes) what.push(t("feed.tastes"));
+      return t("feed.answered", { name: it.name || it.by, what: formatList(what.length ? what : [t("feed.saved")]) });
+    }
+    case "guest.create":
+      return t("feed.added", { by: it.by, name: it.name || t("feed.someGuests", { count: it.count || 1 }) });
+    case "guest.delete":
+      return it.name ? t("feed.deleted", { by: it.by, name: it.name }) : t("feed.deletedSomeone", { by: it.by });
+    case "guest.import":
+      return t("feed.imported", { by: it.by });
+    case "guest.dietary_review":
+      return t("feed.reviewed", { by: it.by, name: it.name });
+    default:
+      if (typeof it.group === "string") return it.group ? t("feed.moved", { by: it.by, name: it.name, group: it.group }) : t("feed.leftGroup", { by: it.by, name: it.name });
+      return t("feed.edited", { by: it.by, name: it.name || t("feed.someGuests", { count: it.count || 1 }) });
+  }
+}
+
+function feedItem(it) {
+  const li = document.createElement("li");
+  li.dataset.action = it.action;
+  const time = document.createElement("time");
+  time.dateTime = it.at;
+  time.textContent = formatTime(it.at);
+  const text = document.createElement("span");
+  text.textContent = feedText(it);
+  li.append(time, text);
+  return li;
+}
+
+// Live events that arrive before the stored list are kept and put on top
+// of it once it is in, unless it already holds them (an event is at most
+// as late as the entry the same change writes after it).
+let feedLoaded = false;
+let feedNewest = "";
+const feedEarly = [];
+
 function addFeed(ev) {
+  const it = fromEvent(ev);
+  if (feedLoaded) prependFeed(it);
+  else feedEarly.push(it);
+}
+
+function prependFeed(it) {
   const feed = $("feed");
   if (feed.firstElementChild?.classList.contains("muted")) feed.replaceChildren();
-  const li = document.createElement("li");
-  const time = document.createElement("time");
-  time.dateTime = ev.at;
-  time.textContent = when(ev.at);
-  const text = document.createElement("span");
-  if (ev.reason === "rsvp") {
-    const parts = (ev.guests || []).map((g) => {
-      const what = g.status === "coming" ? (g.numGuests > 1 ? `coming (${g.numGuests})` : "coming") : g.status === "declined" ? "not coming" : "not answered";
-      return `${g.firstName} ${g.lastName}: ${what}`;
-    });
-    text.textContent = `${ev.byName} answered. ${parts.join(", ")}`;
-  } else if (ev.reason === "deleted") {
-    text.textContent = `${ev.byName} deleted a guest`;
-  } else {
-    const n = (ev.guests || []).length;
-    const who = n === 1 ? `${ev.guests[0].firstName} ${ev.guests[0].lastName}` : `${n} guests`;
-    text.textContent = `${ev.byName} ${REASONS[ev.reason] || "changed"} ${who}`;
+  feed.prepend(feedItem(it));
+  while (feed.children.length > FEED_MAX) feed.lastElementChild.remove();
+}
+
+async function loadFeed() {
+  let items = [];
+  try {
+    const res = await api("GET", `/api/admin/answers?limit=${FEED_MAX}`);
+    items = res.answers.map(fromEntry);
+  } catch {
+    // The live events still fill the list.
   }
-  li.append(time, text);
-  feed.prepend(li);
-  while (feed.children.length > 12) feed.lastElementChild.remove();
+  feedNewest = items[0]?.at || "";
+  feedLoaded = true;
+  const feed = $("feed");
+  const nodes = items.map(feedItem);
+  if (nodes.length) feed.replaceChildren(...nodes);
+  for (const it of feedEarly.splice(0)) {
+    if (!feedNewest || Date.parse(it.at) > Date.parse(feedNewest)) prependFeed(it);
+  }
 }
 
 // debounce runs fn once things calm down: a 200-row import is one refresh.
@@ -160,6 +222,7 @@ async function main() {
     },
   });
   showPublicURL();
+  loadFeed();
   try {
     await loadStats({ timeline: true });
   } catch (err) {

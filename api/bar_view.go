@@ -1,0 +1,170 @@
+package api
+
+import (
+	"context"
+	"encoding/json"
+	"log/slog"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
+)
+
+// orderViews keeps this instance's order.View: the unfinished orders,
+// from which queue positions and the open-order counts are read without a
+// query. It is
+//   - rebuilt from the store on first use (a read of the open orders);
+//   - kept by this instance's own writes, applied before their events go
+//     out, so a guest reads their own order at once;
+//   - kept by the order events of every instance on the bar topic;
+//   - corrected from the store every refresh, at once when the bar topic's
+//     sequence shows a gap (an event this instance never heard), and by
+//     every read of the bar's queue.
+//
+// What a stale view can get wrong is an estimate or a count for a moment;
+// the open-order limit does not trust it beyond "this order is finished",
+// which never stops being true (see Server.openOrders).
+type orderViews struct {
+	view    *order.View
+	store   *store.Store
+	log     *slog.Logger
+	refresh time.Duration
+
+	buildMu sync.Mutex
+	built   atomic.Bool
+	// fixedAt is when the last correction's read began (UnixNano).
+	fixedAt atomic.Int64
+	fixing  atomic.Bool
+	doubt   atomic.Bool
+
+	// The bar topic's last position heard, touched only by the hub's one
+	// listener goroutine.
+	epoch string
+	seq   uint64
+}
+
+// defaultOrderViewRefresh spaces the corrections: each reads every open
+// order once, which a busy bar's few dozen make cheap.
+const defaultOrderViewRefresh = 10 * time.Second
+
+func newOrderViews(st *store.Store, log *slog.Logger, refresh time.Duration) *orderViews {
+	if refresh <= 0 {
+		refresh = defaultOrderViewRefresh
+	}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	return &orderViews{view: order.NewView(), store: st, log: log, refresh: refresh}
+}
+
+// orderEventData is what the view needs of an order event's data.
+type orderEventData struct {
+	ID        string       `json:"id"`
+	GuestID   string       `json:"guestId"`
+	Status    order.Status `json:"status"`
+	Version   int          `json:"version"`
+	CreatedAt time.Time    `json:"createdAt"`
+	StartedAt *time.Time   `json:"startedAt"`
+}
+
+// onEvent hears every event on the bar topic, from every instance
+// (this one's included), one at a time and in order.
+func (v *orderViews) onEvent(ev hub.Event) {
+	if ev.Epoch != v.epoch || (v.seq != 0 && ev.Seq != v.seq+1) {
+		// A new epoch (the broker lost its history) or a gap: something
+		// may have been missed. The first event heard says nothing.
+		if v.seq != 0 || v.epoch != "" {
+			v.doubt.Store(true)
+		}
+	}
+	v.epoch, v.seq = ev.Epoch, ev.Seq
+	if !strings.HasPrefix(ev.Event, "order.") {
+		return
+	}
+	var d orderEventData
+	if err := json.Unmarshal(ev.Data, &d); err != nil || d.ID == "" || d.Version == 0 {
+		v.doubt.Store(true)
+		return
+	}
+	v.view.Apply(order.Order{ID: d.ID, GuestID: d.GuestID, Status: d.Status, Version: d.Version, CreatedAt: d.CreatedAt, StartedAt: d.StartedAt})
+}
+
+// get returns the view, built, and starts a correction when one is due.
+func (v *orderViews) get(ctx context.Context) (*order.View, error) {
+	if !v.built.Load() {
+		v.buildMu.Lock()
+		defer v.buildMu.Unlock()
+		if !v.built.Load() {
+			if err := v.correct(ctx); err != nil {
+				return nil, err
+			}
+			v.built.Store(true)
+			return v.view, nil
+		}
+	}
+	due := time.Since(time.Unix(0, v.fixedAt.Load())) >= v.refresh
+	if (due || v.doubt.Load()) && v.fixing.CompareAndSwap(false, true) {
+		go func() {
+			defer v.fixing.Store(false)
+			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+			defer cancel()
+			if err := v.correct(ctx); err != nil {
+				v.log.Warn("correct the order view", "err", err)
+			}
+		}()
+	}
+	return v.view, nil
+}
+
+// correct reads the unfinished orders and makes the view agree.
+func (v *orderViews) correct(ctx context.Context) error {
+	v.doubt.Store(false)
+	started := time.Now()
+	orders, err := v.store.BarQueue(ctx)
+	if err != nil {
+		v.doubt.Store(true)
+		return err
+	}
+	v.corrected(orders, started)
+	return nil
+}
+
+// corrected takes in a full read of the unfinished orders begun at
+// started (a correction's, or the bar queue's).
+func (v *orderViews) corrected(orders []order.Order, started time.Time) {
+	v.fixedAt.Store(started.UnixNano())
+	if changed, removed := v.view.Correct(orders, started); (changed > 0 || removed > 0) && v.built.Load() {
+		v.log.Debug("order view corrected", "changed", changed, "removed", removed)
+	}
+}
+
+// openOrders counts the guest's open orders (queued or preparing) for the
+// open-order limit, exactly: under the guest's lock it reads the guest's
+// list of orders and, by _id, each order the view does not know to be
+// finished (a guest has a few at most). What it reads also corrects the
+// view.
+func (s *Server) openOrders(ctx context.Context, guestID string) (int, error) {
+	view, err := s.bar.orders.get(ctx)
+	if err != nil {
+		return 0, err
+	}
+	unfinished, done, err := s.store.GuestUnfinishedOrders(ctx, guestID, view.Finished)
+	if err != nil {
+		return 0, err
+	}
+	for _, id := range done {
+		view.Apply(order.Order{ID: id, Status: order.Served})
+	}
+	n := 0
+	for _, o := range unfinished {
+		view.Apply(o)
+		if o.Status.Open() {
+			n++
+		}
+	}
+	return n, nil
+}
