@@ -15,6 +15,7 @@ import (
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 )
 
 // The host's guest desk (docs/DESIGN.md, flow 3).
@@ -448,6 +449,10 @@ func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.InZone())
 }
 
+// eventEventChanged carries the event's details (guest.Details) on the
+// guests topic when the host saves the settings.
+const eventEventChanged = "event.changed"
+
 func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	var in guest.SettingsInput
 	if err := decode(r, &in); err != nil {
@@ -468,5 +473,8 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	if beforeErr == nil {
 		audit.Note(r.Context(), "changed", audit.Changed(before, saved, "updatedAt"))
 	}
+	// Guests' open pages show the new name, time, place and dress code at
+	// once; the data is what GET /api/rsvp gives as "event".
+	s.publishEvent(r.Context(), hub.TopicGuests, eventEventChanged, saved.Details(time.Now()))
 	writeJSON(w, http.StatusOK, saved.InZone())
 }

@@ -37,6 +37,7 @@ func TestBrowserAIBartender(t *testing.T) {
 
 	phone := browsertest.New(t).Page(t, browsertest.Phone)
 	browsertest.SignIn(t, phone, s.URL, g.Code, "holm", "/")
+	browsertest.Click(t, phone, "#tab-ask")
 	browsertest.WaitText(t, phone, "#reco-area", "What should I drink?")
 	browsertest.Click(t, phone, `#reco-form input[name="reco-like"][value="fresh"] + span`)
 	browsertest.Fill(t, phone, "#reco-mood", "celebrating")

@@ -54,6 +54,7 @@ func TestBrowserFamilyNeedsPerPerson(t *testing.T) {
 	// Leo's own phone.
 	son := b.Page(t, browsertest.Phone)
 	browsertest.SignIn(t, son, p.s.URL, leo.Code, "berg", "/")
+	browsertest.Click(t, son, "#tab-menu")
 	maiTai := `#menu-list .drink[data-id="mai-tai"]`
 	browsertest.WaitText(t, son, maiTai+" .allergen-flag", "contains nuts")
 	browsertest.Click(t, son, maiTai+" .order-button")
@@ -66,6 +67,7 @@ func TestBrowserFamilyNeedsPerPerson(t *testing.T) {
 	browsertest.Click(t, son, "#order-submit")
 	browsertest.WaitNotVisible(t, son, "#order-dialog")
 	browsertest.WaitText(t, son, "#order-list", "Mai Tai")
+	browsertest.Click(t, son, "#tab-orders")
 	browsertest.ScreenshotOf(t, son, "#my-orders", "mai-tai-ordered")
 }
 

@@ -42,6 +42,8 @@ func TestBrowserGuestInSwedish(t *testing.T) {
 	browsertest.ScreenshotOf(t, phone, "#rsvp-area", "rsvp")
 	browsertest.Click(t, phone, "#rsvp-yes")
 	browsertest.WaitText(t, phone, "#rsvp-done-text", "Tack! Du kommer. Vi ses där!")
+	browsertest.WaitText(t, phone, "#tab-menu", "Meny")
+	browsertest.Click(t, phone, "#tab-menu")
 
 	// The menu: the starter menu's Swedish texts, Swedish buttons.
 	negroni := `#menu-list .drink[data-id="negroni"]`
@@ -65,6 +67,8 @@ func TestBrowserGuestInSwedish(t *testing.T) {
 	browsertest.WaitNotVisible(t, phone, "#order-dialog")
 	browsertest.WaitText(t, phone, "#order-list", "2 × Mojito")
 	browsertest.WaitText(t, phone, "#order-list", "Nummer 1 i kön")
+	browsertest.WaitText(t, phone, "#tab-orders", "Mina beställningar")
+	browsertest.Click(t, phone, "#tab-orders")
 	browsertest.ScreenshotOf(t, phone, "#my-orders", "ordered")
 	id := browsertest.Eval[string](t, phone, `document.querySelector("#order-list .order").dataset.id`)
 	ticket := fmt.Sprintf(`.ticket[data-id=%q]`, id)

@@ -34,6 +34,7 @@ func TestBrowserOrderToReady(t *testing.T) {
 
 	phone := b.Page(t, browsertest.Phone)
 	browsertest.SignIn(t, phone, p.s.URL, p.guestCode, p.guestLast, "/")
+	browsertest.Click(t, phone, "#tab-menu")
 	browsertest.WaitText(t, phone, "#menu-list", "Negroni")
 	browsertest.WaitText(t, phone, "#menu-sections", "Alcohol-free")
 	browsertest.WaitText(t, phone, `#menu-list .drink[data-id="mojito"] .serving`, "Highball · garnish: mint sprig, lime wheel")

@@ -44,6 +44,7 @@ func TestBrowserGuestApp(t *testing.T) {
 	waitEval(t, phone, "live", `document.getElementById("live-status").dataset.status === "open"`)
 
 	// "mojto" finds the Mojito.
+	browsertest.Click(t, phone, "#tab-menu")
 	browsertest.WaitText(t, phone, "#menu-list", "Negroni")
 	browsertest.Fill(t, phone, "#menu-search", "mojto")
 	browsertest.WaitText(t, phone, "#menu-list", "Mojito")
@@ -54,6 +55,7 @@ func TestBrowserGuestApp(t *testing.T) {
 	browsertest.WaitVisible(t, phone, "#order-dialog")
 	browsertest.Click(t, phone, "#order-submit")
 	browsertest.WaitNotVisible(t, phone, "#order-dialog")
+	browsertest.Click(t, phone, "#tab-orders")
 	browsertest.WaitVisible(t, phone, "#push-offer")
 	browsertest.WaitText(t, phone, "#push-offer", "even with the phone locked")
 	browsertest.ScreenshotOf(t, phone, "#push-offer", "push-offer")

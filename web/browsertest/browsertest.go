@@ -400,6 +400,25 @@ func saveScreenshot(t testing.TB, ctx context.Context, name string, png []byte) 
 	return p
 }
 
+// ScreenshotScreen saves what is on the screen right now (the viewport at its scroll
+// position, with fixed bars and banners where a person sees them), named as Screenshot.
+func ScreenshotScreen(t testing.TB, ctx context.Context, name string) string {
+	t.Helper()
+	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
+	defer cancel()
+	png, err := chromedp.Run(sctx, chromedp.Action[[]byte](func(ctx context.Context, target *chromedp.Target) ([]byte, error) {
+		r, err := cdp.Call(ctx, target, page.CaptureScreenshot, page.CaptureScreenshotParams{Format: page.CaptureScreenshotFormatPng})
+		if err != nil {
+			return nil, err
+		}
+		return r.Data, nil
+	}))
+	if err != nil {
+		t.Fatalf("screenshot %s: %v%s", name, err, pageState(ctx))
+	}
+	return saveScreenshot(t, ctx, name, png)
+}
+
 // ScreenshotOf saves a screenshot of the first element matched by sel, for
 // pages too long to capture whole (Chromium stops at 16,384 pixels).
 func ScreenshotOf(t testing.TB, ctx context.Context, sel, name string) string {

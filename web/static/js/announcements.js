@@ -1,14 +1,17 @@
 // The host's announcements ("cake in the garden in 5 minutes"), shown on the guest and
-// bar pages the moment they arrive on the "guests" topic. A phone that slept gets the
+// bar pages the moment they arrive on the "guests" topic. The guest app has its own
+// #announcements box, fixed under the top bar, so a guest deep in the menu or on any
+// other view sees "last call" too (and the phone vibrates, where the browser allows). A phone that slept gets the
 // ones it missed when it reconnects (live.js replays them in order).
 import { startLive } from "./page.js";
 import { auth } from "./api.js";
+import { formatTime, t } from "./i18n.js";
 
 const KEEP = 3; // announcements shown at once; older ones fold away
 
 function timeOf(at) {
   const d = new Date(at);
-  return Number.isNaN(d.getTime()) ? "" : d.toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  return Number.isNaN(d.getTime()) ? "" : formatTime(d);
 }
 
 function box() {
@@ -18,7 +21,7 @@ function box() {
     list.id = "announcements";
     list.className = "announcements";
     list.setAttribute("aria-live", "assertive");
-    list.setAttribute("aria-label", "Announcements from the host");
+    list.setAttribute("aria-label", t("guest.announcements"));
     const main = document.getElementById("app");
     (main || document.body).prepend(list);
   }
@@ -39,7 +42,7 @@ function show(data) {
   const close = document.createElement("button");
   close.type = "button";
   close.className = "quiet announcement-close";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("common.close"));
   close.textContent = "×";
   close.addEventListener("click", () => item.remove());
   item.append(text, meta, close);

@@ -35,10 +35,14 @@ if (area && me?.guest?.id) start();
 function start() {
   loadStyles("/static/css/bar.css");
   area.classList.add("menu-area");
-  area.append(
+  // On the guest app the orders have a view of their own (#orders-area, under "My orders").
+  const ordersArea = document.getElementById("orders-area") || area;
+  ordersArea.classList.add("menu-area");
+  ordersArea.append(
     h("div", { id: "my-orders", class: "card my-orders", hidden: true, "aria-live": "polite" },
       h("h2", {}, t("guest.myOrders")),
-      h("ul", { id: "order-list", class: "order-list" })),
+      h("ul", { id: "order-list", class: "order-list" })));
+  area.append(
     h("div", { class: "card menu-card" },
       h("h2", { id: "menu-title" }, t("guest.drinks")),
       h("p", { id: "menu-paused", class: "notice", hidden: true },
@@ -47,16 +51,26 @@ function start() {
         h("label", { class: "visually-hidden", for: "menu-search" }, t("guest.searchLabel")),
         h("input", { id: "menu-search", type: "search", placeholder: t("guest.searchPlaceholder"), autocomplete: "off", enterkeyhint: "search" }),
         h("div", { id: "menu-sections", class: "menu-sections", role: "group", "aria-label": t("guest.sections") }),
-        h("label", { class: "check-row" }, h("input", { id: "menu-af", type: "checkbox" }), " Alcohol-free only")),
+        h("label", { class: "check-row" }, h("input", { id: "menu-af", type: "checkbox" }), " ", t("guest.alcoholFreeOnly"))),
       h("p", { id: "menu-error", class: "error", role: "alert", hidden: true }),
-      h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, t("guest.loadingMenu")))),
-    orderDialog(),
-    readyOverlay(),
-  );
-  // The menu sits below the RSVP on a long page: a dock at the bottom keeps the open
-  // order in sight and leads back to it.
+      h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, t("guest.loadingMenu")))));
+  // The dialog and the "ready" moment show over whichever view is on screen.
+  document.body.append(orderDialog(), readyOverlay());
+  // A dock above the navigation keeps the open order in sight from the other views and
+  // leads to it.
   document.body.append(h("button", { id: "order-dock", class: "order-dock", type: "button", hidden: true,
-    onclick: () => document.getElementById("my-orders").scrollIntoView({ behavior: "smooth", block: "start" }) }));
+    onclick: () => {
+      document.dispatchEvent(new CustomEvent("barhub:show", { detail: "orders" }));
+      document.getElementById("my-orders").scrollIntoView({ behavior: "smooth", block: "start" });
+    } }));
+  document.addEventListener("barhub:view", () => renderOrders());
+  // "Order" on a recommended drink (reco.js): the same dialog and allergy checks as from
+  // the menu, over the recommendation.
+  document.addEventListener("barhub:order-drink", (e) => {
+    const d = state.drinks.find((x) => x.id === e.detail);
+    if (d?.available && appIsOn()) openOrder(d);
+    else toast(d ? t("guest.soldOut") : t("guest.notOnMenu"), "bad");
+  });
   document.getElementById("menu-search").addEventListener("input", (e) => {
     state.query = e.target.value.trim().toLowerCase();
     renderDrinks();
@@ -335,7 +349,7 @@ function openOrder(d, existing) {
   const dlg = document.getElementById("order-dialog");
   const warn = state.warnings[d.id];
   draft = { drink: d, key: newKey(), qty: 1, orderId: existing?.id, version: existing?.version };
-  document.getElementById("order-title").textContent = existing ? `Change: ${d.name}` : d.name;
+  document.getElementById("order-title").textContent = existing ? t("guest.changeDrink", { drink: d.name }) : d.name;
   document.getElementById("order-desc").textContent = d.description || "";
   document.getElementById("qty").textContent = "1";
   document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
@@ -461,7 +475,14 @@ function orderState(o) {
 
 function renderDock(open) {
   const dock = document.getElementById("order-dock");
-  const pick = open.find((o) => o.status === "ready") || open.find((o) => o.status === "preparing") || open[0];
+  const count = document.getElementById("orders-count");
+  if (count) {
+    count.textContent = open.length ? formatNumber(open.length) : "";
+    count.hidden = open.length === 0;
+  }
+  // On "My orders" the orders themselves are on screen.
+  const onOrders = document.body.dataset.view === "orders";
+  const pick = onOrders ? null : open.find((o) => o.status === "ready") || open.find((o) => o.status === "preparing") || open[0];
   dock.hidden = !pick;
   document.body.classList.toggle("has-dock", !!pick);
   if (!pick) return;
@@ -477,6 +498,8 @@ function renderOrders() {
   const recent = state.orders.filter((o) => ["served", "cancelled"].includes(o.status)).slice(0, 3);
   const shown = [...open, ...recent];
   box.hidden = shown.length === 0;
+  const empty = document.getElementById("orders-empty");
+  if (empty) empty.hidden = shown.length > 0;
   renderDock(open);
   list.replaceChildren(...shown.map((o) =>
     h("li", { class: `order status-${o.status}`, dataset: { id: o.id, status: o.status } },

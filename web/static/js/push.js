@@ -3,6 +3,7 @@
 // locked phone (docs/PUSH.md).
 import { api } from "./api.js";
 import { appApi } from "./bar-common.js";
+import { t } from "./i18n.js";
 
 const offer = document.getElementById("push-offer");
 const offerText = document.getElementById("push-offer-text");
@@ -20,9 +21,9 @@ function keyBytes(b64) {
 
 async function subscribe(reg) {
   const key = await api("GET", "/api/push/key");
-  if (!key.enabled) throw new Error("This party's server does not send notifications.");
+  if (!key.enabled) throw new Error(t("push.disabled"));
   const permission = await Notification.requestPermission();
-  if (permission !== "granted") throw new Error("Notifications are blocked for this site: allow them in the browser's settings to use this.");
+  if (permission !== "granted") throw new Error(t("push.blocked"));
   const sub = await reg.pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: keyBytes(key.publicKey) });
   const saved = await api("POST", "/api/push/subscriptions", sub.toJSON());
   localStorage.setItem("barhub.pushDevice", saved.id);
@@ -65,10 +66,10 @@ async function main() {
     // Offline or signed out: the offer waits for the next order.
   }
   document.getElementById("push-yes")?.addEventListener("click", async () => {
-    offerText.textContent = "Asking your browser…";
+    offerText.textContent = t("push.asking");
     try {
       await subscribe(reg);
-      offerText.textContent = "Done: your phone will tell you when your drink is ready.";
+      offerText.textContent = t("push.done");
       document.getElementById("push-actions").hidden = true;
     } catch (err) {
       offerText.textContent = err.message;

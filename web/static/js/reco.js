@@ -2,9 +2,12 @@
 // and how they feel, POST /api/recommendations queues the request, and the
 // answer arrives live as recommendation.ready on the guest's own topic (with
 // a slow poll behind it, in case the phone was asleep). The panel always says
-// who picked: the AI bartender (Amazon Bedrock) or the house recommender.
+// who picked: the AI bartender (Amazon Bedrock) or the house recommender. Each
+// recommended drink has an Order button: the menu's order dialog (menu.js) opens over
+// the recommendation, with the same allergy checks.
 import { api, auth } from "./api.js";
 import { startLive } from "./page.js";
+import { t } from "./i18n.js";
 
 const TASTES = ["sour", "sweet", "bitter", "fresh", "fruity", "sparkling", "strong", "spicy", "creamy", "herbal", "smoky", "floral"];
 const POLL_MS = 3000;
@@ -24,8 +27,10 @@ function el(tag, props = {}, ...children) {
 
 function chips(name, legend) {
   const box = el("div", { class: "taste-chips", role: "group", "aria-label": legend });
-  for (const t of TASTES) {
-    box.append(el("label", {}, el("input", { type: "checkbox", name, value: t }), el("span", { text: t })));
+  // Keys: taste.sour taste.sweet taste.bitter taste.fresh taste.fruity taste.sparkling taste.strong
+  // taste.spicy taste.creamy taste.herbal taste.smoky taste.floral
+  for (const taste of TASTES) {
+    box.append(el("label", {}, el("input", { type: "checkbox", name, value: taste }), el("span", { text: t(`taste.${taste}`) })));
   }
   return el("fieldset", {}, el("legend", { text: legend }), box);
 }
@@ -37,7 +42,7 @@ function checked(form, name) {
 function sourceBadge(rec) {
   const badge = el("span", { class: "source-badge" });
   badge.dataset.source = rec.source || "local";
-  badge.textContent = rec.source === "bedrock" ? "Picked by the AI bartender · Amazon Bedrock" : "Picked by the house recommender";
+  badge.textContent = rec.source === "bedrock" ? t("reco.byBedrock") : t("reco.byHouse");
   return badge;
 }
 
@@ -49,24 +54,24 @@ function ensureStyles() {
 export function startReco(area, me) {
   ensureStyles();
   const form = el("form", { id: "reco-form", noValidate: true });
-  const mood = el("input", { id: "reco-mood", type: "text", maxLength: 200, autocomplete: "off", placeholder: "Celebrating, relaxed, thirsty…" });
+  const mood = el("input", { id: "reco-mood", type: "text", maxLength: 200, autocomplete: "off", placeholder: t("reco.moodPlaceholder") });
   const alcoholFree = el("input", { id: "reco-af", type: "checkbox" });
-  const submit = el("button", { id: "reco-ask", class: "primary block", type: "submit", text: "Suggest drinks" });
+  const submit = el("button", { id: "reco-ask", class: "primary block", type: "submit", text: t("reco.ask") });
   const error = el("p", { id: "reco-error", class: "error", role: "alert", hidden: true });
   form.append(
-    chips("reco-like", "I feel like something…"),
-    chips("reco-dislike", "…but not"),
-    el("div", { class: "field" }, el("label", { for: "reco-mood", text: "My mood" }), mood),
-    el("label", { class: "check-row" }, alcoholFree, " Alcohol-free only"),
+    chips("reco-like", t("reco.like")),
+    chips("reco-dislike", t("reco.dislike")),
+    el("div", { class: "field" }, el("label", { for: "reco-mood", text: t("reco.mood") }), mood),
+    el("label", { class: "check-row" }, alcoholFree, " ", t("guest.alcoholFreeOnly")),
     error,
     submit,
   );
   // Liking and disliking one taste makes no sense: one clears the other.
   form.addEventListener("change", (e) => {
-    const t = e.target;
-    if (!t.checked || !t.name?.startsWith("reco-")) return;
-    const other = t.name === "reco-like" ? "reco-dislike" : "reco-like";
-    const twin = form.querySelector(`input[name="${other}"][value="${t.value}"]`);
+    const box = e.target;
+    if (!box.checked || !box.name?.startsWith("reco-")) return;
+    const other = box.name === "reco-like" ? "reco-dislike" : "reco-like";
+    const twin = form.querySelector(`input[name="${other}"][value="${box.value}"]`);
     if (twin) twin.checked = false;
   });
 
@@ -76,8 +81,8 @@ export function startReco(area, me) {
     el(
       "div",
       { class: "card reco" },
-      el("h2", { text: "What should I drink?" }),
-      el("p", { class: "muted", text: "Tell the bartender what you feel like. Your allergies and tastes from your answer are taken into account." }),
+      el("h2", { text: t("reco.title") }),
+      el("p", { class: "muted", text: t("reco.intro") }),
       form,
       status,
       result,
@@ -94,12 +99,14 @@ export function startReco(area, me) {
     submit.disabled = false;
     status.replaceChildren();
     if (rec.status !== "done") {
-      result.replaceChildren(el("p", { class: "error", text: rec.error || "The bartender could not pick drinks just now. Please ask again." }));
+      result.replaceChildren(el("p", { class: "error", text: rec.error || t("reco.failed") }));
       return;
     }
     const list = el("ol", { class: "reco-picks" });
     for (const d of rec.drinks || []) {
-      const item = el("li", { "data-drink-id": d.id }, el("strong", { text: d.name }), el("p", { text: d.reason }));
+      const order = el("button", { type: "button", class: "primary reco-order", text: t("guest.order"), "aria-label": t("guest.orderDrink", { drink: d.name }) });
+      order.addEventListener("click", () => document.dispatchEvent(new CustomEvent("barhub:order-drink", { detail: d.id })));
+      const item = el("li", { "data-drink-id": d.id }, el("div", { class: "reco-pick" }, el("strong", { text: d.name }), order), el("p", { text: d.reason }));
       list.append(item);
     }
     const parts = [sourceBadge(rec)];
@@ -109,7 +116,7 @@ export function startReco(area, me) {
     if ((rec.drinks || []).length > 0) {
       parts.push(list);
     } else if (!rec.note) {
-      parts.push(el("p", { class: "reco-note", text: "Nothing on tonight's menu fits all of that. Try fewer dislikes, or ask at the bar." }));
+      parts.push(el("p", { class: "reco-note", text: t("reco.nothing") }));
     }
     result.replaceChildren(...parts);
     // The menu module may scroll to a drink when asked.
@@ -120,7 +127,7 @@ export function startReco(area, me) {
     if (!pending) return;
     if (Date.now() - pending.started > GIVE_UP_MS) {
       const id = pending.id;
-      render({ id, status: "failed", error: "The bartender is taking too long. Please ask again in a minute." });
+      render({ id, status: "failed", error: t("reco.tooLong") });
       return;
     }
     try {
@@ -149,7 +156,7 @@ export function startReco(area, me) {
     error.hidden = true;
     submit.disabled = true;
     result.replaceChildren();
-    status.replaceChildren(el("p", { class: "reco-waiting", text: "Asking the bartender…" }));
+    status.replaceChildren(el("p", { class: "reco-waiting", text: t("reco.asking") }));
     try {
       const body = {
         likes: checked(form, "reco-like"),

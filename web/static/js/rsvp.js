@@ -35,6 +35,20 @@ export function startRSVP(initial, options = {}) {
   fillPrefs(initial);
 }
 
+// setEvent takes the event as the host changed it (event.changed): a new answer
+// deadline shows, or closes the form, at once.
+export function setEvent(event) {
+  if (!view || !event) return;
+  const wasClosed = view.deadlinePassed;
+  view = { ...view, event, deadlinePassed: event.deadlinePassed };
+  // A later deadline opens the answers again.
+  if (wasClosed && !view.deadlinePassed) {
+    for (const id of ["rsvp-yes", "rsvp-no", "rsvp-change", "prefs-save"]) $(id).disabled = false;
+    renderCount();
+  }
+  renderDeadline();
+}
+
 function fullName(m) {
   return [m.firstName, m.lastName].filter(Boolean).join(" ");
 }
@@ -162,11 +176,11 @@ function remaining(ms) {
   const min = Math.floor(ms / 60000);
   const days = Math.floor(min / 1440);
   const hours = Math.floor((min % 1440) / 60);
-  if (days >= 2) return `${days} days`;
+  if (days >= 2) return t("rsvp.days", { count: days });
   if (days === 1) return hours ? `${t("rsvp.days", { count: 1 })} ${t("rsvp.hours", { count: hours })}` : t("rsvp.days", { count: 1 });
   if (hours >= 1) return `${t("rsvp.hours", { count: hours })} ${t("rsvp.minutes", { count: min % 60 })}`;
   if (min >= 1) return t("rsvp.minutes", { count: min });
-  return `${Math.max(1, Math.floor(ms / 1000))} seconds`;
+  return t("rsvp.seconds", { count: Math.max(1, Math.floor(ms / 1000)) });
 }
 
 function showError(id, err) {
