@@ -76,6 +76,15 @@ func TestBrowserDeskTellsTheTruth(t *testing.T) {
 		}
 	}
 
+	// The guest list tells each invitation's story; without SMTP the
+	// e-mail buttons say how to set it up.
+	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+ada.ID+`"] .invite-status`, "answered")
+	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+bo.ID+`"] .invite-status`, "not invited")
+	browsertest.WaitText(t, desk, "#invite-mail-note", "--smtp-url")
+	if !browsertest.Eval[bool](t, desk, `document.getElementById("invite-email-all").disabled && document.querySelector('#guest-rows button[data-invite="email"]').disabled`) {
+		t.Error("an e-mail button is enabled without SMTP")
+	}
+
 	// The audit log in words.
 	top := browsertest.WaitText(t, desk, "#audit-rows tr:first-child", "Checked in")
 	for _, want := range []string{"Ada Lovelace", "Bea Barista", "bartender"} {
