@@ -8,11 +8,11 @@ const dialog = document.getElementById("board-dialog");
 
 function row(b) {
   const li = document.createElement("li");
-  li.textContent = `${t("boardLink.madeBy", { name: b.name, by: b.createdBy })} `;
+  li.textContent = `${t("board.madeBy", { name: b.name, by: b.createdBy })} `;
   const revoke = document.createElement("button");
   revoke.type = "button";
   revoke.className = "quiet";
-  revoke.textContent = t("boardLink.revoke");
+  revoke.textContent = t("board.revoke");
   revoke.addEventListener("click", async () => {
     await api("DELETE", `/api/bar/boards/${encodeURIComponent(b.id)}`);
     li.remove();
@@ -40,7 +40,7 @@ if (button && dialog) {
       link.href = b.link;
       link.textContent = b.link;
       document.getElementById("board-new").hidden = false;
-      status.textContent = t("boardLink.made");
+      status.textContent = t("board.linkMade");
       await refresh();
     } catch (err) {
       status.textContent = err.message;
