@@ -185,6 +185,11 @@ type Need struct {
 	Packs int    `json:"packs"`
 	Pack  string `json:"pack"`
 	Buy   string `json:"buy"`
+	// PackID and NoteID name the pack and the note for the pages'
+	// catalogues (shopping.pack.<id>, shopping.note.<id>); empty when
+	// there is none, or the note is made of several.
+	PackID string `json:"packId,omitempty"`
+	NoteID string `json:"noteId,omitempty"`
 	// Guess is set when the pack size is an average; Note says which.
 	Guess bool   `json:"guess"`
 	Note  string `json:"note"`
@@ -494,7 +499,7 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 		}
 		nd.Kind, nd.Note, nd.Guess = pk.kind, pk.guess, pk.guess != ""
 		if n, ok := pk.packsNeeded(l.ml, l.counts); ok {
-			nd.Packs, nd.Pack = n, pk.name
+			nd.Packs, nd.Pack, nd.PackID = n, pk.name, pk.unit
 			nd.Buy = strconv.Itoa(n) + " " + pk.plural
 			if n == 1 {
 				nd.Buy = "1 " + pk.name
@@ -507,6 +512,7 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 				nd.Note = "no pack size known for this ingredient: buy the amounts"
 			}
 		}
+		nd.NoteID = noteIDs[nd.Note]
 		out = append(out, nd)
 	}
 	sort.Slice(out, func(i, j int) bool {
