@@ -5,6 +5,7 @@ import (
 	"os"
 	"reflect"
 	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/barhub/barhub/api/menu"
@@ -231,5 +232,28 @@ func TestPacksNamedForThePages(t *testing.T) {
 		if n.PackID == "" || (n.Note != "" && n.NoteID == "") {
 			t.Errorf("%s: pack id %q, note id %q for %q", n.Key, n.PackID, n.NoteID, n.Note)
 		}
+	}
+}
+
+// BenchmarkMakeStarterMenu is one shopping plan of the starter menu, as
+// the admin page asks for it on every keystroke: with the trim's search
+// (ten people, a menu big for them) and without it (150 people).
+func BenchmarkMakeStarterMenu(b *testing.B) {
+	_, drinks, err := menu.StarterMenu()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 150} {
+		b.Run(strconv.Itoa(n)+" guests", func(b *testing.B) {
+			guests := make([]Guest, n)
+			for i := range guests {
+				// Everyone a taste of their own, so no two guests weigh the
+				// menu alike: the model's worst case.
+				guests[i] = Guest{Heads: 1, Likes: []string{drinks[i%len(drinks)].Name}}
+			}
+			for b.Loop() {
+				Make(Input{Guests: guests, Drinks: drinks, Params: DefaultParams()})
+			}
+		})
 	}
 }
