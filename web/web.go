@@ -15,6 +15,7 @@ import (
 	"net/http"
 	"path"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -74,6 +75,24 @@ type file struct {
 	etag        string
 	contentType string
 	html        bool
+
+	// draw, when set, makes body on the first request (the PNG icons, icon.go):
+	// a server that is never asked for them never spends the time.
+	draw     func() ([]byte, error)
+	drawOnce sync.Once
+	drawErr  error
+}
+
+// ready fills body and etag of a drawn file, once.
+func (f *file) ready() error {
+	if f.draw != nil {
+		f.drawOnce.Do(func() {
+			f.body, f.drawErr = f.draw()
+			sum := sha256.Sum256(f.body)
+			f.etag = `"` + hex.EncodeToString(sum[:8]) + `"`
+		})
+	}
+	return f.drawErr
 }
 
 type handler struct {
@@ -126,6 +145,9 @@ func newHandler(fsys fs.FS) (*handler, error) {
 	if err != nil {
 		return nil, fmt.Errorf("walk static: %w", err)
 	}
+	for _, px := range iconSizes {
+		h.files[iconPath(px)] = &file{name: iconPath(px), contentType: "image/png", draw: func() ([]byte, error) { return drawIcon(px) }}
+	}
 	for route, name := range pages {
 		if h.files[name] == nil {
 			return nil, fmt.Errorf("page %s: %s is missing", route, name)
@@ -157,6 +179,10 @@ func (h *handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header().Set("Allow", "GET, HEAD")
 		writeError(w, http.StatusMethodNotAllowed, "method_not_allowed",
 			fmt.Sprintf("%s is not allowed on %s", r.Method, r.URL.Path))
+		return
+	}
+	if err := f.ready(); err != nil {
+		writeError(w, http.StatusInternalServerError, "internal", "the file could not be made")
 		return
 	}
 	hdr := w.Header()

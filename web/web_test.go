@@ -2,6 +2,9 @@ package web
 
 import (
 	"encoding/json"
+	"image/color"
+	"image/png"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -336,6 +339,52 @@ func TestNotFoundPage(t *testing.T) {
 		}
 		if !tt.html && !strings.Contains(body, `"not_found"`) {
 			t.Errorf("%s: %s", tt.path, body)
+		}
+	}
+}
+
+// TestIconsDrawnFromCode: the PNG icons are made by the server, not kept as
+// files: the right size, the square's green with the white glass on it and
+// clear corners, cacheable, and answered 304 from their ETag.
+func TestIconsDrawnFromCode(t *testing.T) {
+	if _, err := fs.Stat(static, "static/"+iconPath(192)); err == nil {
+		t.Fatalf("%s is a file in the repository again", iconPath(192))
+	}
+	h := Handler()
+	for _, px := range iconSizes {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/static/"+iconPath(px), nil))
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" || rec.Header().Get("Cache-Control") != "public, max-age=300" {
+			t.Fatalf("icon %d: %d %v", px, rec.Code, rec.Header())
+		}
+		img, err := png.Decode(rec.Body)
+		if err != nil {
+			t.Fatalf("icon %d: %v", px, err)
+		}
+		if b := img.Bounds(); b.Dx() != px || b.Dy() != px {
+			t.Fatalf("icon %d is %v", px, b)
+		}
+		at := func(x, y float64) color.RGBA {
+			return color.RGBAModel.Convert(img.At(int(x*float64(px)/64), int(y*float64(px)/64))).(color.RGBA)
+		}
+		if c := at(1, 1); c.A != 0 {
+			t.Errorf("icon %d: corner %v, want clear", px, c)
+		}
+		if c := at(8, 40); c != iconGreen {
+			t.Errorf("icon %d: square %v, want %v", px, c, iconGreen)
+		}
+		if c := at(32, 20); c != iconWhite {
+			t.Errorf("icon %d: glass %v, want white", px, c)
+		}
+		if c := at(43, 19); c != iconGold {
+			t.Errorf("icon %d: dot %v, want %v", px, c, iconGold)
+		}
+		again := httptest.NewRequest("GET", "/static/"+iconPath(px), nil)
+		again.Header.Set("If-None-Match", rec.Header().Get("ETag"))
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, again)
+		if rec.Code != http.StatusNotModified {
+			t.Errorf("icon %d with its ETag: %d, want 304", px, rec.Code)
 		}
 	}
 }
