@@ -247,6 +247,9 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	if row.Has["lastName"] {
 		p.LastName = &g.LastName
 	}
+	if row.Has["email"] {
+		p.Email = &g.Email
+	}
 	if row.Has["role"] && g.Role != "" {
 		p.Role = &g.Role
 	}
@@ -323,6 +326,7 @@ func differences(a, b guest.Guest) []string {
 	}
 	add("firstName", a.FirstName != b.FirstName)
 	add("lastName", a.LastName != b.LastName)
+	add("email", a.Email != b.Email)
 	add("role", a.Role != b.Role)
 	add("status", a.Status != b.Status)
 	add("expectedGuests", a.ExpectedGuests != b.ExpectedGuests)

@@ -302,6 +302,9 @@ func TestExportImportRoundTrip(t *testing.T) {
 	}); status != 200 {
 		t.Fatalf("rsvp: %d %s", status, body)
 	}
+	if status, body := e.do("PUT", "/api/admin/guests/"+members[1].ID, tok, map[string]any{"email": "leo@example.com"}); status != 200 {
+		t.Fatalf("e-mail: %d %s", status, body)
+	}
 	resp := e.doResp("GET", "/api/admin/guests.csv", tok, nil)
 	exported, _ := io.ReadAll(resp.Body)
 	resp.Body.Close()
@@ -336,6 +339,22 @@ func TestExportImportRoundTrip(t *testing.T) {
 		if err != nil || got.ID != m.ID {
 			t.Errorf("%s not back with code and id: %v %+v", m.FirstName, err, got)
 		}
+	}
+	if leo, _ := fresh.store.GuestByID(context.Background(), members[1].ID); leo.Email != "leo@example.com" {
+		t.Errorf("leo's e-mail after the round trip: %q", leo.Email)
+	}
+	// A list with e-mail addresses updates them; a bad one is refused.
+	status, body = fresh.do("POST", "/api/admin/guests/import", fresh.tokenFor(host),
+		"id,E-mail\n"+members[0].ID+",mia@example.com\n"+members[1].ID+",leo at example\n", "Content-Type", "text/csv")
+	decodeInto(t, body, &rep)
+	if status != 200 || rep.Updated != 1 || rep.Refused != 1 || !slices.Equal(rep.Rows[0].Changes, []string{"email"}) || !strings.Contains(rep.Rows[1].Reason, "e-mail") {
+		t.Errorf("import of e-mail addresses: %d %s", status, body)
+	}
+	if mia, _ := fresh.store.GuestByID(context.Background(), members[0].ID); mia.Email != "mia@example.com" {
+		t.Errorf("mia's e-mail after import: %q", mia.Email)
+	}
+	if status, body := fresh.do("PUT", "/api/admin/guests/"+members[0].ID, fresh.tokenFor(host), map[string]any{"email": ""}); status != 200 {
+		t.Fatalf("clear e-mail: %d %s", status, body)
 	}
 	mia, _ := fresh.store.GuestByID(context.Background(), members[0].ID)
 	if mia.Status != guest.StatusComing || mia.Heads() != 3 || mia.GroupID != members[0].GroupID || mia.Dietary.Text != "=1+1 gluten" ||

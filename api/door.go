@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/go-chi/chi/v5"
+	"golang.org/x/text/language"
 
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
@@ -250,6 +251,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 	if view.Warnings == nil {
 		view.Warnings = []guest.Warning{}
 	}
+	s.translateWarnings(r, view.Warnings)
 	for _, m := range group {
 		if m.ID != g.ID {
 			view.Group = append(view.Group, newDoorGuest(m))
@@ -367,4 +369,26 @@ func (s *Server) handleDoorStats(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, newDoorStats(st))
+}
+
+// translateWarnings puts the door card's notes in the language the door's
+// page asks for (Accept-Language), as errors are; English stays the
+// wording DecideArrival wrote.
+func (s *Server) translateWarnings(r *http.Request, ws []guest.Warning) {
+	al := r.Header.Get("Accept-Language")
+	if al == "" {
+		return
+	}
+	lang := s.locale.Match(al)
+	if lang == language.English {
+		return
+	}
+	for i, w := range ws {
+		if w.Key == "" {
+			continue
+		}
+		if text, ok := s.locale.Text(lang, w.Key, w.Vars); ok {
+			ws[i].Message = text
+		}
+	}
 }

@@ -14,8 +14,10 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/api/auth"
+	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/locale"
 )
 
 // doorCheckIn posts a check-in and decodes a 200 answer.
@@ -476,4 +478,71 @@ func FuzzParseCheckIn(f *testing.F) {
 			t.Fatalf("accepted heads %d", *req.Heads)
 		}
 	})
+}
+
+// TestDoorWarningsTranslated: the door's notes come in the language the
+// door's page asks for. Every note DecideArrival writes has its message in
+// Swedish and Portuguese with all its placeholders filled; over HTTP, a
+// Swedish door gets Swedish notes and a door without a language English.
+func TestDoorWarningsTranslated(t *testing.T) {
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	at := time.Date(2026, 6, 19, 20, 0, 0, 0, time.UTC)
+	nuts := guest.NormalizeDietary(guest.Dietary{Text: "nut allergy, something odd"})
+	drinks := []diet.Drink{{Name: "Mai Tai", Allergens: []string{"nuts"}}}
+	self := guest.Guest{ID: "g1", FirstName: "Pat", LastName: "Byron", ExpectedGuests: 1, Dietary: nuts}
+	in := self
+	in.CheckedInAt, in.CheckedInBy, in.ArrivedHeads = &at, "Bea", 1
+	group := []guest.Guest{self, {ID: "g2", FirstName: "Bob", Status: guest.StatusComing, CheckedInAt: &at}, {ID: "g3", FirstName: "Al", Status: guest.StatusComing}}
+	declined := self
+	declined.Status = guest.StatusDeclined
+	seen := map[string]bool{}
+	for _, a := range []guest.Arrival{
+		guest.DecideArrival(self, group, guest.ArrivalOptions{Heads: 3, Drinks: drinks}),
+		guest.DecideArrival(self, group[:2], guest.ArrivalOptions{Heads: 3, Force: true}),
+		guest.DecideArrival(declined, []guest.Guest{self, group[2]}, guest.ArrivalOptions{}),
+		guest.DecideArrival(declined, nil, guest.ArrivalOptions{Force: true}),
+		guest.DecideArrival(in, nil, guest.ArrivalOptions{}),
+		guest.DecideArrival(guest.Guest{FirstName: "Al", Status: guest.StatusComing, CheckedInAt: &at, ArrivedHeads: 2}, []guest.Guest{{ID: "x", FirstName: "Cy"}}, guest.ArrivalOptions{}),
+	} {
+		for _, w := range a.Warnings {
+			seen[w.Key] = true
+			for _, lang := range []string{"sv", "pt-BR"} {
+				text, ok := cat.Text(cat.Match(lang), w.Key, w.Vars)
+				if !ok || text == w.Message || strings.Contains(text, "<no value>") {
+					t.Errorf("%s in %s: %q (ok %v) for %q", w.Key, lang, text, ok, w.Message)
+				}
+			}
+		}
+	}
+	for _, key := range []string{"door.warn.already_checked_in", "door.warn.already_checked_in_by", "door.warn.declined.ask", "door.warn.declined.in",
+		"door.warn.not_answered.ask", "door.warn.not_answered.in", "door.warn.more_than_invited.ask", "door.warn.more_than_invited.in",
+		"door.warn.dietary", "door.warn.dietary_not", "door.warn.dietary_review", "door.warn.group_here", "door.warn.group_tocome", "door.warn.group_here_tocome"} {
+		if !seen[key] {
+			t.Errorf("no arrival above writes %s", key)
+		}
+	}
+
+	e := newTestEnv(t)
+	tok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hosta", LastName: "Host", Role: guest.RoleAdmin}))
+	members := e.addHousehold(
+		guest.Guest{FirstName: "Bob", LastName: "Byron", Status: guest.StatusComing},
+		guest.Guest{FirstName: "Pat", LastName: "Byron"},
+	)
+	if status, _, raw := e.doorCheckIn(tok, map[string]string{"code": members[0].Code}); status != http.StatusOK {
+		t.Fatalf("bob: %d %s", status, raw)
+	}
+	status, raw := e.do("POST", "/api/door/checkin", tok, map[string]string{"code": members[1].Code}, "Accept-Language", "sv-SE,sv;q=0.9")
+	var v checkInView
+	decodeInto(t, raw, &v)
+	if status != http.StatusOK || len(v.Warnings) != 2 ||
+		v.Warnings[0].Message != "Pat Byron svarade aldrig på OSA, så värden räknar inte med hen: släppa in ändå?" ||
+		v.Warnings[1].Message != "1 av 1 i sällskapet är redan här: Bob" {
+		t.Errorf("Swedish door: %d %s", status, raw)
+	}
+	if _, v, raw := e.doorCheckIn(tok, map[string]string{"code": members[1].Code}); len(v.Warnings) == 0 || !strings.HasPrefix(v.Warnings[0].Message, "Pat Byron never answered the RSVP") {
+		t.Errorf("English door: %s", raw)
+	}
 }

@@ -115,7 +115,7 @@ func (s *Server) handleSendInvitations(w http.ResponseWriter, r *http.Request) {
 			res.Skipped = append(res.Skipped, skipped{g.ID, g.Name(), "no_email"})
 			continue
 		}
-		queued, err := s.queueMail(ctx, g, invite.InvitationMailing(g.Code), invite.KindInvitation)
+		queued, err := s.queueMail(ctx, g, invite.InvitationMailing(g.Code), invite.KindInvitation, s.requestLanguage(r))
 		if errors.Is(err, store.ErrConflict) {
 			res.Skipped = append(res.Skipped, skipped{g.ID, g.Name(), "already_sent"})
 			continue
@@ -169,6 +169,18 @@ func (s *Server) guestsToInvite(ctx context.Context, in sendInput) ([]guest.Gues
 
 // queueMail reserves g's message of mailing (ErrConflict: already has it)
 // and queues the durable job that sends it.
-func (s *Server) queueMail(ctx context.Context, g guest.Guest, mailing, kind string) (store.Job, error) {
-	return invite.Queue(ctx, s.store, g, mailing, kind)
+func (s *Server) queueMail(ctx context.Context, g guest.Guest, mailing, kind, lang string) (store.Job, error) {
+	return invite.Queue(ctx, s.store, g, mailing, kind, lang)
+}
+
+// requestLanguage is the language the request's page shows
+// (Accept-Language matched to a language barhub speaks), or "" when it
+// does not say. E-mails to a guest who has never signed in go in the
+// host's language, the one they sent or scheduled them in.
+func (s *Server) requestLanguage(r *http.Request) string {
+	al := r.Header.Get("Accept-Language")
+	if al == "" {
+		return ""
+	}
+	return s.locale.Match(al).String()
 }

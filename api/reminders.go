@@ -96,7 +96,7 @@ func (s *Server) handleCreateReminder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errConflict("mail_not_configured", mailSetup))
 		return
 	}
-	rem := store.Reminder{Kind: in.Kind, DaysBefore: in.DaysBefore, CreatedBy: identity(r.Context()).GuestID}
+	rem := store.Reminder{Kind: in.Kind, DaysBefore: in.DaysBefore, CreatedBy: identity(r.Context()).GuestID, Lang: s.requestLanguage(r)}
 	if err := s.store.InsertReminder(r.Context(), &rem); err != nil {
 		s.fail(w, r, err)
 		return

@@ -95,6 +95,13 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	if s.activity != nil {
 		s.activity.LoggedIn(g.ID, time.Now())
 	}
+	if lang := s.requestLanguage(r); lang != "" && lang != g.Language {
+		// The guest's e-mails follow the language their page shows. Best
+		// effort, and only when it changed, so a sign-in rarely writes.
+		if err := s.store.SetGuestLanguage(r.Context(), g.ID, lang); err != nil {
+			s.log.WarnContext(r.Context(), "record guest language", "guest", g.ID, "err", err)
+		}
+	}
 	if req.FromLink && (g.Invite == nil || g.Invite.OpenedAt == nil) {
 		// Best effort, like the activity: the sign-in never waits on it
 		// failing. It is once per guest, so a write here is cheap.

@@ -1,7 +1,9 @@
 package web
 
 import (
+	"bytes"
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"maps"
 	"path"
@@ -10,6 +12,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode"
+
+	"golang.org/x/net/html"
 )
 
 // pageLanguages are the page catalogues under static/i18n, English first;
@@ -176,5 +181,64 @@ func TestEveryPageHasLanguageSwitch(t *testing.T) {
 		if !strings.Contains(string(buf), "<barhub-lang></barhub-lang>") {
 			t.Errorf("%s (%s) has no language switch", route, name)
 		}
+	}
+}
+
+// TestAdminPageIsTranslated fails when the admin page shows text that no
+// catalogue key names: every text node with a letter sits in an element
+// with data-i18n (or is the brand), and every placeholder, title,
+// aria-label and alt has its data-i18n-<attribute>. The shopping panel is
+// its own module's (see TestPageKeysExist for the keys it names).
+func TestAdminPageIsTranslated(t *testing.T) {
+	buf, err := fs.ReadFile(static, "static/admin.html")
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc, err := html.Parse(bytes.NewReader(buf))
+	if err != nil {
+		t.Fatal(err)
+	}
+	attr := func(n *html.Node, name string) (string, bool) {
+		for _, a := range n.Attr {
+			if a.Key == name {
+				return a.Val, true
+			}
+		}
+		return "", false
+	}
+	var untranslated []string
+	var walk func(n *html.Node, translated bool)
+	walk = func(n *html.Node, translated bool) {
+		if n.Type == html.ElementNode {
+			if id, _ := attr(n, "id"); id == "shopping" {
+				return
+			}
+			switch n.Data {
+			case "script", "style":
+				return
+			}
+			if _, ok := attr(n, "data-i18n"); ok {
+				translated = true
+			}
+			for _, a := range []string{"placeholder", "title", "aria-label", "alt"} {
+				v, ok := attr(n, a)
+				if _, has := attr(n, "data-i18n-"+a); ok && strings.TrimSpace(v) != "" && !has && strings.ContainsFunc(v, unicode.IsLetter) {
+					if a == "placeholder" && v == "Europe/Stockholm" {
+						continue // an example of a name that is the same in every language
+					}
+					untranslated = append(untranslated, fmt.Sprintf("<%s %s=%q>", n.Data, a, v))
+				}
+			}
+		}
+		if n.Type == html.TextNode && !translated && strings.ContainsFunc(n.Data, unicode.IsLetter) && strings.TrimSpace(n.Data) != "barhub" {
+			untranslated = append(untranslated, fmt.Sprintf("<%s>%s", n.Parent.Data, strings.TrimSpace(n.Data)))
+		}
+		for c := n.FirstChild; c != nil; c = c.NextSibling {
+			walk(c, translated)
+		}
+	}
+	walk(doc, false)
+	if len(untranslated) > 0 {
+		t.Errorf("admin.html has %d texts without a data-i18n key:\n%s", len(untranslated), strings.Join(untranslated, "\n"))
 	}
 }

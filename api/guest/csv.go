@@ -18,7 +18,7 @@ import (
 // csvAliases); numGuests, lastLogin and createdAt are exported for reading
 // and ignored on import.
 var CSVColumns = []string{
-	"id", "firstName", "lastName", "code", "role", "status", "expectedGuests", "extraGuests", "numGuests",
+	"id", "firstName", "lastName", "email", "code", "role", "status", "expectedGuests", "extraGuests", "numGuests",
 	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "rsvpDate", "lastLogin", "createdAt",
 }
 
@@ -28,6 +28,7 @@ var csvAliases = map[string]string{
 	"id": "id", "guestid": "id",
 	"firstname": "firstName", "first": "firstName", "givenname": "firstName", "forename": "firstName",
 	"lastname": "lastName", "last": "lastName", "surname": "lastName", "familyname": "lastName",
+	"email": "email", "emailaddress": "email", "mail": "email", "epost": "email",
 	"code": "code", "invitationcode": "code",
 	"role":   "role",
 	"status": "status", "rsvp": "status",
@@ -203,6 +204,11 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 			g.FirstName = v
 		case "lastName":
 			g.LastName = v
+		case "email":
+			if v != "" && !ValidEmail(v) {
+				return fail(col, fmt.Sprintf("%q is not one e-mail address like ada@example.com", clip(v)))
+			}
+			g.Email = v
 		case "code":
 			c := NormalizeCode(v)
 			if c != "" && !ValidCode(c) {
@@ -350,7 +356,7 @@ func WriteCSV(w io.Writer, guests []Guest) error {
 	}
 	for _, g := range guests {
 		rec := []string{
-			g.ID, escapeCell(g.FirstName), escapeCell(g.LastName), g.Code, string(g.Role), string(g.Status),
+			g.ID, escapeCell(g.FirstName), escapeCell(g.LastName), escapeCell(g.Email), g.Code, string(g.Role), string(g.Status),
 			strconv.Itoa(max(1, g.ExpectedGuests)), strconv.Itoa(g.ExtraGuests), strconv.Itoa(g.Heads()),
 			g.GroupID, escapeCell(g.Dietary.Text), strings.Join(g.Dietary.Tags, ";"),
 			escapeCell(strings.Join(g.Tastes.Likes, ";")), escapeCell(strings.Join(g.Tastes.Dislikes, ";")),

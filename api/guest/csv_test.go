@@ -60,8 +60,15 @@ func TestParseCSVHeader(t *testing.T) {
 			t.Errorf("%q: error %v, want ErrCSVHeader", in, err)
 		}
 	}
+	// The e-mail column, under the names spreadsheets give it: one plain
+	// address, or the row says why not.
+	f, err := ParseCSV(strings.NewReader("First name,Last name,E-mail\nAda,Lovelace,ada@example.com\nBo,Berg,not an address\nCy,Day,\"Cy <cy@example.com>\"\nDee,Eve,\n"))
+	if err != nil || len(f.Rows) != 4 || f.Rows[0].Guest.Email != "ada@example.com" || !strings.HasPrefix(f.Rows[1].Err, "email:") ||
+		!strings.HasPrefix(f.Rows[2].Err, "email:") || f.Rows[3].Err != "" || !f.Rows[3].Has["email"] {
+		t.Errorf("e-mail column: %v %+v", err, f.Rows)
+	}
 	// An id column alone is enough: it updates guests that exist.
-	f, err := ParseCSV(strings.NewReader("id,status\nabc,coming\n"))
+	f, err = ParseCSV(strings.NewReader("id,status\nabc,coming\n"))
 	if err != nil || len(f.Rows) != 1 || f.Rows[0].Err != "" || f.Rows[0].Guest.Status != StatusComing {
 		t.Errorf("id-only file: %v %+v", err, f.Rows)
 	}
@@ -70,17 +77,20 @@ func TestParseCSVHeader(t *testing.T) {
 func TestCSVRoundTrip(t *testing.T) {
 	at := time.Date(2026, 5, 1, 18, 30, 0, 0, time.UTC)
 	guests := []Guest{
-		{ID: "g1", FirstName: "Ada", LastName: "Åberg, Jr", Code: "ABCDEFGH", Role: RoleGuest, Status: StatusComing,
+		{ID: "g1", FirstName: "Ada", LastName: "Åberg, Jr", Email: "ada.aberg@example.com", Code: "ABCDEFGH", Role: RoleGuest, Status: StatusComing,
 			ExpectedGuests: 3, ExtraGuests: -1, GroupID: "grp-1", Dietary: NormalizeDietary(Dietary{Text: "gluten \"free\"\nplease"}),
 			Tastes: Tastes{Likes: []string{"sour", "fresh"}, Dislikes: []string{"bitter"}, AlcoholFree: true}, RSVPDate: &at, CreatedAt: at},
-		{ID: "g2", FirstName: "=HYPERLINK()", LastName: "+Plus", Code: "HJKMNPQR", Role: RoleAdmin, Status: StatusPending,
+		{ID: "g2", FirstName: "=HYPERLINK()", LastName: "+Plus", Email: "-dash@example.com", Code: "HJKMNPQR", Role: RoleAdmin, Status: StatusPending,
 			ExpectedGuests: 1, CreatedAt: at},
 	}
 	var buf bytes.Buffer
 	if err := WriteCSV(&buf, guests); err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(buf.String(), ",=HYPERLINK") {
+	if header, _, _ := strings.Cut(buf.String(), "\n"); !strings.HasPrefix(header, "id,firstName,lastName,email,") {
+		t.Errorf("header %q", header)
+	}
+	if strings.Contains(buf.String(), ",=HYPERLINK") || strings.Contains(buf.String(), ",-dash@") {
 		t.Error("a formula was written unescaped")
 	}
 	f, err := ParseCSV(&buf)
@@ -95,7 +105,7 @@ func TestCSVRoundTrip(t *testing.T) {
 			t.Fatalf("row %d: %s", r.Line, r.Err)
 		}
 		g, w := r.Guest, guests[i]
-		if g.ID != w.ID || g.FirstName != w.FirstName || g.LastName != w.LastName || g.Code != w.Code || g.Role != w.Role ||
+		if g.ID != w.ID || g.FirstName != w.FirstName || g.LastName != w.LastName || g.Email != w.Email || g.Code != w.Code || g.Role != w.Role ||
 			g.Status != w.Status || g.ExpectedGuests != w.ExpectedGuests || g.ExtraGuests != w.ExtraGuests || g.GroupID != w.GroupID ||
 			g.Dietary.Text != w.Dietary.Text || !slices.Equal(g.Dietary.Tags, w.Dietary.Tags) ||
 			!slices.Equal(g.Tastes.Likes, w.Tastes.Likes) || !slices.Equal(g.Tastes.Dislikes, w.Tastes.Dislikes) ||

@@ -62,6 +62,10 @@ type Warning struct {
 	// (do not let in without checking).
 	Level   string `json:"level"`
 	Message string `json:"message"`
+	// Key and Vars name the message in the server's catalogues (package
+	// locale), so the door page gets it in its own language.
+	Key  string         `json:"-"`
+	Vars map[string]any `json:"-"`
 }
 
 // Arrival is the door's answer to one scan.
@@ -122,8 +126,8 @@ type ArrivalOptions struct {
 // changes nothing; the store records the check-in when Admit is set.
 func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 	a := Arrival{Admit: true, Heads: g.ExpectedHeads()}
-	warn := func(code, level, format string, args ...any) {
-		a.Warnings = append(a.Warnings, Warning{Code: code, Level: level, Message: fmt.Sprintf(format, args...)})
+	warn := func(code, level, key string, vars map[string]any, format string, args ...any) {
+		a.Warnings = append(a.Warnings, Warning{Code: code, Level: level, Message: fmt.Sprintf(format, args...), Key: key, Vars: vars})
 	}
 
 	if g.CheckedIn() {
@@ -131,35 +135,37 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 		// time is on the card, written by the door page in its own
 		// language's format, never in this text.
 		a.Admit, a.AlreadyCheckedIn, a.Heads = false, true, max(1, g.ArrivedHeads)
-		by := ""
+		by, key := "", "door.warn.already_checked_in"
 		if g.CheckedInBy != "" {
-			by = " by " + g.CheckedInBy
+			by, key = " by "+g.CheckedInBy, "door.warn.already_checked_in_by"
 		}
-		warn(WarnAlreadyCheckedIn, LevelStop, "%s was already checked in%s (%s): make sure this is the same person",
-			g.Name(), by, party(a.Heads))
+		warn(WarnAlreadyCheckedIn, LevelStop, key, map[string]any{"Name": g.Name(), "By": g.CheckedInBy, "Count": a.Heads},
+			"%s was already checked in%s (%s): make sure this is the same person", g.Name(), by, party(a.Heads))
 	} else {
 		if opt.Heads > 0 {
 			a.Heads = opt.Heads
 		}
 		// Each of these asks "let in anyway?" before anyone is counted in.
-		ask := func(code, asking, letIn string) {
+		ask := func(code string, vars map[string]any, asking, letIn string) {
 			if opt.Force {
-				warn(code, LevelWarn, "%s", letIn)
+				warn(code, LevelWarn, "door.warn."+code+".in", vars, "%s", letIn)
 				return
 			}
 			a.Admit, a.Confirm = false, true
-			warn(code, LevelWarn, "%s", asking)
+			warn(code, LevelWarn, "door.warn."+code+".ask", vars, "%s", asking)
 		}
+		name := map[string]any{"Name": g.Name()}
 		switch g.Status {
 		case StatusDeclined:
-			ask(WarnDeclined, g.Name()+" declined the invitation: let in anyway?", g.Name()+" declined the invitation and was let in anyway")
+			ask(WarnDeclined, name, g.Name()+" declined the invitation: let in anyway?", g.Name()+" declined the invitation and was let in anyway")
 		case StatusComing:
 		default:
-			ask(WarnNotAnswered, g.Name()+" never answered the RSVP, so the host is not counting on them: let in anyway?",
+			ask(WarnNotAnswered, name, g.Name()+" never answered the RSVP, so the host is not counting on them: let in anyway?",
 				g.Name()+" never answered the RSVP and was let in anyway")
 		}
 		if expected := g.ExpectedHeads(); a.Heads > expected {
-			ask(WarnMoreThanInvited, fmt.Sprintf("%s for an invitation of %d: let them all in?", party(a.Heads), expected),
+			ask(WarnMoreThanInvited, map[string]any{"Count": a.Heads, "Expected": expected},
+				fmt.Sprintf("%s for an invitation of %d: let them all in?", party(a.Heads), expected),
 				fmt.Sprintf("%s for an invitation of %d", party(a.Heads), expected))
 		}
 	}
@@ -172,12 +178,16 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 			who = p.Name + ": "
 		}
 		msg := "Dietary: " + who + dietaryText(p.Dietary)
+		vars, key := map[string]any{"Who": who, "Text": dietaryText(p.Dietary)}, "door.warn.dietary"
 		if not := unsafeDrinks(opt.Drinks, p.Dietary); len(not) > 0 {
 			msg += " — not " + list(not)
+			vars["Drinks"], key = strings.Join(not, ", "), "door.warn.dietary_not"
 		}
-		warn(WarnDietary, LevelInfo, "%s", msg)
+		warn(WarnDietary, LevelInfo, key, vars, "%s", msg)
 		if p.Dietary.NeedsReview() {
-			warn(WarnDietaryReview, LevelWarn, "%s: needs the host's eyes: %q", p.Name, strings.Join(p.Dietary.Unclear, "; "))
+			unclear := strings.Join(p.Dietary.Unclear, "; ")
+			warn(WarnDietaryReview, LevelWarn, "door.warn.dietary_review", map[string]any{"Name": p.Name, "Unclear": unclear},
+				"%s: needs the host's eyes: %q", p.Name, unclear)
 		}
 	}
 
@@ -196,13 +206,16 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 	}
 	if a.GroupSize > 0 {
 		msg := fmt.Sprintf("%d of %d in the group already here", a.GroupIn, a.GroupSize)
+		vars, key := map[string]any{"In": a.GroupIn, "Size": a.GroupSize, "Here": strings.Join(in, ", "), "ToCome": strings.Join(out, ", ")}, "door.warn.group"
 		if len(in) > 0 {
 			msg += ": " + list(in)
+			key += "_here"
 		}
 		if len(out) > 0 {
 			msg += "; still to come: " + list(out)
+			key += "_tocome"
 		}
-		warn(WarnGroup, LevelInfo, "%s", msg)
+		warn(WarnGroup, LevelInfo, key, vars, "%s", msg)
 	}
 	return a
 }

@@ -123,6 +123,9 @@ type Guest struct {
 	Attending bool `bson:"attending,omitempty" json:"attending"`
 	// Email is where invitations and reminders go; empty sends none.
 	Email string `bson:"email,omitempty" json:"email"`
+	// Language is the one the guest's page showed at their last sign-in
+	// (en, sv, pt-BR): their e-mails are written in it.
+	Language string `bson:"language,omitempty" json:"-"`
 	// Invite is how the guest was last invited and how that went, for
 	// the host's list (docs/INVITATIONS.md).
 	Invite *Invite `bson:"invite,omitempty" json:"invite,omitempty"`

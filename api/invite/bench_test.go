@@ -8,8 +8,10 @@ import (
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/invite"
+	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
+	"golang.org/x/text/language"
 )
 
 // BenchmarkSendInvitation writes and sends one invitation at a time to the
@@ -24,9 +26,13 @@ func BenchmarkSendInvitation(b *testing.B) {
 	}
 	g := guest.Guest{ID: "g", FirstName: "Mia", LastName: "Lund", Code: "ABCD2345", Email: "mia@example.com"}
 	ctx := context.Background()
+	cat, err := locale.New()
+	if err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for b.Loop() {
-		m, err := invite.Compose(invite.KindInvitation, g, party(), "http://192.168.1.23:8080", time.Now())
+		m, err := invite.Compose(cat, language.English, invite.KindInvitation, g, party(), "http://192.168.1.23:8080", time.Now())
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -50,7 +56,7 @@ func BenchmarkInvitationsThroughTheQueue(b *testing.B) {
 	b.ResetTimer()
 	start := time.Now()
 	for _, g := range guests {
-		j, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation)
+		j, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation, "")
 		if err != nil {
 			b.Fatal(err)
 		}

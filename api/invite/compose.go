@@ -16,6 +16,7 @@ import (
 	"time"
 
 	qrcode "github.com/skip2/go-qrcode"
+	"golang.org/x/text/language"
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/mail"
@@ -119,31 +120,80 @@ func fold(s string) string {
 
 // message is what the templates see.
 type message struct {
-	Kind     string
-	Guest    guest.Guest
-	Others   int
-	Event    guest.Settings
-	When     string
-	Deadline string
-	Link     string
-	MapLink  string
-	HasQR    bool
-	HasICS   bool
+	Kind    string
+	Guest   guest.Guest
+	Event   guest.Settings
+	When    string
+	Link    string
+	MapLink string
+	HasQR   bool
+	HasICS  bool
+	Morning bool
+	// W holds the message's words in the guest's language (locale keys
+	// mail.*), so one template serves every language.
+	W map[string]string
 }
 
-// Compose writes kind's e-mail to g. publicURL is where the link points.
-func Compose(kind string, g guest.Guest, st guest.Settings, publicURL string, now time.Time) (mail.Message, error) {
+// Texts is the server's message catalogue (package locale): the e-mails'
+// words in each language.
+type Texts interface {
+	Text(lang language.Tag, id string, vars map[string]any) (string, bool)
+}
+
+// Compose writes kind's e-mail to g in lang (English where the catalogue
+// lacks a text). publicURL is where the link points.
+func Compose(texts Texts, lang language.Tag, kind string, g guest.Guest, st guest.Settings, publicURL string, now time.Time) (mail.Message, error) {
+	var missing []string
+	say := func(id string, vars map[string]any) string {
+		if t, ok := texts.Text(lang, id, vars); ok {
+			return t
+		}
+		if t, ok := texts.Text(language.English, id, vars); ok {
+			return t
+		}
+		missing = append(missing, id)
+		return ""
+	}
 	loc := st.Loc()
 	m := message{
-		Kind: kind, Guest: g, Others: max(1, g.ExpectedGuests) - 1, Event: st,
+		Kind: kind, Guest: g, Event: st, Morning: kind == KindMorning,
 		Link: Link(publicURL, g.Code), MapLink: MapLink(st.Location),
 	}
 	if st.EventDate != nil {
-		m.When = st.EventDate.In(loc).Format("Monday 2 January 2006, 15:04") + " (" + loc.String() + ")"
+		m.When = longDate(say, st.EventDate.In(loc)) + " (" + loc.String() + ")"
 	}
-	if st.RSVPDeadline != nil {
-		m.Deadline = st.RSVPDeadline.In(loc).Format("Monday 2 January 2006, 15:04")
+	event := map[string]any{"Event": st.EventName}
+	var subject string
+	switch kind {
+	case KindInvitation, KindUnanswered, KindMorning:
+		subject = say("mail."+kind+".subject", event)
+	default:
+		return mail.Message{}, fmt.Errorf("compose: unknown kind %q", kind)
 	}
+	others := max(1, g.ExpectedGuests) - 1
+	w := map[string]string{
+		"lead": say("mail."+kind+".lead", nil), "intro": say("mail."+kind+".intro", event),
+		"when": say("mail.when", nil), "where": say("mail.where", nil), "map": say("mail.map", nil), "mapLink": say("mail.mapLink", nil),
+		"dressCode": say("mail.dressCode", nil), "open": say("mail.open", nil), "scan": say("mail.scan", nil), "qrAlt": say("mail.qrAlt", nil),
+		"code": say("mail.code", nil), "icsText": say("mail.icsText", nil), "icsHTML": say("mail.icsHTML", nil),
+	}
+	if others == 0 {
+		w["greeting"] = say("mail.greeting", map[string]any{"Name": g.FirstName})
+	} else {
+		w["greeting"] = say("mail.greetingOthers", map[string]any{"Name": g.FirstName, "Count": others})
+	}
+	switch {
+	case kind == KindMorning:
+		w["ask"] = say("mail.morningLink", nil)
+	case st.RSVPDeadline != nil:
+		w["ask"] = say("mail.askBy", map[string]any{"Deadline": longDate(say, st.RSVPDeadline.In(loc))})
+	default:
+		w["ask"] = say("mail.ask", nil)
+	}
+	if len(missing) > 0 {
+		return mail.Message{}, fmt.Errorf("compose %s: no text for %s", kind, strings.Join(missing, ", "))
+	}
+	m.W = w
 	var attachments []mail.Attachment
 	png, err := qrcode.Encode(m.Link, qrcode.Medium, 256)
 	if err != nil {
@@ -154,17 +204,6 @@ func Compose(kind string, g guest.Guest, st guest.Settings, publicURL string, no
 	if ics := ICS(st, publicURL, now); ics != nil {
 		attachments = append(attachments, mail.Attachment{Name: "invitation.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH", Data: ics})
 		m.HasICS = true
-	}
-	var subject string
-	switch kind {
-	case KindInvitation:
-		subject = "You are invited: " + st.EventName
-	case KindUnanswered:
-		subject = "Can you come? " + st.EventName
-	case KindMorning:
-		subject = "Today: " + st.EventName
-	default:
-		return mail.Message{}, fmt.Errorf("compose: unknown kind %q", kind)
 	}
 	var text, html bytes.Buffer
 	if err := textTemplate.Execute(&text, m); err != nil {
@@ -178,48 +217,54 @@ func Compose(kind string, g guest.Guest, st guest.Settings, publicURL string, no
 		Text: text.String(), HTML: html.String(), Attachments: attachments,
 		// Invitations are sent by a program for a person: out-of-office
 		// replies should not answer them.
-		Headers: map[string]string{"Auto-Submitted": "auto-generated"},
+		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
 	}, nil
 }
 
-var textTemplate = texttemplate.Must(texttemplate.New("text").Parse(`Dear {{.Guest.FirstName}}{{if eq .Others 1}} and one more{{else if gt .Others 1}} and {{.Others}} more{{end}},
-{{if eq .Kind "invitation"}}
-You are invited to {{.Event.EventName}}.
-{{else if eq .Kind "unanswered"}}
-We have not heard from you yet: can you come to {{.Event.EventName}}?
-{{else}}
-Today is the day: {{.Event.EventName}}.
-{{end}}
-{{with .When}}When: {{.}}
-{{end}}{{with .Event.Location}}Where: {{.}}
-{{end}}{{with .MapLink}}Map: {{.}}
-{{end}}{{with .Event.DressCode}}Dress code: {{.}}
+// longDate writes a date and time the way a letter in the language does:
+// "Saturday 20 June 2026, 18:00", "lördag 20 juni 2026 kl. 18:00".
+func longDate(say func(string, map[string]any) string, t time.Time) string {
+	return say("mail.date", map[string]any{
+		"Weekday": say("mail.weekday."+strings.ToLower(t.Weekday().String()), nil),
+		"Day":     t.Day(),
+		"Month":   say("mail.month."+strings.ToLower(t.Month().String()), nil),
+		"Year":    t.Year(),
+		"Time":    t.Format("15:04"),
+	})
+}
+
+var textTemplate = texttemplate.Must(texttemplate.New("text").Parse(`{{.W.greeting}}
+
+{{.W.intro}}
+
+{{with .When}}{{$.W.when}}: {{.}}
+{{end}}{{with .Event.Location}}{{$.W.where}}: {{.}}
+{{end}}{{with .MapLink}}{{$.W.map}}: {{.}}
+{{end}}{{with .Event.DressCode}}{{$.W.dressCode}}: {{.}}
 {{end}}{{with .Event.Info}}
 {{.}}
 {{end}}
-{{if eq .Kind "morning"}}Your drinks menu and your answer are here:{{else}}Please let us know if you can come{{with .Deadline}} by {{.}}{{end}}: open your personal link and sign in with your last name:{{end}}
+{{.W.ask}}:
 {{.Link}}
 
-Your code: {{.Guest.Code}}
+{{.W.code}} {{.Guest.Code}}
 {{if .HasICS}}
-The attached calendar file (invitation.ics) adds the party to your calendar.
+{{.W.icsText}}
 {{end}}`))
 
 var htmlTemplate = htmltemplate.Must(htmltemplate.New("html").Parse(`<!doctype html>
 <html><body style="font-family: system-ui, sans-serif; color: #1d2421; max-width: 36em">
-<p>Dear {{.Guest.FirstName}}{{if eq .Others 1}} and one more{{else if gt .Others 1}} and {{.Others}} more{{end}},</p>
-{{if eq .Kind "invitation"}}<p>You are invited to</p>
-{{else if eq .Kind "unanswered"}}<p>We have not heard from you yet: can you come to</p>
-{{else}}<p>Today is the day:</p>
-{{end}}<h1 style="font-size: 1.6em">{{.Event.EventName}}</h1>
-{{with .When}}<p><strong>When:</strong> {{.}}</p>{{end}}
-{{with .Event.Location}}<p><strong>Where:</strong> {{.}}{{with $.MapLink}} · <a href="{{.}}">map</a>{{end}}</p>{{end}}
-{{with .Event.DressCode}}<p><strong>Dress code:</strong> {{.}}</p>{{end}}
+<p>{{.W.greeting}}</p>
+<p>{{.W.lead}}</p>
+<h1 style="font-size: 1.6em">{{.Event.EventName}}</h1>
+{{with .When}}<p><strong>{{$.W.when}}:</strong> {{.}}</p>{{end}}
+{{with .Event.Location}}<p><strong>{{$.W.where}}:</strong> {{.}}{{with $.MapLink}} · <a href="{{.}}">{{$.W.mapLink}}</a>{{end}}</p>{{end}}
+{{with .Event.DressCode}}<p><strong>{{$.W.dressCode}}:</strong> {{.}}</p>{{end}}
 {{with .Event.Info}}<p style="white-space: pre-line">{{.}}</p>{{end}}
-<p>{{if eq .Kind "morning"}}Your drinks menu and your answer are here:{{else}}Please let us know if you can come{{with .Deadline}} by {{.}}{{end}}: open your personal link and sign in with your last name.{{end}}</p>
-<p><a href="{{.Link}}" style="display: inline-block; padding: 0.6em 1.2em; background: #2f6f5e; color: #fff; text-decoration: none; border-radius: 6px">Open my invitation</a></p>
-<p>Or scan this code with your phone:<br><img src="cid:qr" alt="QR code of your invitation link" width="192" height="192"></p>
-<p>Your code: <strong>{{.Guest.Code}}</strong><br><a href="{{.Link}}">{{.Link}}</a></p>
-{{if .HasICS}}<p>The attached calendar file adds the party to your calendar.</p>{{end}}
+<p>{{.W.ask}}{{if .Morning}}:{{else}}.{{end}}</p>
+<p><a href="{{.Link}}" style="display: inline-block; padding: 0.6em 1.2em; background: #2f6f5e; color: #fff; text-decoration: none; border-radius: 6px">{{.W.open}}</a></p>
+<p>{{.W.scan}}<br><img src="cid:qr" alt="{{.W.qrAlt}}" width="192" height="192"></p>
+<p>{{.W.code}} <strong>{{.Guest.Code}}</strong><br><a href="{{.Link}}">{{.Link}}</a></p>
+{{if .HasICS}}<p>{{.W.icsHTML}}</p>{{end}}
 </body></html>
 `))

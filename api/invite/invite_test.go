@@ -16,8 +16,10 @@ import (
 	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
+	"golang.org/x/text/language"
 )
 
 func party() guest.Settings {
@@ -89,7 +91,7 @@ func render(t *testing.T, m mail.Message) *mailtest.Parsed {
 
 func TestComposeInvitation(t *testing.T) {
 	g := guest.Guest{ID: "g1", FirstName: "Mia", LastName: "Lund", Code: "ABCD2345", Email: "mia@example.com", ExpectedGuests: 3}
-	m, err := invite.Compose(invite.KindInvitation, g, party(), "http://192.168.1.23:8080", time.Now())
+	m, err := invite.Compose(texts(t), language.English, invite.KindInvitation, g, party(), "http://192.168.1.23:8080", time.Now())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -127,11 +129,11 @@ func TestComposeInvitation(t *testing.T) {
 
 	// A name with markup stays text in the HTML part.
 	g.FirstName = "<b>Bo</b>"
-	m, _ = invite.Compose(invite.KindMorning, g, party(), "http://x", time.Now())
+	m, _ = invite.Compose(texts(t), language.English, invite.KindMorning, g, party(), "http://x", time.Now())
 	if strings.Contains(m.HTML, "<b>Bo</b>") || !strings.Contains(m.Text, "Today is the day") || m.Subject != "Today: Midsummer, at last" {
 		t.Errorf("morning reminder: %q\n%s", m.Subject, m.HTML)
 	}
-	if _, err := invite.Compose("nonsense", g, party(), "http://x", time.Now()); err == nil {
+	if _, err := invite.Compose(texts(t), language.English, "nonsense", g, party(), "http://x", time.Now()); err == nil {
 		t.Error("an unknown kind was composed")
 	}
 }
@@ -242,13 +244,13 @@ func TestInvitationsThroughTheQueue(t *testing.T) {
 	ctx := context.Background()
 	mia, leo := r.addGuest(t, "Mia", "mia@example.com"), r.addGuest(t, "Leo", "leo@example.com")
 	for _, g := range []guest.Guest{mia, leo} {
-		if _, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation); err != nil {
+		if _, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation, ""); err != nil {
 			t.Fatal(err)
 		}
 	}
 	// Never twice to the same guest for the same mailing: a double click,
 	// a retried request, another instance.
-	if _, err := invite.Queue(ctx, r.st, mia, invite.InvitationMailing(mia.Code), invite.KindInvitation); err == nil {
+	if _, err := invite.Queue(ctx, r.st, mia, invite.InvitationMailing(mia.Code), invite.KindInvitation, ""); err == nil {
 		t.Fatal("the same invitation was queued twice")
 	}
 	r.w.Wake()
@@ -294,7 +296,7 @@ func TestFailuresAreRetriedThenDeadLettered(t *testing.T) {
 	mia := r.addGuest(t, "Mia", "mia@example.com")
 	r.srv.Fail(1, 451)
 	r.srv.Drop(1)
-	if _, err := invite.Queue(ctx, r.st, mia, invite.InvitationMailing(mia.Code), invite.KindInvitation); err != nil {
+	if _, err := invite.Queue(ctx, r.st, mia, invite.InvitationMailing(mia.Code), invite.KindInvitation, ""); err != nil {
 		t.Fatal(err)
 	}
 	r.w.Wake()
@@ -310,7 +312,7 @@ func TestFailuresAreRetriedThenDeadLettered(t *testing.T) {
 
 	leo := r.addGuest(t, "Leo", "leo@example.com")
 	r.srv.Fail(100, 554)
-	j, err := invite.Queue(ctx, r.st, leo, invite.InvitationMailing(leo.Code), invite.KindInvitation)
+	j, err := invite.Queue(ctx, r.st, leo, invite.InvitationMailing(leo.Code), invite.KindInvitation, "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -334,5 +336,78 @@ func TestFailuresAreRetriedThenDeadLettered(t *testing.T) {
 	waitFor(t, "an admin alert", func() bool { return r.ev.count("admin alert") == 1 })
 	if n := len(r.srv.Messages()); n != 1 {
 		t.Errorf("%d messages arrived, want only Mia's", n)
+	}
+}
+
+func texts(t testing.TB) *locale.Catalog {
+	t.Helper()
+	c, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return c
+}
+
+// TestInvitationInTheGuestsLanguage: each invitation arrives, through the
+// queue and a real SMTP server, in its guest's language: Mia signed in
+// from a Swedish phone and gets Swedish; Leo never signed in and the host
+// sent from a Portuguese page, so Portuguese; Ada, with neither, English.
+// Subject, plain text, dates and the Content-Language header follow.
+func TestInvitationInTheGuestsLanguage(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	mia, leo, ada := r.addGuest(t, "Mia", "mia@example.com"), r.addGuest(t, "Leo", "leo@example.com"), r.addGuest(t, "Ada", "ada@example.com")
+	if err := r.st.SetGuestLanguage(ctx, mia.ID, "sv"); err != nil {
+		t.Fatal(err)
+	}
+	// The host's page was in Portuguese for all three: Mia's own choice wins.
+	for _, g := range []guest.Guest{mia, leo} {
+		if _, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation, "pt-BR"); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if _, err := invite.Queue(ctx, r.st, ada, invite.InvitationMailing(ada.Code), invite.KindInvitation, ""); err != nil {
+		t.Fatal(err)
+	}
+	r.w.Wake()
+	byTo := map[string]*mailtest.Parsed{}
+	for _, m := range r.srv.Wait(ctxTimeout(t), t, 3) {
+		p, err := mailtest.Parse(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		byTo[m.To[0]] = p
+	}
+	for _, tc := range []struct {
+		to, lang, subject string
+		text              []string
+	}{
+		{"mia@example.com", "sv", "Du är inbjuden: Midsummer, at last", []string{
+			"Hej Mia!", "Du är inbjuden till Midsummer, at last.", "När: onsdag 19 juni 2030 kl. 18:00 (Europe/Stockholm)", "Var: Storgatan 1, Lund",
+			"Klädkod: Flowers; in your hair", "Berätta senast måndag 10 juni 2030 kl. 12:00 om du kan komma: öppna din personliga länk", "Din kod: " + mia.Code,
+			"Den bifogade kalenderfilen (invitation.ics)"}},
+		{"leo@example.com", "pt-BR", "Você está convidado(a): Midsummer, at last", []string{
+			"Olá, Leo!", "Quando: quarta-feira, 19 de junho de 2030, 18:00 (Europe/Stockholm)", "Conte pra gente até segunda-feira, 10 de junho de 2030, 12:00 se você vem", "Seu código: " + leo.Code}},
+		{"ada@example.com", "en", "You are invited: Midsummer, at last", []string{
+			"Dear Ada,", "When: Wednesday 19 June 2030, 18:00 (Europe/Stockholm)", "Please let us know if you can come by Monday 10 June 2030, 12:00", "Your code: " + ada.Code}},
+	} {
+		p := byTo[tc.to]
+		if p == nil {
+			t.Errorf("nothing arrived for %s", tc.to)
+			continue
+		}
+		if p.Subject() != tc.subject || p.Header.Get("Content-Language") != tc.lang {
+			t.Errorf("%s: subject %q, Content-Language %q; want %q, %s", tc.to, p.Subject(), p.Header.Get("Content-Language"), tc.subject, tc.lang)
+		}
+		text, _ := p.Part("text/plain")
+		for _, want := range tc.text {
+			if !strings.Contains(string(text.Body), want) {
+				t.Errorf("%s: the text lacks %q:\n%s", tc.to, want, text.Body)
+			}
+		}
+		html, _ := p.Part("text/html")
+		if tc.lang == "sv" && !strings.Contains(string(html.Body), "Öppna min inbjudan") {
+			t.Errorf("%s: the HTML part is not Swedish:\n%s", tc.to, html.Body)
+		}
 	}
 }

@@ -10,7 +10,9 @@ import (
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
+	"golang.org/x/text/language"
 )
 
 // JobKind is the kind of the durable job that sends one e-mail to one
@@ -22,13 +24,27 @@ const (
 	payloadDelivery = "deliveryId"
 	payloadGuest    = "guestId"
 	payloadKind     = "kind"
+	// payloadLang is the language for a guest who has not signed in yet:
+	// the host's, when they sent or scheduled it.
+	payloadLang = "lang"
 )
 
-// Job is the job that sends delivery d.
-func Job(d store.Delivery) store.NewJob {
-	return store.NewJob{Kind: JobKind, Subject: "guest:" + d.GuestID, Payload: map[string]string{
-		payloadDelivery: d.ID, payloadGuest: d.GuestID, payloadKind: d.Kind,
-	}}
+// Job is the job that sends delivery d; lang is the language for a guest
+// who has never signed in (see Mailer.Handle).
+func Job(d store.Delivery, lang string) store.NewJob {
+	p := map[string]string{payloadDelivery: d.ID, payloadGuest: d.GuestID, payloadKind: d.Kind}
+	if lang != "" {
+		p[payloadLang] = lang
+	}
+	return store.NewJob{Kind: JobKind, Subject: "guest:" + d.GuestID, Payload: p}
+}
+
+// Catalog is the server's message catalogue (package locale).
+type Catalog interface {
+	Texts
+	// Match picks the supported language that best fits Accept-Language
+	// values, most preferred first; English when none does.
+	Match(acceptLanguage ...string) language.Tag
 }
 
 // Publisher sends a live event to a hub topic on every instance.
@@ -47,6 +63,7 @@ type Sender interface {
 // invitation, on the guest.
 type Mailer struct {
 	st        *store.Store
+	texts     Catalog
 	sender    Sender
 	pub       Publisher
 	publicURL string
@@ -71,6 +88,9 @@ type MailerConfig struct {
 	Logger *slog.Logger
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// Texts writes the messages in each guest's language; nil loads the
+	// embedded catalogues.
+	Texts Catalog
 }
 
 // NewMailer returns a Mailer.
@@ -84,8 +104,17 @@ func NewMailer(c MailerConfig) *Mailer {
 	if c.Now == nil {
 		c.Now = time.Now
 	}
+	if c.Texts == nil {
+		// The catalogues are compiled in: only a build defect fails here,
+		// and package locale's tests catch it.
+		cat, err := locale.New()
+		if err != nil {
+			panic(err)
+		}
+		c.Texts = cat
+	}
 	return &Mailer{
-		st: c.Store, sender: c.Sender, pub: c.Publish, publicURL: c.PublicURL, log: c.Logger, now: c.Now,
+		st: c.Store, texts: c.Texts, sender: c.Sender, pub: c.Publish, publicURL: c.PublicURL, log: c.Logger, now: c.Now,
 		interval: time.Duration(float64(time.Second) / c.Rate),
 	}
 }
@@ -141,7 +170,10 @@ func (m *Mailer) Handle(ctx context.Context, j store.Job) (map[string]string, er
 	if err != nil {
 		return nil, err
 	}
-	msg, err := Compose(d.Kind, g, settings, public, m.now())
+	// The guest's language, from their last sign-in; else the host's when
+	// the message was sent or scheduled; else English.
+	lang := m.texts.Match(g.Language, j.Payload[payloadLang])
+	msg, err := Compose(m.texts, lang, d.Kind, g, settings, public, m.now())
 	if err != nil {
 		return nil, permanentError{err}
 	}
@@ -234,13 +266,14 @@ func (m *Mailer) wait(ctx context.Context) error {
 func InvitationMailing(code string) string { return "invitation/" + code }
 
 // Queue reserves g's message of mailing and queues the job that sends
-// it. ErrConflict (wrapped) means g already has this mailing.
-func Queue(ctx context.Context, st *store.Store, g guest.Guest, mailing, kind string) (store.Job, error) {
+// it; lang is the language for g if g has never signed in (the host's).
+// ErrConflict (wrapped) means g already has this mailing.
+func Queue(ctx context.Context, st *store.Store, g guest.Guest, mailing, kind, lang string) (store.Job, error) {
 	d := store.Delivery{Mailing: mailing, Kind: kind, GuestID: g.ID, To: g.Email}
 	if err := st.ReserveDelivery(ctx, &d); err != nil {
 		return store.Job{}, err
 	}
-	j, err := st.EnqueueJob(ctx, Job(d))
+	j, err := st.EnqueueJob(ctx, Job(d, lang))
 	if err != nil {
 		// Without its job the reservation would block the guest for good.
 		if rerr := st.ReleaseDelivery(context.WithoutCancel(ctx), d.ID); rerr != nil {

@@ -159,7 +159,7 @@ func (s *Scheduler) Handle(ctx context.Context, j store.Job) (map[string]string,
 		if !wants(r.Kind, g) {
 			continue
 		}
-		mj, err := Queue(ctx, s.st, g, ReminderMailing(r.ID), r.Kind)
+		mj, err := Queue(ctx, s.st, g, ReminderMailing(r.ID), r.Kind, r.Lang)
 		if errors.Is(err, store.ErrConflict) {
 			n++ // queued by an earlier attempt of this job
 			continue

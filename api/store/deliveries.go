@@ -204,5 +204,6 @@ func (s *Store) setGuestFields(ctx context.Context, id string, set, unset bson.D
 	if res.MatchedCount == 0 {
 		return fmt.Errorf("update guest %s: %w", id, ErrNotFound)
 	}
+	s.guestsChanged(ctx, id)
 	return nil
 }

@@ -86,6 +86,7 @@ func (s *Store) CheckIn(ctx context.Context, id string, c guest.CheckIn) (guest.
 
 func (s *Store) writeCheckIn(ctx context.Context, before guest.Guest, c guest.CheckIn, at time.Time) (guest.Guest, error) {
 	defer s.guestWrites.begin()() // moves the kept figures (guests_stats.go)
+	defer s.guestsChanged(ctx, before.ID)
 	heads := max(1, c.Heads)
 	var matched int64
 	err := s.retry(ctx, onBusy, func() error {
@@ -131,6 +132,7 @@ func (s *Store) UndoCheckIn(ctx context.Context, id string) (guest.Guest, bool, 
 		return before, false, fmt.Errorf("undo check-in of %s: %w", id, err)
 	}
 	round := before.CheckInRound + 1
+	defer s.guestsChanged(ctx, id)
 	err = s.retry(ctx, onBusy, func() error {
 		_, err := s.coll(collGuests).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, bson.D{
 			{Key: "$unset", Value: bson.D{{Key: "checkedInAt", Value: ""}, {Key: "checkedInBy", Value: ""}, {Key: "checkedInById", Value: ""}, {Key: "arrivedHeads", Value: ""}}},

@@ -135,6 +135,7 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 	}); err != nil {
 		s.log.WarnContext(ctx, "delete old code", "guest", id, "err", err)
 	}
+	s.guestsChanged(ctx, id)
 	return code, nil
 }
 
@@ -147,6 +148,7 @@ func (s *Store) DeleteGuest(ctx context.Context, id string) error {
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuests).DeleteOne(ctx, bson.D{{Key: "_id", Value: id}}); return err }); err != nil {
 		return fmt.Errorf("delete guest %s: %w", id, err)
 	}
+	s.guestsChanged(ctx, id)
 	if err := s.retry(ctx, onBusy, func() error {
 		_, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
 		return err

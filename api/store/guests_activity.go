@@ -73,6 +73,7 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	}); err != nil {
 		return 0, fmt.Errorf("record activity of %d guests: %w", len(models), err)
 	}
+	s.guestsActive(batch)
 	if len(first) > 0 {
 		if err := s.adjustStats(ctx, guest.Counts{NeverLoggedIn: -len(first)}); err != nil {
 			s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)

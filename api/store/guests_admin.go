@@ -64,6 +64,7 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 		}
 		return fmt.Errorf("create guest: %w", err)
 	}
+	s.guestsChanged(ctx, g.ID)
 	if err := s.adjustStats(ctx, guest.CountOf(*g)); err != nil {
 		s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)
 	}
@@ -122,6 +123,7 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	if res.MatchedCount == 0 {
 		return before, fmt.Errorf("update guest %s: %w", id, ErrNotFound)
 	}
+	s.guestsChanged(ctx, id)
 	if err := s.adjustStats(ctx, guest.Change([]guest.Guest{before}, []guest.Guest{after})); err != nil {
 		s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)
 	}
@@ -231,11 +233,19 @@ func (q GuestQuery) sort() bson.D {
 // ListGuests returns one page of the guests q selects and how many it
 // selects in all.
 func (s *Store) ListGuests(ctx context.Context, q GuestQuery) ([]guest.Guest, int64, error) {
-	filter := q.filter()
 	limit := q.Limit
 	if limit <= 0 || limit > MaxPageSize {
 		limit = 50
 	}
+	if s.guestIndexOn() {
+		return s.listIndexed(ctx, q, limit)
+	}
+	return s.listQueried(ctx, q, limit)
+}
+
+// listQueried answers ListGuests with a query (MongoDB's indexes serve it).
+func (s *Store) listQueried(ctx context.Context, q GuestQuery, limit int) ([]guest.Guest, int64, error) {
+	filter := q.filter()
 	total, err := s.countFor(ctx, q, filter)
 	if err != nil {
 		return nil, 0, err

@@ -19,6 +19,7 @@ import (
 // guest before and after.
 func (s *Store) ReviewDietary(ctx context.Context, id string, companion int, tags []string, at time.Time) (before, after guest.Guest, err error) {
 	defer s.guestWrites.begin()()
+	defer s.guestsChanged(ctx, id)
 	before, err = s.GuestByID(ctx, id)
 	if err != nil {
 		return before, before, err
@@ -81,6 +82,7 @@ func (s *Store) UpgradeDietary(ctx context.Context) (int, error) {
 		}); err != nil {
 			return n, fmt.Errorf("upgrade dietary answer of %s: %w", g.ID, err)
 		}
+		s.guestsChanged(ctx, g.ID)
 		n++
 	}
 	if n > 0 {

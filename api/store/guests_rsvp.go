@@ -52,6 +52,14 @@ func (s *Store) GroupMembers(ctx context.Context, groupID string) ([]guest.Guest
 // headcount differs from the invitation. The summary counts move with it.
 func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Guest, d guest.Decision, at time.Time) ([]guest.Guest, error) {
 	defer s.guestWrites.begin()()
+	changed := []string{me.ID}
+	for _, g := range group {
+		if g.ID != me.ID {
+			changed = append(changed, g.ID)
+		}
+	}
+	// Every member, whatever part of the answer was written.
+	defer s.guestsChanged(ctx, changed...)
 	at = at.UTC().Truncate(time.Millisecond)
 	set := func(st guest.Status) bson.D {
 		return bson.D{{Key: "$set", Value: bson.D{

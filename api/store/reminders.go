@@ -29,6 +29,9 @@ type Reminder struct {
 	FiredAt   *time.Time `bson:"firedAt,omitempty" json:"firedAt,omitempty"`
 	// Recipients is how many guests it was queued for.
 	Recipients int `bson:"recipients" json:"recipients"`
+	// Lang is the host's language when they scheduled it: the e-mail's
+	// language for a guest who has never signed in.
+	Lang string `bson:"lang,omitempty" json:"-"`
 }
 
 // Reminder statuses.

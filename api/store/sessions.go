@@ -60,5 +60,6 @@ func (s *Store) EndSessions(ctx context.Context, id string) (int64, error) {
 	if err != nil {
 		return 0, fmt.Errorf("end sessions of %s: %w", id, err)
 	}
+	s.guestsChanged(ctx, id)
 	return g.SessionVersion, nil
 }

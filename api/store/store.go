@@ -63,6 +63,8 @@ type Store struct {
 	locks sync.Map // name → chan struct{}
 	// tickets remembers the last order ticket number per night (ordertickets.go).
 	tickets ticketHints
+	// guestIdx answers the host's guest list on FerretDB (guests_index.go).
+	guestIdx guestIndex
 	// onMongoDB: the server is MongoDB, with TTL and extra indexes (mongodb.go).
 	onMongoDB bool
 }
@@ -205,7 +207,7 @@ var collections = []string{
 	collSections, collDrinks, collStock, collImages, collVersions,
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
-	collDeliveries, collReminders,
+	collDeliveries, collReminders, collGuestChanges,
 }
 
 // indexModels lists every index per collection. Each file that owns a

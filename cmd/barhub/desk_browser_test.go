@@ -40,6 +40,7 @@ func TestBrowserDeskTellsTheTruth(t *testing.T) {
 
 	phone := browsertest.New(t).Page(t, browsertest.Phone)
 	browsertest.SignIn(t, phone, s.URL, ada.Code, "lovelace", "/")
+	browsertest.Click(t, phone, "#tab-info") // "RSVP & info": a guest who answered opens on the menu
 	browsertest.WaitVisible(t, phone, "#dietary")
 	browsertest.Fill(t, phone, "#dietary", "nut allergy")
 	browsertest.Click(t, phone, "#prefs-save")
@@ -76,6 +77,15 @@ func TestBrowserDeskTellsTheTruth(t *testing.T) {
 		}
 	}
 
+	// The guest list tells each invitation's story; without SMTP the
+	// e-mail buttons say how to set it up.
+	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+ada.ID+`"] .invite-status`, "answered")
+	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+bo.ID+`"] .invite-status`, "not invited")
+	browsertest.WaitText(t, desk, "#invite-mail-note", "--smtp-url")
+	if !browsertest.Eval[bool](t, desk, `document.getElementById("invite-email-all").disabled && document.querySelector('#guest-rows button[data-invite="email"]').disabled`) {
+		t.Error("an e-mail button is enabled without SMTP")
+	}
+
 	// The audit log in words.
 	top := browsertest.WaitText(t, desk, "#audit-rows tr:first-child", "Checked in")
 	for _, want := range []string{"Ada Lovelace", "Bea Barista", "bartender"} {
@@ -99,4 +109,19 @@ func TestBrowserDeskTellsTheTruth(t *testing.T) {
 	browsertest.Screenshot(t, desk, "desk-after-reload")
 	browsertest.Eval[bool](t, desk, `document.getElementById("audit").scrollIntoView() === undefined`)
 	browsertest.Screenshot(t, desk, "audit-door-filter")
+
+	// The same desk in Swedish: the page's words, the ones scripts build
+	// (the list, the answers, the log) and the drink editor's.
+	browsertest.Navigate(t, desk, s.URL+"/admin?lang=sv")
+	browsertest.WaitText(t, desk, "#overview-title", "Värdpanel")
+	browsertest.WaitText(t, desk, "#feed", "Ada Lovelace svarade: specialkost")
+	browsertest.WaitText(t, desk, "#audit-rows tr:first-child", "Checkade in")
+	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+bo.ID+`"]`, "Har inte svarat")
+	browsertest.WaitText(t, desk, "#drinks-card", "Ny drink")
+	for sel, want := range map[string]string{"#audit-title": "Ändringslogg", "#guest-add": "Lägg till gäst", "#stat-withAllergies + .label": "kommer med specialkost"} {
+		if got := browsertest.Text(t, desk, sel); got != want {
+			t.Errorf("%s in Swedish: %q, want %q", sel, got, want)
+		}
+	}
+	browsertest.Screenshot(t, desk, "desk-in-swedish")
 }

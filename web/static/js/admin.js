@@ -3,7 +3,7 @@
 // event settings, import/export and invitations (desk-tools.js). The bar's
 // admin modules add themselves to #bar-admin-area.
 import { api } from "./api.js";
-import { t, formatList, formatTime } from "./i18n.js";
+import { t, formatList, formatTime, formatDateTime } from "./i18n.js";
 import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
@@ -24,7 +24,7 @@ function renderStats(s) {
     if (s.version < statsVersion) return;
     statsVersion = s.version;
   }
-  $("stat-staff-note").textContent = s.staff ? `(+ ${s.staff} staff)` : "";
+  $("stat-staff-note").textContent = s.staff ? t("desk.stat.staff", { count: s.staff }) : "";
   for (const f of STAT_FIELDS) {
     const node = $(`stat-${f}`);
     if (!node) continue;
@@ -52,11 +52,11 @@ async function showPublicURL() {
   box.hidden = r.reachable;
   box.dataset.level = r.level;
   if (r.reachable) return;
-  $("public-url-problem").textContent = `${r.problem}. Invitation links and QR codes use ${r.url}.` + (r.suggestions.length ? " Pick an address phones on your network can open:" : "");
+  $("public-url-problem").textContent = `${r.problem}. ${t("desk.publicUrl.uses", { url: r.url })}` + (r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "");
   const picks = r.suggestions.map((u) => {
     const b = document.createElement("button");
     b.type = "button";
-    b.textContent = `Use ${u}`;
+    b.textContent = t("desk.publicUrl.use", { url: u });
     b.addEventListener("click", async () => {
       try {
         await api("PUT", "/api/admin/public-url", { url: u });
@@ -217,7 +217,7 @@ async function main() {
   startGuests();
   startTools({
     onSettings: (s) => {
-      const date = s.eventDate ? new Date(s.eventDate).toLocaleString(undefined, { dateStyle: "full", timeStyle: "short", timeZone: s.timezone || undefined }) : "date not set";
+      const date = s.eventDate ? formatDateTime(s.eventDate, { dateStyle: "full", timeStyle: "short", timeZone: s.timezone || undefined }) : t("desk.dateNotSet");
       $("event-line").textContent = `${s.eventName} · ${date}`;
     },
   });

@@ -26,7 +26,7 @@ async function loadPresence() {
   try {
     const p = await api("GET", "/api/admin/presence");
     const n = p.topics?.guests ?? 0;
-    online.textContent = n === 1 ? "1 phone or tablet connected" : `${n} phones and tablets connected`;
+    online.textContent = t("announce.online", { count: n });
   } catch {
     online.textContent = "";
   }
@@ -37,17 +37,17 @@ if (form && auth()?.role === "admin") {
     e.preventDefault();
     const value = text.value.trim();
     if (!value) {
-      status.textContent = "Write the announcement first.";
+      status.textContent = t("announce.empty");
       status.className = "error";
       return;
     }
-    status.textContent = "Sending…";
+    status.textContent = t("announce.sending");
     status.className = "muted";
     try {
       const push = !!pushBox?.checked;
       if (!to?.value) {
         await api("POST", "/api/admin/announcements", { text: value, push });
-        status.textContent = push ? "Sent to every guest, and as a notification to the phones that allow them." : "Sent to every guest.";
+        status.textContent = push ? t("announce.sentAllPush") : t("announce.sentAll");
       } else {
         const ids = await guestIDs(to.value);
         if (ids.length === 0) {

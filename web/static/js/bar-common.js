@@ -170,12 +170,12 @@ export async function apiDetailed(method, path, body) {
   try {
     res = await fetch(path, { method, headers, body: JSON.stringify(body) });
   } catch {
-    throw new ApiError("Cannot reach barhub. Check your connection and try again.");
+    throw new ApiError(t("common.networkError"));
   }
   const data = await res.json().catch(() => null);
   if (res.ok) return data;
   if (res.status === 401) return api(method, path, body); // let api() sign out as it does everywhere
-  const err = new ApiError(data?.error?.message || `Something went wrong (HTTP ${res.status}).`, { status: res.status, code: data?.error?.code || "" });
+  const err = new ApiError(data?.error?.message || t("common.httpError", { status: res.status }), { status: res.status, code: data?.error?.code || "" });
   err.details = data?.error?.details;
   throw err;
 }

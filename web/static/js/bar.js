@@ -7,6 +7,7 @@
 import { api, ApiError } from "./api.js";
 import { startLive, startPage } from "./page.js";
 import { beep, clock, h, itemsText, toast, unlockAudio } from "./bar-common.js";
+import { formatList, t } from "./i18n.js";
 import { patchChildren } from "./patch.js";
 
 const me = startPage("bartender", "admin");
@@ -30,9 +31,9 @@ const UNDO_MS = 4000;
 
 // Each column's buttons: [action, label, style].
 const actions = {
-  queued: [["start", "Start", "primary"], ["cancel", "Cancel…", "quiet"]],
-  preparing: [["ready", "Ready", "primary"], ["cancel", "Cancel…", "quiet"]],
-  ready: [["serve", "Served", "primary"], ["recall", "Recall", "quiet"]],
+  queued: [["start", t("bar.start"), "primary"], ["cancel", t("bar.cancel"), "quiet"]],
+  preparing: [["ready", t("bar.ready"), "primary"], ["cancel", t("bar.cancel"), "quiet"]],
+  ready: [["serve", t("bar.served"), "primary"], ["recall", t("bar.recall"), "quiet"]],
 };
 
 if (me) start();
@@ -42,15 +43,16 @@ function start() {
   document.getElementById("sound-toggle").addEventListener("click", (e) => {
     state.sound = !state.sound;
     e.currentTarget.setAttribute("aria-pressed", String(state.sound));
-    e.currentTarget.textContent = state.sound ? "Sound: on" : "Sound: off";
+    e.currentTarget.textContent = state.sound ? t("bar.soundOn") : t("bar.soundOff");
   });
   document.getElementById("stock-toggle").addEventListener("click", () => toggleStock());
   document.getElementById("stock-close").addEventListener("click", () => toggleStock(false));
   document.getElementById("stock-search").addEventListener("input", renderStock);
   document.getElementById("bump-undo-button").addEventListener("click", () => undoLastBump());
   document.addEventListener("keydown", onKey);
+  // The reasons' texts: bar.reasonRanOutText, bar.reasonClosingText, bar.reasonDuplicateText.
   for (const b of document.querySelectorAll("#cancel-reasons button")) {
-    b.addEventListener("click", () => (document.getElementById("cancel-reason").value = b.dataset.reason));
+    b.addEventListener("click", () => (document.getElementById("cancel-reason").value = t(b.dataset.reasonKey)));
   }
 
   const live = startLive("bar", "menu");
@@ -131,7 +133,7 @@ function render() {
     // A ticket is the same while its order's version, its key and its pending bump are:
     // its age is kept current by tick(), so a new order arriving never swaps the ticket a
     // bartender is tapping.
-    patchChildren(box, list.length ? list.map(ticket) : [h("p", { class: "empty" }, status === "queued" ? "No orders waiting." : "Nothing here.")],
+    patchChildren(box, list.length ? list.map(ticket) : [h("p", { class: "empty" }, status === "queued" ? t("bar.noOrders") : t("bar.nothingHere"))],
       (a, b) => a.dataset.version === b.dataset.version && a.dataset.status === b.dataset.status &&
         a.dataset.key === b.dataset.key && a.dataset.pending === b.dataset.pending);
     document.getElementById(`count-${status}`).textContent = String(list.length);
@@ -142,7 +144,7 @@ function render() {
     el.setAttribute("aria-current", on ? "true" : "false");
   }
   renderAllDay([...cols.queued, ...cols.preparing]);
-  document.getElementById("typical").textContent = `Typical drink: ${clock(state.typicalPrep * 1000)}`;
+  document.getElementById("typical").textContent = t("bar.typical", { time: clock(state.typicalPrep * 1000) });
 }
 
 // renderAllDay counts the glasses still to make per drink, most first: the bartender
@@ -155,7 +157,7 @@ function renderAllDay(open) {
   const rows = [...byDrink].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]));
   document.getElementById("all-day").replaceChildren(...(rows.length
     ? rows.map(([name, n]) => h("li", { dataset: { drink: name } }, h("b", {}, String(n)), " ", name))
-    : [h("li", { class: "muted" }, "Nothing waiting.")]));
+    : [h("li", { class: "muted" }, t("bar.nothingWaiting"))]));
 }
 
 function ticket(o) {
@@ -165,32 +167,32 @@ function ticket(o) {
   return h("article", {
     class: `ticket ${ageClass(o)}${pending ? " is-pending" : ""}`,
     dataset: { id: o.id, status: o.status, version: o.version, key: key <= 9 ? key : "", pending: pending?.action || "" },
-    "aria-label": `Ticket ${o.ticket || ""} for ${o.guestName || "a guest"}`,
+    "aria-label": t("bar.ticketLabel", { ticket: o.ticket || "", name: o.guestName || t("bar.guest") }),
   },
     h("header", {},
       o.ticket ? h("span", { class: "num" }, `#${o.ticket}`) : null,
-      h("span", { class: "guest" }, o.guestName || "Guest"),
-      key <= 9 && h("button", { type: "button", class: "key", "aria-label": `Pick (key ${key})`, onclick: () => select(o.id) }, String(key)),
-      h("span", { class: "age", "aria-label": "waiting" }, clock(since(o)))),
-    pending && h("p", { class: "pending", role: "status" }, `${pendingWords[pending.action]}… (R or Undo takes it back)`),
+      h("span", { class: "guest" }, o.guestName || t("bar.guest")),
+      key <= 9 && h("button", { type: "button", class: "key", "aria-label": t("bar.pickKey", { key }), onclick: () => select(o.id) }, String(key)),
+      h("span", { class: "age", "aria-label": t("bar.waiting") }, clock(since(o)))),
+    pending && h("p", { class: "pending", role: "status" }, t(pendingWords[pending.action])),
     h("ul", { class: "items" }, (o.items || []).map((it) =>
       h("li", {}, h("b", {}, `${it.qty}×`), " ",
-        h("button", { type: "button", class: "recipe-open", dataset: { drink: it.drinkId, qty: it.qty }, "aria-label": `How to make ${it.qty} ${it.name}`,
+        h("button", { type: "button", class: "recipe-open", dataset: { drink: it.drinkId, qty: it.qty }, "aria-label": t("bar.howToMake", { count: it.qty, name: it.name }),
           onclick: () => openRecipe(it.drinkId, it.qty) }, it.name),
-        it.forName && h("span", { class: "for" }, ` for ${it.forName}`),
+        it.forName && h("span", { class: "for" }, ` ${t("order.forName", { name: it.forName })}`),
         it.notes && h("em", { class: "note" }, it.notes),
-        it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${it.confirmed.join(", ")}: confirmed`),
+        it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${t("bar.allergyConfirmed", { allergens: formatList(it.confirmed) })}`),
         // Words of the person's dietary needs nobody has understood yet:
         // ask before making it.
-        it.review && h("span", { class: "review-flag" }, " ⚑ needs the host's eyes: ask about allergies")))),
-    o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ Not safe for the person it is for (${o.allergensConfirmed.join(", ")}): the guest confirmed`),
+        it.review && h("span", { class: "review-flag" }, ` ⚑ ${t("bar.review")}`)))),
+    o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ ${t("bar.notSafe", { allergens: formatList(o.allergensConfirmed) })}`),
     h("div", { class: "ticket-actions" },
       bumpAction && h("button", { type: "button", class: `primary act-${bumpAction}`, disabled: !!pending, onclick: () => bump(o.id) }, bumpLabel),
       (actions[o.status] || []).slice(1).map(([action, label, style]) =>
         h("button", { type: "button", class: `${style} act-${action}`, disabled: !!pending, onclick: (e) => act(state.orders.get(o.id) || o, action, e.currentTarget) }, label))));
 }
 
-const pendingWords = { start: "Starting", serve: "Served" };
+const pendingWords = { start: "bar.pendingStart", serve: "bar.pendingServe" };
 
 function tick() {
   for (const el of document.querySelectorAll(".ticket")) {
@@ -240,8 +242,8 @@ async function commit(id) {
 
 function offerUndo(b) {
   state.lastBump = b;
-  const what = b.action === "ready" ? "ready" : b.action === "serve" ? "served" : "started";
-  document.getElementById("bump-undo-text").textContent = `${b.ticket ? `#${b.ticket}` : "Ticket"} ${what}`;
+  const what = b.action === "ready" ? "bar.bumpedReady" : b.action === "serve" ? "bar.bumpedServed" : "bar.bumpedStarted";
+  document.getElementById("bump-undo-text").textContent = t(what, { ticket: b.ticket ? `#${b.ticket}` : t("bar.ticket") });
   const bar = document.getElementById("bump-undo");
   bar.hidden = false;
   clearTimeout(bar._timer);
@@ -265,7 +267,7 @@ async function undoLastBump() {
     clearTimeout(p.timer);
     state.pending.delete(b.id);
     render();
-    toast(`${b.ticket ? `#${b.ticket}` : "Ticket"}: undone`);
+    toast(t("bar.undone", { ticket: b.ticket ? `#${b.ticket}` : t("bar.ticket") }));
     return true;
   }
   const o = state.orders.get(b.id);
@@ -284,8 +286,8 @@ async function recall() {
 function onKey(e) {
   if (e.ctrlKey || e.metaKey || e.altKey || e.repeat) return;
   if (document.querySelector("dialog[open]")) return;
-  const t = e.target;
-  if (t instanceof HTMLElement && (t.closest("input, textarea, select, [contenteditable]") || (e.key === "Enter" && t.closest("button, a")))) return;
+  const target = e.target;
+  if (target instanceof HTMLElement && (target.closest("input, textarea, select, [contenteditable]") || (e.key === "Enter" && target.closest("button, a")))) return;
   if (!document.getElementById("stock-panel").hidden) {
     if (e.key === "Escape") toggleStock(false);
     return;
@@ -323,7 +325,7 @@ async function act(o, action, button) {
     return true;
   } catch (err) {
     // Someone else was quicker, or the screen was behind: show the truth.
-    toast(err instanceof ApiError && err.status === 409 ? `Already changed: ${err.message}` : err.message, "bad");
+    toast(err instanceof ApiError && err.status === 409 ? t("bar.alreadyChanged", { message: err.message }) : err.message, "bad");
     loadQueue();
     return false;
   } finally {
@@ -335,7 +337,7 @@ function askReason(o) {
   const dlg = document.getElementById("cancel-dialog");
   const input = document.getElementById("cancel-reason");
   const errBox = document.getElementById("cancel-error");
-  document.getElementById("cancel-items").textContent = `${o.ticket ? `#${o.ticket}: ` : ""}${itemsText(o)} for ${o.guestName}`;
+  document.getElementById("cancel-items").textContent = `${o.ticket ? `#${o.ticket}: ` : ""}${itemsText(o)} ${t("order.forName", { name: o.guestName })}`;
   input.value = "";
   errBox.hidden = true;
   return new Promise((resolve) => {
@@ -344,7 +346,7 @@ function askReason(o) {
       if (e.submitter?.value !== "ok") return;
       if (!input.value.trim()) {
         e.preventDefault();
-        errBox.textContent = "Say why: the guest sees it.";
+        errBox.textContent = t("bar.sayWhy");
         errBox.hidden = false;
       }
     };
@@ -359,7 +361,7 @@ function askReason(o) {
 // One tap on a drink's name opens how to make it, every amount already multiplied by the
 // ticket's glasses, so a helper who has never made a Paper Plane can.
 
-const iceWords = { none: "no ice (served up)", cubes: "over ice cubes", crushed: "over crushed ice", large: "over one large cube" };
+const iceWords = { none: t("bar.iceNone"), cubes: t("bar.iceCubes"), crushed: t("bar.iceCrushed"), large: t("bar.iceLarge") };
 
 async function openRecipe(drinkId, qty) {
   const dlg = document.getElementById("recipe-dialog");
@@ -368,16 +370,16 @@ async function openRecipe(drinkId, qty) {
   try {
     const r = await api("GET", `/api/bar/drinks/${encodeURIComponent(drinkId)}/recipe?qty=${qty}`);
     document.getElementById("recipe-title").textContent = `${r.qty} × ${r.name}`;
-    const serve = [r.glass, iceWords[r.ice], r.garnish && `garnish: ${r.garnish}`].filter(Boolean);
-    document.getElementById("recipe-serve").textContent = serve.length ? serve.join(" · ") : "No glass or ice given for this drink.";
+    const serve = [r.glass, iceWords[r.ice], r.garnish && t("bar.garnish", { garnish: r.garnish })].filter(Boolean);
+    document.getElementById("recipe-serve").textContent = serve.length ? serve.join(" · ") : t("bar.noServe");
     document.getElementById("recipe-ingredients").replaceChildren(...r.ingredients.map((l) => h("li", {}, l.text)));
     const steps = r.method || [];
-    document.getElementById("recipe-method").replaceChildren(...(steps.length ? steps.map((s) => h("li", {}, s)) : [h("li", {}, "No method yet: ask the host.")]));
+    document.getElementById("recipe-method").replaceChildren(...(steps.length ? steps.map((s) => h("li", {}, s)) : [h("li", {}, t("bar.noMethod"))]));
     const batch = document.getElementById("recipe-batch");
     batch.hidden = r.qty < 2;
-    batch.textContent = `Amounts for all ${r.qty} glasses: shake or stir in batches your shaker holds, split at the end.`;
+    batch.textContent = t("bar.batch", { count: r.qty });
   } catch (e) {
-    document.getElementById("recipe-title").textContent = "Recipe";
+    document.getElementById("recipe-title").textContent = t("bar.recipe");
     err.textContent = e.message;
     err.hidden = false;
   }
@@ -413,8 +415,8 @@ function stockSwitch(label, inStock, detail, onToggle) {
     h("span", { class: "stock-name" }, label, detail && h("small", { class: "muted" }, ` ${detail}`)),
     h("button", {
       type: "button", class: inStock ? "stock-switch" : "stock-switch out", "aria-pressed": String(!inStock),
-      "aria-label": `${label}: ${inStock ? "in stock" : "out of stock"}`, onclick: (e) => onToggle(e.currentTarget),
-    }, inStock ? "In stock" : "Out"));
+      "aria-label": t(inStock ? "bar.isInStock" : "bar.isOutOfStock", { name: label }), onclick: (e) => onToggle(e.currentTarget),
+    }, inStock ? t("bar.inStock") : t("bar.out")));
 }
 
 function renderStock() {
@@ -424,17 +426,17 @@ function renderStock() {
   // Out-of-stock first: those are the ones the bar is looking for.
   ings.sort((a, b) => Number(a.inStock) - Number(b.inStock) || a.name.localeCompare(b.name));
   document.getElementById("stock-ingredients").replaceChildren(...ings.map((i) =>
-    stockSwitch(i.name, i.inStock, `${i.drinks} drink${i.drinks === 1 ? "" : "s"}`, (btn) => setIngredient(i, btn))));
+    stockSwitch(i.name, i.inStock, t("bar.drinkCount", { count: i.drinks }), (btn) => setIngredient(i, btn))));
   const drinks = state.stock.drinks.filter((d) => !q || d.name.toLowerCase().includes(q));
   document.getElementById("stock-drinks").replaceChildren(...drinks.map((d) =>
-    stockSwitch(d.name, !d.outOfStock, d.missingIngredients.length ? `needs ${d.missingIngredients.join(", ")}` : "", (btn) => setDrink(d, btn))));
+    stockSwitch(d.name, !d.outOfStock, d.missingIngredients.length ? t("bar.needs", { ingredients: formatList(d.missingIngredients) }) : "", (btn) => setDrink(d, btn))));
 }
 
 async function setIngredient(i, btn) {
   btn.disabled = true;
   try {
     const out = await api("PUT", `/api/bar/stock/${encodeURIComponent(i.key)}`, { inStock: !i.inStock });
-    toast(i.inStock ? `${i.name} is out: ${out.unavailable.length} drinks off the menu` : `${i.name} is back`);
+    toast(i.inStock ? t("bar.ingredientOut", { name: i.name, count: out.unavailable.length }) : t("bar.ingredientBack", { name: i.name }));
     await loadStock();
   } catch (err) {
     toast(err.message, "bad");

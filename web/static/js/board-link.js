@@ -1,17 +1,18 @@
 // The bar's "Pick-up board" button: makes a link for the TV or tablet by the bar
 // (/board), lists the links made, and revokes one (docs/PUSH.md, "Pick-up board").
 import { api } from "./api.js";
+import { t } from "./i18n.js";
 
 const button = document.getElementById("board-links");
 const dialog = document.getElementById("board-dialog");
 
 function row(b) {
   const li = document.createElement("li");
-  li.textContent = `${b.name} — made by ${b.createdBy} `;
+  li.textContent = `${t("board.madeBy", { name: b.name, by: b.createdBy })} `;
   const revoke = document.createElement("button");
   revoke.type = "button";
   revoke.className = "quiet";
-  revoke.textContent = "Revoke";
+  revoke.textContent = t("board.revoke");
   revoke.addEventListener("click", async () => {
     await api("DELETE", `/api/bar/boards/${encodeURIComponent(b.id)}`);
     li.remove();
@@ -39,7 +40,7 @@ if (button && dialog) {
       link.href = b.link;
       link.textContent = b.link;
       document.getElementById("board-new").hidden = false;
-      status.textContent = "Open this link on the screen by the bar. It is shown only now.";
+      status.textContent = t("board.linkMade");
       await refresh();
     } catch (err) {
       status.textContent = err.message;

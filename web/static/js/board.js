@@ -3,7 +3,7 @@
 // shows the orders being made and ready to collect, live. A revoked link shows a
 // sentence and nothing else.
 import { connect, LiveAuthError } from "./live.js";
-import "./i18n.js"; // the language switch in the header
+import { t } from "./i18n.js"; // and the language switch in the header
 
 const KEY = "barhub.boardKey";
 // Ready orders fade over FADE_MS and leave the board when served (or after HIDE_MS).
@@ -35,7 +35,7 @@ class Revoked extends Error {}
 
 async function signIn() {
   const key = takeKey();
-  if (!key) throw new Revoked("This screen has no board link. Open the link the bar made for it.");
+  if (!key) throw new Revoked(t("board.noLink"));
   const res = await fetch("/api/board/login", {
     method: "POST",
     headers: { "Content-Type": "application/json", Accept: "application/json" },
@@ -43,12 +43,12 @@ async function signIn() {
   });
   if (res.status === 401 || res.status === 400) {
     localStorage.removeItem(KEY);
-    throw new Revoked("This board link no longer works. Ask the bar for a new one.");
+    throw new Revoked(t("board.revoked"));
   }
   if (!res.ok) throw new Error(`sign-in failed (${res.status})`);
   const body = await res.json();
   token = body.token;
-  $("board-name").textContent = body.name || "Pick-up";
+  $("board-name").textContent = body.name || t("board.title");
 }
 
 // call sends an authorised request, signing in again once when the token has expired.
@@ -135,7 +135,7 @@ function startLive() {
   const badge = $("live-status");
   live.onStatus((status) => {
     badge.dataset.status = status;
-    badge.querySelector(".text").textContent = { open: "Live", reconnecting: "Reconnecting…", connecting: "Connecting…" }[status] || "Offline";
+    badge.querySelector(".text").textContent = { open: t("live.open"), reconnecting: t("live.reconnecting"), connecting: t("live.connecting") }[status] || t("live.closed");
     if (status === "unauthorized") {
       // Revoked, or the token ran out: one more sign-in tells which.
       live.close();
@@ -150,7 +150,7 @@ function stop(err) {
   if (live) live.close();
   orders.clear();
   render();
-  fail(err instanceof Revoked ? err.message : "Cannot reach barhub. This screen tries again in a moment.");
+  fail(err instanceof Revoked ? err.message : t("board.unreachable"));
   if (!(err instanceof Revoked)) setTimeout(() => main(), 5000);
 }
 

@@ -1,6 +1,7 @@
 // The host's tools beside the guest list: the dietary report, the event
 // settings, CSV import and export, and printable invitations.
 import { api, ApiError } from "./api.js";
+import { t, has, formatList } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -10,7 +11,7 @@ async function authedFetch(path, init = {}) {
   const token = localStorage.getItem("barhub.token");
   const res = await fetch(path, { ...init, headers: { ...(init.headers || {}), Authorization: `Bearer ${token}` } });
   if (!res.ok) {
-    let message = `Something went wrong (HTTP ${res.status}).`;
+    let message = t("common.httpError", { status: res.status });
     try {
       message = (await res.json()).error.message;
     } catch {
@@ -28,10 +29,10 @@ async function authedFetch(path, init = {}) {
 export async function printInvitations(guestId) {
   const win = window.open("", "_blank");
   if (!win) {
-    alert("Allow pop-ups for this page to print invitations.");
+    alert(t("tools.allowPopups"));
     return;
   }
-  win.document.title = "Invitations…";
+  win.document.title = t("tools.invitationsLoading");
   try {
     const q = guestId ? `?guest=${encodeURIComponent(guestId)}` : "";
     const html = await (await authedFetch(`/api/admin/invitations${q}`)).text();
@@ -59,30 +60,30 @@ export async function reloadDietary() {
   if (report.tags.length === 0) {
     const p = document.createElement("p");
     p.className = "muted";
-    p.textContent = "Nobody has told you about a dietary need yet.";
+    p.textContent = t("tools.dietary.none");
     box.replaceChildren(p);
     return;
   }
   const list = document.createElement("div");
   list.className = "dietary-grid";
-  for (const t of report.tags) {
-    const review = t.tag === "review";
+  for (const tg of report.tags) {
+    const review = tg.tag === "review";
     const card = document.createElement("article");
     card.className = "dietary-tag" + (review ? " needs-eyes" : "");
     const h = document.createElement("h3");
-    h.textContent = review ? "⚑ Needs the host's eyes" : t.tag;
+    h.textContent = review ? t("tools.dietary.review") : tagName(tg.tag);
     const count = document.createElement("span");
     count.className = "badge";
-    count.textContent = t.people === t.guests ? `${t.guests}` : `${t.guests} · ${t.people} people`;
+    count.textContent = tg.people === tg.guests ? `${tg.guests}` : t("tools.dietary.count", { guests: tg.guests, count: tg.people });
     h.append(" ", count);
     const ul = document.createElement("ul");
-    for (const e of t.entries) {
+    for (const e of tg.entries) {
       const li = document.createElement("li");
       li.dataset.ref = e.ref;
       const who = document.createElement("strong");
-      who.textContent = e.companion ? `${e.name} (with ${e.firstName} ${e.lastName})` : `${e.firstName} ${e.lastName}`;
+      who.textContent = e.companion ? t("tools.dietary.companion", { name: e.name, guest: `${e.firstName} ${e.lastName}` }) : `${e.firstName} ${e.lastName}`;
       li.append(who);
-      if (e.status !== "coming") li.append(" (not answered)");
+      if (e.status !== "coming") li.append(` ${t("tools.dietary.notAnswered")}`);
       if (e.text) {
         const text = document.createElement("span");
         text.className = "muted";
@@ -98,6 +99,12 @@ export async function reloadDietary() {
   box.replaceChildren(list);
 }
 
+// tagName is a dietary tag in the page's language (allergen.*, diet.*, need.alcohol-free).
+function tagName(tag) {
+  for (const key of [`allergen.${tag}`, `diet.${tag}`, `need.${tag}`]) if (has(key)) return t(key);
+  return tag;
+}
+
 // The tags the host can confirm for a person, as the diet package names them.
 const REVIEW_TAGS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame",
   "sulphites", "lupin", "molluscs", "vegan", "vegetarian", "halal", "kosher", "alcohol-free"];
@@ -110,23 +117,23 @@ function reviewForm(e) {
   form.className = "review-form";
   const unclear = document.createElement("p");
   unclear.className = "unclear";
-  unclear.textContent = `Not understood: “${e.unclear.join("”, “")}”. Tick what holds, then confirm:`;
+  unclear.textContent = t("tools.dietary.unclear", { words: formatList(e.unclear.map((w) => `“${w}”`)) });
   const chips = document.createElement("div");
   chips.className = "review-tags";
-  for (const t of REVIEW_TAGS) {
+  for (const tag of REVIEW_TAGS) {
     const label = document.createElement("label");
     label.className = "check-inline";
     const box = document.createElement("input");
     box.type = "checkbox";
-    box.value = t;
-    box.checked = e.tags.includes(t);
-    label.append(box, ` ${t}`);
+    box.value = tag;
+    box.checked = e.tags.includes(tag);
+    label.append(box, ` ${tagName(tag)}`);
     chips.append(label);
   }
   const ok = document.createElement("button");
   ok.type = "submit";
   ok.className = "review-ok";
-  ok.textContent = "Confirm these needs";
+  ok.textContent = t("tools.dietary.confirm");
   const err = document.createElement("p");
   err.className = "error";
   err.hidden = true;
@@ -182,7 +189,7 @@ function wireSettings(onSettings) {
     try {
       const s = await api("PUT", "/api/admin/settings", body);
       $("settings-error").hidden = true;
-      $("settings-status").textContent = "✓ Saved";
+      $("settings-status").textContent = t("tools.saved");
       $("s-timezone").value = s.timezone;
       onSettings(s);
     } catch (err) {
@@ -217,12 +224,13 @@ function renderReport(rep) {
   const box = $("import-report");
   const summary = document.createElement("p");
   summary.className = "import-summary";
-  summary.textContent = `${rep.dryRun ? "Check: would create" : "Created"} ${rep.created}, ${rep.dryRun ? "update" : "updated"} ${rep.updated}, refused ${rep.refused}.`;
-  if (rep.ignoredColumns?.length) summary.textContent += ` Ignored columns: ${rep.ignoredColumns.join(", ")}.`;
+  const counts = { created: rep.created, updated: rep.updated, refused: rep.refused };
+  summary.textContent = rep.dryRun ? t("tools.import.checkSummary", counts) : t("tools.import.summary", counts);
+  if (rep.ignoredColumns?.length) summary.textContent += ` ${t("tools.import.ignored", { columns: rep.ignoredColumns.join(", ") })}`;
   const table = document.createElement("table");
   table.className = "import-table";
   const head = table.createTHead().insertRow();
-  for (const h of ["Row", "Guest", "Result", "Why"]) {
+  for (const h of [t("tools.import.col.row"), t("tools.import.col.guest"), t("tools.import.col.result"), t("tools.import.col.why")]) {
     const th = document.createElement("th");
     th.textContent = h;
     head.append(th);
@@ -233,11 +241,12 @@ function renderReport(rep) {
     tr.className = r.status;
     const badge = document.createElement("span");
     badge.className = `badge ${r.status === "refused" ? "bad" : "ok"}`;
-    badge.textContent = r.status === "updated" && r.changes?.length === 0 ? "unchanged" : r.status;
+    // tools.import.status.created, .updated, .refused
+    badge.textContent = r.status === "updated" && r.changes?.length === 0 ? t("tools.import.status.unchanged") : has(`tools.import.status.${r.status}`) ? t(`tools.import.status.${r.status}`) : r.status;
     tr.insertCell().textContent = r.row;
     tr.insertCell().textContent = r.name || "";
     tr.insertCell().append(badge);
-    tr.insertCell().textContent = r.reason || (r.changes?.length ? `changed ${r.changes.join(", ")}` : "");
+    tr.insertCell().textContent = r.reason || (r.changes?.length ? t("tools.import.changed", { fields: r.changes.join(", ") }) : "");
   }
   box.replaceChildren(summary, table);
 }
@@ -251,7 +260,7 @@ function wireImport(afterImport) {
     const err = $("import-error");
     err.hidden = true;
     if (!file) {
-      err.textContent = "Choose a CSV file first.";
+      err.textContent = t("tools.import.chooseFile");
       err.hidden = false;
       return;
     }

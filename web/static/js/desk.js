@@ -1,6 +1,7 @@
 // The guest desk: the filterable, sortable, paginated guest list and the
 // edit dialog (add, edit, delete, new code, groups, printing one card).
 import { api } from "./api.js";
+import { t, formatDate, formatTime, formatList, formatRelative } from "./i18n.js";
 import { printInvitations } from "./desk-tools.js";
 import { patchChildren } from "./patch.js";
 import { inviteCell, startInvites } from "./invite-admin.js";
@@ -44,7 +45,7 @@ export async function reloadGuests() {
   renderRows(page.guests);
   const first = page.total === 0 ? 0 : page.offset + 1;
   const last = page.offset + page.guests.length;
-  $("page-info").textContent = page.total === 0 ? "No guests match." : `${first}–${last} of ${page.total}`;
+  $("page-info").textContent = page.total === 0 ? t("desk.noMatch") : t("desk.pageInfo", { from: first, to: last, total: page.total });
   $("page-prev").disabled = page.page <= 1;
   $("page-next").disabled = page.page >= page.pages;
 }
@@ -57,14 +58,14 @@ export async function reloadGroups() {
   }
   const select = $("filter-group");
   const current = select.value;
-  select.replaceChildren(new Option("Any group", ""));
+  select.replaceChildren(new Option(t("desk.filter.anyGroup"), ""));
   for (const g of groups) select.append(new Option(groupLabel(g), g.id));
   select.value = groups.some((g) => g.id === current) ? current : "";
 }
 
 function groupLabel(g) {
   const names = g.members.map((m) => m.firstName);
-  return `${names.join(", ")} ${g.members[0]?.lastName || ""} (${g.expectedTotal})`.trim();
+  return `${formatList(names)} ${g.members[0]?.lastName || ""} (${g.expectedTotal})`.trim();
 }
 
 function showTableMessage(text) {
@@ -80,13 +81,13 @@ function showTableMessage(text) {
 export function ago(iso) {
   if (!iso) return "";
   const s = (Date.now() - new Date(iso).getTime()) / 1000;
-  if (s < 60) return "just now";
-  if (s < 3600) return `${Math.floor(s / 60)} min ago`;
-  if (s < 86400) return `${Math.floor(s / 3600)} h ago`;
-  return new Date(iso).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  if (s < 60) return t("desk.justNow");
+  if (s < 86400) return formatRelative(iso);
+  return formatDate(iso, { day: "numeric", month: "short" });
 }
 
-const STATUS = { coming: ["Coming", "ok"], declined: ["Declined", "bad"], pending: ["Not answered", "warn"] };
+// The answers' words: desk.status.coming, desk.status.declined, desk.status.pending.
+const STATUS = { coming: "ok", declined: "bad", pending: "warn" };
 
 function cell(text, className) {
   const td = document.createElement("td");
@@ -97,7 +98,7 @@ function cell(text, className) {
 }
 
 function renderRows(guests) {
-  if (guests.length === 0) return showTableMessage("No guests match these filters.");
+  if (guests.length === 0) return showTableMessage(t("desk.noMatchFilters"));
   const rows = guests.map((g) => {
     const tr = document.createElement("tr");
     tr.dataset.id = g.id;
@@ -107,10 +108,11 @@ function renderRows(guests) {
     if (g.role !== "guest") {
       const role = document.createElement("span");
       role.className = "badge";
-      role.textContent = (g.role === "admin" ? "host" : g.role) + (g.attending ? " · guest" : "");
+      role.textContent = (g.role === "admin" ? t("desk.badge.host") : g.role === "bartender" ? t("desk.badge.bartender") : g.role) + (g.attending ? ` · ${t("desk.badge.guest")}` : "");
       name.append(" ", role);
     }
-    const [label, cls] = STATUS[g.status] || [g.status, ""];
+    const label = STATUS[g.status] ? t(`desk.status.${g.status}`) : g.status;
+    const cls = STATUS[g.status] || "";
     const badge = document.createElement("span");
     badge.className = `badge ${cls}`;
     badge.textContent = label;
@@ -120,16 +122,16 @@ function renderRows(guests) {
       // Arrived: the door checked them in (door.js).
       const arrived = document.createElement("span");
       arrived.className = "badge ok checked-in";
-      arrived.textContent = "✓ in";
-      arrived.title = `Checked in at ${new Date(g.checkedInAt).toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" })}${g.checkedInBy ? ` by ${g.checkedInBy}` : ""}`;
+      arrived.textContent = t("desk.badge.in");
+      arrived.title = g.checkedInBy ? t("desk.checkedInAtBy", { time: formatTime(g.checkedInAt), by: g.checkedInBy }) : t("desk.checkedInAt", { time: formatTime(g.checkedInAt) });
       status.append(" ", arrived);
     }
     const group = groups.find((x) => x.id === g.groupId);
     const edit = document.createElement("button");
     edit.type = "button";
     edit.className = "quiet edit";
-    edit.textContent = "Edit";
-    edit.setAttribute("aria-label", `Edit ${g.firstName} ${g.lastName}`);
+    edit.textContent = t("desk.edit");
+    edit.setAttribute("aria-label", t("desk.editLabel", { name: `${g.firstName} ${g.lastName}` }));
     edit.addEventListener("click", () => openGuest(g.id));
     const people = g.status === "coming" ? `${g.numGuests} / ${g.expectedGuests}` : `– / ${g.expectedGuests}`;
     const code = document.createElement("span");
@@ -139,14 +141,14 @@ function renderRows(guests) {
       cell(name),
       cell(status, "status"),
       cell(people, "num"),
-      cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || "alone" : g.groupId ? "…" : ""),
-      cell([(g.needs || []).includes("review") ? "⚑ needs your eyes" : "", g.dietary?.text,
-        ...(g.dietary?.tags || []).filter((t) => !(g.dietary?.text || "").toLowerCase().includes(t)),
+      cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || t("desk.alone") : g.groupId ? "…" : ""),
+      cell([(g.needs || []).includes("review") ? t("desk.needsReview") : "", g.dietary?.text,
+        ...(g.dietary?.tags || []).filter((tag) => !(g.dietary?.text || "").toLowerCase().includes(tag)),
         ...(g.companions || []).filter((c) => c.dietary?.tags?.length || c.dietary?.text).map((c) => `+1 ${c.name || ""}: ${c.dietary.text || c.dietary.tags.join(", ")}`)]
         .filter(Boolean).join(" · ")),
       cell(code),
       cell(ago(g.rsvpDate)),
-      cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : "never", g.lastLogin ? "" : "muted"),
+      cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : t("desk.never"), g.lastLogin ? "" : "muted"),
       cell(inviteCell(g, () => reloadGuests()), "invite-cell"),
       cell(edit),
     );
@@ -167,14 +169,14 @@ function renderSortHeads() {
 
 function fillGroupSelect(g) {
   const select = $("g-group");
-  select.replaceChildren(new Option("Alone (no group)", ""));
+  select.replaceChildren(new Option(t("desk.dialog.noGroup"), ""));
   for (const grp of groups) {
     const others = grp.members.filter((m) => m.id !== g?.id);
     if (others.length === 0 && grp.id !== g?.groupId) continue;
-    select.append(new Option(`With ${others.map((m) => `${m.firstName} ${m.lastName}`).join(", ") || "nobody else"}`, grp.id));
+    select.append(new Option(t("desk.dialog.with", { names: others.length ? formatList(others.map((m) => `${m.firstName} ${m.lastName}`)) : t("desk.dialog.nobodyElse") }), grp.id));
   }
   const alone = document.createElement("optgroup");
-  alone.label = "Start a group with…";
+  alone.label = t("desk.dialog.startGroup");
   api("GET", "/api/admin/guests?limit=500&sort=lastName")
     .then((page) => {
       for (const other of page.guests) {
@@ -198,7 +200,7 @@ export async function openGuest(id) {
       return;
     }
   }
-  $("gd-title").textContent = id ? `${g.firstName} ${g.lastName}` : "Add a guest";
+  $("gd-title").textContent = id ? `${g.firstName} ${g.lastName}` : t("desk.dialog.addTitle");
   for (const f of ["firstName", "lastName", "expectedGuests", "extraGuests", "role", "status"]) $(`g-${f}`).value = g[f] ?? "";
   $("g-attending").checked = !!g.attending;
   $("g-email").value = g.email || "";
@@ -244,7 +246,7 @@ async function saveGuest() {
     group = newGroupID();
   }
   body.groupId = group;
-  if (!body.firstName || !body.lastName) throw new Error("A guest needs a first and a last name.");
+  if (!body.firstName || !body.lastName) throw new Error(t("desk.dialog.needsName"));
   const saved = editing
     ? await api("PUT", `/api/admin/guests/${encodeURIComponent(editing.id)}`, body)
     : await api("POST", "/api/admin/guests", body);
@@ -269,7 +271,7 @@ function wireDialog() {
     }
   });
   $("g-delete").addEventListener("click", async () => {
-    if (!editing || !confirm(`Delete ${editing.firstName} ${editing.lastName}? Their code stops working.`)) return;
+    if (!editing || !confirm(t("desk.dialog.confirmDelete", { name: `${editing.firstName} ${editing.lastName}` }))) return;
     try {
       await api("DELETE", `/api/admin/guests/${encodeURIComponent(editing.id)}`);
       dlg.close();
@@ -279,7 +281,7 @@ function wireDialog() {
     }
   });
   $("g-newcode").addEventListener("click", async () => {
-    if (!editing || !confirm("Make a new code? The old one stops working at once.")) return;
+    if (!editing || !confirm(t("desk.dialog.confirmNewCode"))) return;
     try {
       const res = await api("POST", `/api/admin/guests/${encodeURIComponent(editing.id)}/code`);
       editing = res.guest;
@@ -290,7 +292,7 @@ function wireDialog() {
     }
   });
   $("g-signout").addEventListener("click", async () => {
-    if (!editing || !confirm(`Sign ${editing.firstName} ${editing.lastName} out on every device? Their code keeps working.`)) return;
+    if (!editing || !confirm(t("desk.dialog.confirmSignout", { name: `${editing.firstName} ${editing.lastName}` }))) return;
     try {
       await api("POST", `/api/admin/guests/${encodeURIComponent(editing.id)}/signout`);
     } catch (err) {

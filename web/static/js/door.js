@@ -8,6 +8,7 @@
 // marked "not yet sent", and sent when it is back.
 import { api, ApiError } from "./api.js";
 import { h } from "./bar-common.js";
+import { formatTime, t } from "./i18n.js";
 import { startLive, startPage } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
@@ -32,9 +33,8 @@ const KIOSK_KEY = "barhub.door.kiosk";
 const KIOSK_CARD_MS = 6000;
 const KIOSK_ASK_MS = 20000;
 
-// One clock format for every time on the page, in the page's language: never "03:16 PM"
-// in one place and "15:16" in another.
-const timeFormat = new Intl.DateTimeFormat(document.documentElement.lang || navigator.language || "en", { hour: "2-digit", minute: "2-digit" });
+// One clock format for every time on the page, the page language's (formatTime): never
+// "03:16 PM" in one place and "15:16" in another.
 
 if (me) start();
 
@@ -44,7 +44,7 @@ function start() {
     e.preventDefault();
     const code = $("door-code").value.trim();
     if (code) checkIn({ code });
-    else showError("Type the code from the invitation, or scan its QR code.");
+    else showError(t("door.typeCode"));
   });
   $("door-code").addEventListener("input", (e) => {
     // Codes show in upper case (the server ignores case); a link typed by a
@@ -91,8 +91,9 @@ function renderArrived(a) {
   if (!a || !a.version || a.version < state.version) return;
   state.version = a.version;
   $("door-in").textContent = String(a.checkedIn);
-  $("door-in-label").textContent = a.checkedIn === 1 ? "guest in" : "guests in";
+  $("door-in-label").textContent = t("door.guestsInCount", { count: a.checkedIn });
   $("door-heads").textContent = String(a.checkedInHeads);
+  $("door-heads-label").textContent = t("door.peopleCount", { count: a.checkedInHeads });
   $("door-coming").textContent = String(a.comingHeads);
 }
 
@@ -115,7 +116,7 @@ async function checkIn(body) {
       enqueue(body);
       clearEntry();
     } else {
-      showError(err instanceof ApiError ? err.message : "Something went wrong. Try again.", err.status === 404 ? "Unknown code" : "Not checked in");
+      showError(err instanceof ApiError ? err.message : t("door.somethingWrong"), err.status === 404 ? t("door.unknownCode") : t("door.notCheckedIn"));
     }
   } finally {
     state.busy = false;
@@ -135,25 +136,35 @@ function showResult(r) {
   box.dataset.level = r.level;
   box.dataset.guest = r.guest.id;
   box.dataset.confirm = String(!!r.confirm);
-  $("door-message").textContent = r.message;
+  $("door-message").textContent = headline(r);
   const detail = [];
-  if (r.admitted) detail.push(`Checked in at ${time(r.guest.checkedInAt)}`);
-  else if (r.alreadyCheckedIn) detail.push(`In since ${time(r.guest.checkedInAt)}`);
-  else if (r.confirm) detail.push("Not checked in yet");
-  if (r.guest.status === "coming") detail.push(`RSVP: coming, ${r.guest.numGuests}`);
-  else if (r.guest.status === "declined") detail.push("RSVP: declined");
-  else detail.push("RSVP: not answered");
+  if (r.admitted) detail.push(t("door.checkedInAt", { time: time(r.guest.checkedInAt) }));
+  else if (r.alreadyCheckedIn) detail.push(t("door.inSince", { time: time(r.guest.checkedInAt) }));
+  else if (r.confirm) detail.push(t("door.notYet"));
+  if (r.guest.status === "coming") detail.push(t("door.rsvpComing", { count: r.guest.numGuests }));
+  else if (r.guest.status === "declined") detail.push(t("door.rsvpDeclined"));
+  else detail.push(t("door.rsvpNotAnswered"));
   $("door-detail").textContent = detail.join(" · ");
   $("door-warnings").replaceChildren(...r.warnings.map((w) => h("li", { class: `warning ${w.level}`, dataset: { code: w.code } }, w.message)));
   $("door-undo").hidden = !r.admitted;
   // The amber card's question: nobody is counted until the door person answers.
   $("door-force").hidden = !r.confirm;
-  $("door-force").textContent = "Let in anyway";
+  $("door-force").textContent = t("door.letIn");
   if (r.confirm) $("door-force").focus();
   kioskReset(r.confirm ? KIOSK_ASK_MS : KIOSK_CARD_MS);
 }
 
-function showError(message, title = "Not checked in") {
+// headline is the card's big line in the page's language (the server's message is
+// English): "Welcome, Ada Lovelace — party of 2".
+function headline(r) {
+  const vars = { name: `${r.guest.firstName} ${r.guest.lastName}`.trim(), party: t("door.party", { count: r.heads }) };
+  if (r.alreadyCheckedIn) return t("door.headAlreadyIn", vars);
+  if (r.confirm) return t("door.headAsk", vars);
+  if (!r.admitted) return t("door.headWait", vars);
+  return t("door.headWelcome", vars);
+}
+
+function showError(message, title = t("door.notCheckedIn")) {
   const box = $("door-result");
   box.hidden = false;
   box.dataset.level = "error";
@@ -184,13 +195,13 @@ async function undo() {
     state.last = null;
     const box = $("door-result");
     box.dataset.level = "undone";
-    $("door-message").textContent = "Check-in undone";
-    $("door-detail").textContent = r.message;
+    $("door-message").textContent = t("door.undone");
+    $("door-detail").textContent = t("door.undoneDetail", { name: `${r.guest.firstName} ${r.guest.lastName}`.trim() });
     $("door-warnings").replaceChildren();
     $("door-undo").hidden = true;
     $("door-force").hidden = true;
   } catch (err) {
-    showError(err.message, "Could not undo");
+    showError(err.message, t("door.couldNotUndo"));
   } finally {
     $("door-undo").disabled = false;
   }
@@ -200,33 +211,34 @@ async function search() {
   const q = $("door-search").value.trim();
   const list = $("door-search-results");
   if (q.length < 2) {
-    list.replaceChildren(h("li", { class: "muted" }, "Type at least 2 letters of a name."));
+    list.replaceChildren(h("li", { class: "muted" }, t("door.searchShort")));
     return;
   }
   try {
     const r = await api("GET", `/api/door/lookup?q=${encodeURIComponent(q)}`);
     if (r.guests.length === 0) {
-      list.replaceChildren(h("li", { class: "muted" }, `Nobody called “${q}” is on the list.`));
+      list.replaceChildren(h("li", { class: "muted" }, t("door.searchNone", { q })));
       return;
     }
     list.replaceChildren(...r.guests.map(searchRow));
-    if (r.total > r.guests.length) list.append(h("li", { class: "muted" }, `${r.total - r.guests.length} more: type more of the name.`));
+    if (r.total > r.guests.length) list.append(h("li", { class: "muted" }, t("door.searchMore", { count: r.total - r.guests.length })));
   } catch (err) {
     list.replaceChildren(h("li", { class: "error" }, err.message));
   }
 }
 
 function searchRow(g) {
-  const status = g.checkedInAt ? `in since ${time(g.checkedInAt)}` : g.status === "coming" ? `coming, ${g.numGuests}` : g.status === "declined" ? "declined" : "not answered";
+  const status = g.checkedInAt ? t("door.rowInSince", { time: time(g.checkedInAt) }) : g.status === "coming" ? t("door.rowComing", { count: g.numGuests })
+    : g.status === "declined" ? t("door.rowDeclined") : t("door.rowNotAnswered");
   return h("li", { class: "door-search-row", dataset: { id: g.id } },
     h("span", { class: "name" }, `${g.firstName} ${g.lastName}`, " ", h("small", { class: "muted" }, status)),
     g.checkedInAt
-      ? h("span", { class: "badge ok" }, "✓ in")
-      : h("button", { type: "button", class: "primary", onclick: () => checkIn({ guestId: g.id }) }, "Check in"));
+      ? h("span", { class: "badge ok" }, `✓ ${t("door.rowIn")}`)
+      : h("button", { type: "button", class: "primary", onclick: () => checkIn({ guestId: g.id }) }, t("door.checkIn")));
 }
 
 function time(iso) {
-  return iso ? timeFormat.format(new Date(iso)) : "";
+  return iso ? formatTime(iso) : "";
 }
 
 // ---- Kiosk -------------------------------------------------------------------------------
@@ -238,7 +250,7 @@ function setKiosk(on) {
   state.kiosk = on;
   document.body.classList.toggle("kiosk", on);
   $("door-kiosk").setAttribute("aria-pressed", String(on));
-  $("door-kiosk").textContent = on ? "Leave kiosk mode" : "Kiosk mode";
+  $("door-kiosk").textContent = on ? t("door.kioskLeave") : t("door.kiosk");
   localStorage.setItem(KIOSK_KEY, on ? "1" : "0");
   if (on) {
     navigator.wakeLock?.request("screen").then((lock) => (state.wakeLock = lock)).catch(() => {});
@@ -293,8 +305,8 @@ function enqueue(body) {
   box.hidden = false;
   box.dataset.level = "queued";
   delete box.dataset.guest;
-  $("door-message").textContent = "Not yet sent";
-  $("door-detail").textContent = "No connection: the scan is kept on this device and sent when the connection is back. Nobody is counted in until then.";
+  $("door-message").textContent = t("door.notYetSent");
+  $("door-detail").textContent = t("door.notYetSentDetail");
   $("door-warnings").replaceChildren();
   $("door-undo").hidden = true;
   $("door-force").hidden = true;
@@ -303,23 +315,23 @@ function enqueue(body) {
 }
 
 function scanLabel(body) {
-  if (body.code) return `Code ${body.code.length > 16 ? `${body.code.slice(0, 16)}…` : body.code.toUpperCase()}`;
-  return "A guest found by name";
+  if (body.code) return t("door.scanCode", { code: body.code.length > 16 ? `${body.code.slice(0, 16)}…` : body.code.toUpperCase() });
+  return t("door.scanByName");
 }
 
 function renderQueue() {
   const q = loadQueue();
   $("door-queue-box").hidden = q.length === 0 && state.sent.length === 0;
-  $("door-queue-title").textContent = q.length ? `${q.length} scan${q.length === 1 ? "" : "s"} not yet sent` : "Scans sent after the connection came back";
+  $("door-queue-title").textContent = q.length ? t("door.queueCount", { count: q.length }) : t("door.queueSent");
   $("door-queue").replaceChildren(
     ...q.map((e) => h("li", { class: "door-queue-row pending", dataset: { id: e.id } },
       h("span", { class: "name" }, scanLabel(e.body)), " ",
-      h("small", { class: "muted" }, `scanned ${time(e.at)}`), " ",
-      h("span", { class: "badge warn" }, "not yet sent"))),
+      h("small", { class: "muted" }, t("door.scannedAt", { time: time(e.at) })), " ",
+      h("span", { class: "badge warn" }, t("door.badgeNotSent")))),
     ...state.sent.map((s) => h("li", { class: `door-queue-row sent level-${s.level}` },
       h("span", { class: "name" }, s.message), " ",
-      h("small", { class: "muted" }, `scanned ${time(s.at)}, sent`),
-      s.confirm && h("button", { type: "button", class: "primary", onclick: () => { state.sent = state.sent.filter((x) => x !== s); renderQueue(); checkIn({ guestId: s.guestId, force: true }); } }, "Let in anyway"))));
+      h("small", { class: "muted" }, t("door.scannedSent", { time: time(s.at) })),
+      s.confirm && h("button", { type: "button", class: "primary", onclick: () => { state.sent = state.sent.filter((x) => x !== s); renderQueue(); checkIn({ guestId: s.guestId, force: true }); } }, t("door.letIn")))));
 }
 
 // flushQueue sends the kept scans, oldest first, one at a time; it stops at the first
@@ -336,7 +348,7 @@ async function flushQueue() {
       try {
         r = await api("POST", "/api/door/checkin", e.body);
         renderArrived(r.arrived);
-        state.sent.unshift({ at: e.at, level: r.level, message: r.message, confirm: !!r.confirm, guestId: r.guest.id });
+        state.sent.unshift({ at: e.at, level: r.level, message: headline(r), confirm: !!r.confirm, guestId: r.guest.id });
       } catch (err) {
         if (err instanceof ApiError && err.status === 0) break; // still down
         state.sent.unshift({ at: e.at, level: "error", message: `${scanLabel(e.body)}: ${err.message}` });
@@ -376,7 +388,7 @@ async function startCamera() {
   try {
     stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
   } catch {
-    showError("The camera is not available here: type the code instead.", "No camera");
+    showError(t("door.noCameraDetail"), t("door.noCamera"));
     return;
   }
   const video = $("door-video");

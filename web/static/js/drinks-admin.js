@@ -3,13 +3,14 @@
 import { api, ApiError, auth } from "./api.js";
 import { startLive } from "./page.js";
 import { apiDetailed, h, loadStyles, toast } from "./bar-common.js";
+import { t, has, formatNumber } from "./i18n.js";
 
 const area = document.getElementById("bar-admin-area");
 const me = auth();
 
 const UNITS = ["ml", "cl", "oz", "dash", "drop", "barspoon", "tsp", "tbsp", "piece", "slice", "wedge", "leaf", "sprig", "pinch", "scoop", "whole"];
 // What a drink is served over: [value, label] (menu.Ice on the server).
-const ICES = [["", "—"], ["cubes", "Ice cubes"], ["crushed", "Crushed ice"], ["large", "One large cube"], ["none", "No ice (served up)"]];
+const ICES = [["", "—"], ["cubes", t("drinks.ice.cubes")], ["crushed", t("drinks.ice.crushed")], ["large", t("drinks.ice.large")], ["none", t("drinks.ice.none")]];
 const ALLERGENS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame", "sulphites", "lupin", "molluscs", "honey"];
 const MAX_PHOTO = 5 * 1024 * 1024;
 
@@ -22,25 +23,25 @@ function start() {
   area.classList.add("bar-admin");
   area.append(
     h("div", { class: "card", id: "app-switch-card" },
-      h("div", { class: "section-head row" }, h("h2", {}, "Guest ordering"), h("span", { class: "spacer" }),
+      h("div", { class: "section-head row" }, h("h2", {}, t("drinks.app.title")), h("span", { class: "spacer" }),
         h("span", { id: "app-state", class: "badge" }, "…")),
-      h("p", { class: "muted" }, "Switch the guests' menu and ordering off at any time: the bar's tablet and this page keep working. Replace the key to cut off copies of the app."),
+      h("p", { class: "muted" }, t("drinks.app.intro")),
       h("div", { class: "row" },
         h("button", { id: "app-toggle", type: "button" }, "…"),
-        h("button", { id: "app-rotate", type: "button", class: "quiet" }, "Replace the key"))),
+        h("button", { id: "app-rotate", type: "button", class: "quiet" }, t("drinks.app.rotate")))),
     h("div", { class: "card", id: "orders-card" },
-      h("h2", {}, "Orders"),
+      h("h2", {}, t("drinks.orders.title")),
       h("div", { class: "grid stats" },
         ["queued", "preparing", "ready", "served", "cancelled"].map((k) =>
-          h("div", { class: "stat" }, h("span", { class: "value", id: `orders-${k}` }, "0"), h("span", { class: "label" }, k === "preparing" ? "in the making" : k))))),
+          h("div", { class: "stat" }, h("span", { class: "value", id: `orders-${k}` }, "0"), h("span", { class: "label" }, t(`drinks.orders.${k}`)))))),
     h("div", { class: "card", id: "drinks-card" },
-      h("div", { class: "section-head row" }, h("h2", {}, "Drinks"), h("span", { class: "spacer" }),
-        h("button", { id: "drink-new", type: "button", class: "primary" }, "New drink")),
-      h("label", { class: "visually-hidden", for: "drink-search" }, "Find a drink"),
-      h("input", { id: "drink-search", type: "search", placeholder: "Find a drink", autocomplete: "off" }),
+      h("div", { class: "section-head row" }, h("h2", {}, t("drinks.title")), h("span", { class: "spacer" }),
+        h("button", { id: "drink-new", type: "button", class: "primary" }, t("drinks.new"))),
+      h("label", { class: "visually-hidden", for: "drink-search" }, t("drinks.find")),
+      h("input", { id: "drink-search", type: "search", placeholder: t("drinks.find"), autocomplete: "off" }),
       h("div", { class: "table-wrap" },
         h("table", { class: "drink-table" },
-          h("thead", {}, h("tr", {}, h("th", {}, "Photo"), h("th", {}, "Drink"), h("th", {}, "Section"), h("th", {}, "Strength"), h("th", {}, "Status"))),
+          h("thead", {}, h("tr", {}, h("th", {}, t("drinks.col.photo")), h("th", {}, t("drinks.col.drink")), h("th", {}, t("drinks.col.section")), h("th", {}, t("drinks.col.strength")), h("th", {}, t("drinks.col.status")))),
           h("tbody", { id: "drink-rows" })))),
     editorDialog(),
   );
@@ -51,7 +52,7 @@ function start() {
   });
   document.getElementById("app-toggle").addEventListener("click", () => setApp(!state.appKey?.enabled, false));
   document.getElementById("app-rotate").addEventListener("click", () => {
-    if (window.confirm("Replace the guests' app key? Open guest pages pick up the new one by themselves.")) setApp(state.appKey?.enabled ?? true, true);
+    if (window.confirm(t("drinks.app.confirmRotate"))) setApp(state.appKey?.enabled ?? true, true);
   });
 
   const live = startLive();
@@ -88,10 +89,10 @@ async function loadAppKey() {
 function renderApp() {
   const on = state.appKey?.enabled;
   const badge = document.getElementById("app-state");
-  badge.textContent = on ? "On" : "Off";
+  badge.textContent = on ? t("drinks.app.on") : t("drinks.app.off");
   badge.className = on ? "badge ok" : "badge bad";
   const btn = document.getElementById("app-toggle");
-  btn.textContent = on ? "Switch guest ordering off" : "Switch guest ordering on";
+  btn.textContent = on ? t("drinks.app.switchOff") : t("drinks.app.switchOn");
   btn.className = on ? "danger" : "primary";
 }
 
@@ -99,7 +100,7 @@ async function setApp(enabled, rotate) {
   try {
     state.appKey = await api("PUT", "/api/admin/app-key", { enabled, rotate });
     renderApp();
-    toast(rotate ? "New key in place." : enabled ? "Guest ordering is on." : "Guest ordering is off.");
+    toast(rotate ? t("drinks.app.rotated") : enabled ? t("drinks.app.isOn") : t("drinks.app.isOff"));
   } catch (err) {
     toast(err.message, "bad");
   }
@@ -153,8 +154,8 @@ function renderDrinks() {
       h("td", {}, d.imageUrl ? h("img", { class: "thumb", src: d.imageUrl, alt: "", width: 56, height: 42, loading: "lazy" }) : h("span", { class: "thumb empty-thumb", "aria-hidden": "true" }, "—")),
       h("td", {}, h("button", { type: "button", class: "link-button", onclick: () => openEditor(d) }, d.name)),
       h("td", {}, sectionName(d.section)),
-      h("td", {}, d.alcoholFree ? "Alcohol-free" : `${d.abv}% · ${d.standardDrinks}`),
-      h("td", {}, d.available ? h("span", { class: "badge ok" }, "Available") : h("span", { class: "badge bad" }, d.missingIngredients.length ? `Out of ${d.missingIngredients.join(", ")}` : "Out")))));
+      h("td", {}, d.alcoholFree ? t("drinks.alcoholFree") : `${formatNumber(d.abv)}% · ${formatNumber(d.standardDrinks)}`),
+      h("td", {}, d.available ? h("span", { class: "badge ok" }, t("drinks.available")) : h("span", { class: "badge bad" }, d.missingIngredients.length ? t("drinks.outOf", { ingredients: d.missingIngredients.join(", ") }) : t("drinks.out"))))));
 }
 
 // ---- Editor ------------------------------------------------------------------------------------
@@ -162,41 +163,41 @@ function renderDrinks() {
 function editorDialog() {
   return h("dialog", { id: "drink-dialog", class: "bar-dialog drink-editor", "aria-labelledby": "drink-title" },
     h("form", { id: "drink-form", method: "dialog", novalidate: true },
-      h("h2", { id: "drink-title" }, "Drink"),
-      field("drink-name", "Name", h("input", { id: "drink-name", maxlength: 80, required: true })),
-      field("drink-section", "Section", h("input", { id: "drink-section", list: "section-list", maxlength: 60, required: true }), "Pick one or type a new section"),
+      h("h2", { id: "drink-title" }, t("drinks.col.drink")),
+      field("drink-name", t("drinks.f.name"), h("input", { id: "drink-name", maxlength: 80, required: true })),
+      field("drink-section", t("drinks.col.section"), h("input", { id: "drink-section", list: "section-list", maxlength: 60, required: true }), t("drinks.f.sectionHint")),
       h("datalist", { id: "section-list" }),
-      field("drink-description", "Description", h("textarea", { id: "drink-description", maxlength: 500, rows: 2 })),
-      h("fieldset", { class: "field" }, h("legend", {}, "Ingredients"),
+      field("drink-description", t("drinks.f.description"), h("textarea", { id: "drink-description", maxlength: 500, rows: 2 })),
+      h("fieldset", { class: "field" }, h("legend", {}, t("drinks.f.ingredients")),
         h("div", { id: "ingredient-rows", class: "ingredient-rows" }),
-        h("button", { type: "button", id: "ingredient-add", class: "quiet" }, "+ Add an ingredient"),
+        h("button", { type: "button", id: "ingredient-add", class: "quiet" }, t("drinks.f.addIngredient")),
         h("span", { class: "hint field-error", id: "err-ingredients" })),
       h("div", { class: "row two" },
-        field("drink-abv", "Alcohol by volume (%)", h("input", { id: "drink-abv", type: "number", min: 0, max: 100, step: 0.1, inputmode: "decimal" })),
-        h("label", { class: "check-row" }, h("input", { id: "drink-af", type: "checkbox" }), " Alcohol-free")),
-      h("fieldset", { class: "field recipe-fields" }, h("legend", {}, "Recipe (for the bar)"),
+        field("drink-abv", t("drinks.f.abv"), h("input", { id: "drink-abv", type: "number", min: 0, max: 100, step: 0.1, inputmode: "decimal" })),
+        h("label", { class: "check-row" }, h("input", { id: "drink-af", type: "checkbox" }), ` ${t("drinks.alcoholFree")}`)),
+      h("fieldset", { class: "field recipe-fields" }, h("legend", {}, t("drinks.f.recipe")),
         h("div", { class: "row two" },
-          field("drink-glass", "Glass", h("input", { id: "drink-glass", maxlength: 40, placeholder: "Coupe" })),
-          field("drink-ice", "Ice", h("select", { id: "drink-ice" }, ICES.map(([v, label]) => h("option", { value: v }, label))))),
-        field("drink-garnish", "Garnish", h("input", { id: "drink-garnish", maxlength: 80, placeholder: "Orange twist" })),
-        field("drink-method", "Method", h("textarea", { id: "drink-method", rows: 4, placeholder: "Shake with ice.\nDouble-strain into a chilled coupe." }), "One step per line")),
-      field("drink-tags", "Taste tags", h("input", { id: "drink-tags", placeholder: "sour, fresh, bitter" }), "Separate with commas"),
-      h("fieldset", { class: "field" }, h("legend", {}, "Allergens"),
+          field("drink-glass", t("drinks.f.glass"), h("input", { id: "drink-glass", maxlength: 40, placeholder: t("drinks.f.glassPlaceholder") })),
+          field("drink-ice", t("drinks.f.ice"), h("select", { id: "drink-ice" }, ICES.map(([v, label]) => h("option", { value: v }, label))))),
+        field("drink-garnish", t("drinks.f.garnish"), h("input", { id: "drink-garnish", maxlength: 80, placeholder: t("drinks.f.garnishPlaceholder") })),
+        field("drink-method", t("drinks.f.method"), h("textarea", { id: "drink-method", rows: 4, placeholder: t("drinks.f.methodPlaceholder") }), t("drinks.f.methodHint"))),
+      field("drink-tags", t("drinks.f.tags"), h("input", { id: "drink-tags", placeholder: "sour, fresh, bitter" }), t("drinks.f.tagsHint")),
+      h("fieldset", { class: "field" }, h("legend", {}, t("drinks.f.allergens")),
         h("div", { class: "allergen-grid" }, ALLERGENS.map((a) =>
-          h("label", { class: "check-row" }, h("input", { type: "checkbox", name: "allergen", value: a }), ` ${a}`))),
+          h("label", { class: "check-row" }, h("input", { type: "checkbox", name: "allergen", value: a }), ` ${has(`allergen.${a}`) ? t(`allergen.${a}`) : a === "honey" ? t("drinks.honey") : a}`))),
         h("span", { class: "hint field-error", id: "err-allergens" })),
-      h("fieldset", { class: "field photo-field", id: "photo-field" }, h("legend", {}, "Photo"),
+      h("fieldset", { class: "field photo-field", id: "photo-field" }, h("legend", {}, t("drinks.col.photo")),
         h("div", { class: "row" },
           h("img", { id: "photo-preview", class: "photo-preview", alt: "", hidden: true }),
-          h("label", { class: "button", for: "photo-file" }, "Choose a photo…"),
+          h("label", { class: "button", for: "photo-file" }, t("drinks.f.choosePhoto")),
           h("input", { id: "photo-file", type: "file", accept: "image/jpeg,image/png,image/webp", class: "visually-hidden" })),
-        h("span", { class: "hint", id: "photo-hint" }, "JPEG, PNG or WebP, up to 5 MB. Save the drink first."),
+        h("span", { class: "hint", id: "photo-hint" }, t("drinks.f.photoHintNew")),
         h("p", { class: "hint prompt", id: "photo-prompt", hidden: true })),
       h("p", { id: "drink-error", class: "error", role: "alert", hidden: true }),
       h("div", { class: "actions" },
-        h("button", { id: "drink-save", class: "primary", type: "submit", value: "save" }, "Save"),
-        h("button", { id: "drink-delete", class: "danger", type: "button" }, "Delete"),
-        h("button", { type: "button", id: "drink-cancel" }, "Close"))));
+        h("button", { id: "drink-save", class: "primary", type: "submit", value: "save" }, t("common.save")),
+        h("button", { id: "drink-delete", class: "danger", type: "button" }, t("desk.dialog.delete")),
+        h("button", { type: "button", id: "drink-cancel" }, t("common.close")))));
 }
 
 function field(id, label, input, hint) {
@@ -206,10 +207,10 @@ function field(id, label, input, hint) {
 
 function ingredientRow(ing = { name: "", amount: "", unit: "ml" }) {
   return h("div", { class: "ingredient-row" },
-    h("input", { class: "ing-name", "aria-label": "Ingredient", placeholder: "Gin", value: ing.name, maxlength: 60 }),
-    h("input", { class: "ing-amount", "aria-label": "Amount", type: "number", min: 0, step: "any", inputmode: "decimal", value: ing.amount }),
-    h("select", { class: "ing-unit", "aria-label": "Unit" }, UNITS.map((u) => h("option", { value: u, selected: u === ing.unit }, u))),
-    h("button", { type: "button", class: "quiet", "aria-label": "Remove", onclick: (e) => e.currentTarget.parentElement.remove() }, "✕"));
+    h("input", { class: "ing-name", "aria-label": t("drinks.f.ingredient"), placeholder: "Gin", value: ing.name, maxlength: 60 }),
+    h("input", { class: "ing-amount", "aria-label": t("drinks.f.amount"), type: "number", min: 0, step: "any", inputmode: "decimal", value: ing.amount }),
+    h("select", { class: "ing-unit", "aria-label": t("drinks.f.unit") }, UNITS.map((u) => h("option", { value: u, selected: u === ing.unit }, u))),
+    h("button", { type: "button", class: "quiet", "aria-label": t("drinks.f.remove"), onclick: (e) => e.currentTarget.parentElement.remove() }, "✕"));
 }
 
 let editing = null;
@@ -217,7 +218,7 @@ let editing = null;
 function openEditor(d) {
   editing = d;
   const dlg = document.getElementById("drink-dialog");
-  document.getElementById("drink-title").textContent = d ? `Edit ${d.name}` : "New drink";
+  document.getElementById("drink-title").textContent = d ? t("drinks.editTitle", { name: d.name }) : t("drinks.new");
   document.getElementById("drink-name").value = d?.name || "";
   document.getElementById("drink-section").value = d ? state.sections.find((s) => s.id === d.section)?.name || d.section : "";
   document.getElementById("section-list").replaceChildren(...state.sections.map((s) => h("option", { value: s.name })));
@@ -255,8 +256,8 @@ function showPhoto(d) {
   if (d?.imageUrl) img.src = d.imageUrl;
   const prompt = document.getElementById("photo-prompt");
   prompt.hidden = !d?.imagePrompt?.text;
-  if (d?.imagePrompt?.text) prompt.textContent = `Suggested photo (${d.imagePrompt.source}): ${d.imagePrompt.text}`;
-  document.getElementById("photo-hint").textContent = d ? "JPEG, PNG or WebP, up to 5 MB." : "JPEG, PNG or WebP, up to 5 MB. Save the drink first.";
+  if (d?.imagePrompt?.text) prompt.textContent = t("drinks.f.suggested", { source: d.imagePrompt.source, text: d.imagePrompt.text });
+  document.getElementById("photo-hint").textContent = d ? t("drinks.f.photoHint") : t("drinks.f.photoHintNew");
 }
 
 function clearErrors() {
@@ -295,7 +296,7 @@ async function saveDrink() {
       : await apiDetailed("POST", "/api/admin/drinks", formBody());
     toast(editing ? `${d.name} saved.` : `${d.name} is on the menu. Add a photo?`);
     editing = d;
-    document.getElementById("drink-title").textContent = `Edit ${d.name}`;
+    document.getElementById("drink-title").textContent = t("drinks.editTitle", { name: d.name });
     document.getElementById("drink-delete").hidden = false;
     document.getElementById("photo-file").disabled = false;
     showPhoto(d);
@@ -321,7 +322,7 @@ function showProblems(err) {
 }
 
 async function deleteDrink() {
-  if (!editing || !window.confirm(`Take ${editing.name} off the menu for good?`)) return;
+  if (!editing || !window.confirm(t("drinks.confirmDelete", { name: editing.name }))) return;
   try {
     await api("DELETE", `/api/admin/drinks/${encodeURIComponent(editing.id)}`);
     document.getElementById("drink-dialog").close();
@@ -337,18 +338,18 @@ async function uploadPhoto(file) {
   if (!file || !editing) return;
   const hint = document.getElementById("photo-hint");
   if (file.size > MAX_PHOTO) {
-    hint.textContent = `That photo is ${(file.size / 1048576).toFixed(1)} MB; the limit is 5 MB.`;
+    hint.textContent = t("drinks.f.photoTooBig", { size: formatNumber(Math.round(file.size / 104857.6) / 10) });
     return;
   }
-  hint.textContent = "Uploading…";
+  hint.textContent = t("drinks.f.uploading");
   try {
     const u = await api("POST", `/api/admin/drinks/${encodeURIComponent(editing.id)}/image-upload`);
     const res = await fetch(u.uploadUrl, { method: u.method, body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
     const out = await res.json().catch(() => ({}));
-    if (!res.ok) throw new Error(out?.error?.message || `Upload failed (HTTP ${res.status})`);
+    if (!res.ok) throw new Error(out?.error?.message || t("drinks.f.uploadFailed", { status: res.status }));
     editing = { ...editing, imageUrl: out.imageUrl };
     showPhoto(editing);
-    hint.textContent = "Photo saved.";
+    hint.textContent = t("drinks.f.photoSaved");
     loadDrinks();
   } catch (err) {
     hint.textContent = err.message;

@@ -4,6 +4,7 @@
 // whether the e-mail was delivered or failed, and whether they opened the
 // link. Without SMTP settings the e-mail buttons say how to set it up.
 import { api } from "./api.js";
+import { t, has, formatDate, formatTime } from "./i18n.js";
 import { startReminders } from "./reminders-admin.js";
 
 const $ = (id) => document.getElementById(id);
@@ -24,7 +25,7 @@ export async function loadInviteSettings() {
   }
   const note = $("invite-mail-note");
   if (note) {
-    note.textContent = mail.configured ? `E-mail goes from ${mail.from} via ${mail.server}.` : mail.setup;
+    note.textContent = mail.configured ? t("invite.mailFrom", { from: mail.from, server: mail.server }) : mail.setup;
     note.classList.toggle("warn-text", !mail.configured);
   }
   const all = $("invite-email-all");
@@ -42,10 +43,11 @@ export function linkFor(g) {
 function when(iso) {
   const d = new Date(iso);
   const sameDay = d.toDateString() === new Date().toDateString();
-  return sameDay ? d.toLocaleTimeString(undefined, { hour: "2-digit", minute: "2-digit" }) : d.toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  return sameDay ? formatTime(d) : formatDate(d, { day: "numeric", month: "short" });
 }
 
-const HOW = { email: "e-mailed", link: "link copied", share: "shared", print: "printed" };
+// How a guest was invited: invite.how.email, .link, .share, .print.
+const howText = (how) => (has(`invite.how.${how}`) ? t(`invite.how.${how}`) : how);
 
 // inviteCell shows the guest's invitation and its buttons.
 export function inviteCell(g, onChange) {
@@ -55,28 +57,28 @@ export function inviteCell(g, onChange) {
   status.className = "invite-status";
   const inv = g.invite;
   if (inv) {
-    let text = `${HOW[inv.how] || inv.how} ${when(inv.at)}`;
+    let text = `${howText(inv.how)} ${when(inv.at)}`;
     if (inv.how === "email") {
-      if (inv.status === "sent") text += " · delivered";
-      else if (inv.status === "failed") text += " · failed";
-      else text += inv.error ? " · retrying" : " · sending…";
+      if (inv.status === "sent") text += ` · ${t("invite.delivered")}`;
+      else if (inv.status === "failed") text += ` · ${t("invite.failed")}`;
+      else text += ` · ${inv.error ? t("invite.retrying") : t("invite.sending")}`;
     }
-    if (inv.openedAt) text += " · opened";
+    if (inv.openedAt) text += ` · ${t("invite.opened")}`;
     status.textContent = text;
     status.dataset.status = inv.status;
     if (inv.error) status.title = inv.error;
   } else {
-    status.textContent = "not invited";
+    status.textContent = t("invite.notInvited");
     status.className += " muted";
   }
-  if (g.status !== "pending") status.textContent += " · answered";
+  if (g.status !== "pending") status.textContent += ` · ${t("invite.answered")}`;
   const name = `${g.firstName} ${g.lastName}`;
   const button = (label, aria, fn) => {
     const b = document.createElement("button");
     b.type = "button";
     b.className = "quiet small";
     b.textContent = label;
-    b.setAttribute("aria-label", `${aria} ${name}`);
+    b.setAttribute("aria-label", t(aria, { name }));
     b.addEventListener("click", async () => {
       try {
         await fn();
@@ -87,15 +89,15 @@ export function inviteCell(g, onChange) {
     });
     return b;
   };
-  const copy = button("Copy link", "Copy the invitation link of", () => copyLinks([g]));
+  const copy = button(t("invite.copy"), "invite.copyLabel", () => copyLinks([g]));
   copy.dataset.invite = "link";
-  const share = button("Share", "Share the invitation of", () => shareLinks([g]));
+  const share = button(t("invite.share"), "invite.shareLabel", () => shareLinks([g]));
   share.dataset.invite = "share";
   share.hidden = !navigator.share;
-  const email = button("E-mail", "E-mail the invitation to", () => emailInvitations([g.id]));
+  const email = button(t("invite.email"), "invite.emailLabel", () => emailInvitations([g.id]));
   email.dataset.invite = "email";
   email.disabled = !mail.configured || !g.email;
-  email.title = !mail.configured ? mail.setup : !g.email ? "Add an e-mail address in Edit first." : `Send to ${g.email}`;
+  email.title = !mail.configured ? mail.setup : !g.email ? t("invite.noAddress") : t("invite.sendTo", { email: g.email });
   box.append(status, " ", copy, share, email);
   return box;
 }
@@ -111,8 +113,8 @@ export async function copyLinks(guests) {
 }
 
 export async function shareLinks(guests) {
-  const text = guests.map((g) => `${g.firstName}, you are invited! Open your link and sign in with your last name: ${linkFor(g)}`).join("\n\n");
-  await navigator.share({ title: "Invitation", text, ...(guests.length === 1 ? { url: linkFor(guests[0]) } : {}) });
+  const text = guests.map((g) => t("invite.shareText", { name: g.firstName, link: linkFor(g) })).join("\n\n");
+  await navigator.share({ title: t("invite.shareTitle"), text, ...(guests.length === 1 ? { url: linkFor(guests[0]) } : {}) });
   await record("share", guests);
 }
 
@@ -120,12 +122,12 @@ export async function emailInvitations(guestIds) {
   const res = await api("POST", "/api/admin/invitations/send", { how: "email", ...(guestIds ? { guestIds } : {}) });
   const status = $("invite-status");
   if (status) {
-    const parts = [`${res.queued} invitation${res.queued === 1 ? "" : "s"} on the way`];
+    const parts = [t("invite.onTheWay", { count: res.queued })];
     const noEmail = res.skipped.filter((s) => s.reason === "no_email").length;
     const already = res.skipped.filter((s) => s.reason === "already_sent").length;
-    if (noEmail) parts.push(`${noEmail} without an e-mail address`);
-    if (already) parts.push(`${already} already invited`);
-    status.textContent = parts.join(", ") + ".";
+    if (noEmail) parts.push(t("invite.withoutAddress", { count: noEmail }));
+    if (already) parts.push(t("invite.alreadyInvited", { count: already }));
+    status.textContent = t("invite.summary", { parts: parts.join(", ") });
   }
   return res;
 }
@@ -135,7 +137,7 @@ export async function emailInvitations(guestIds) {
 export function startInvites(getGuests, onChange) {
   loadInviteSettings().then((m) => startReminders(m));
   $("invite-email-all")?.addEventListener("click", async () => {
-    if (!confirm("E-mail an invitation to every guest with an address who has not had one?")) return;
+    if (!confirm(t("invite.confirmAll"))) return;
     try {
       await emailInvitations();
       onChange?.();
@@ -146,7 +148,7 @@ export function startInvites(getGuests, onChange) {
   $("invite-copy-all")?.addEventListener("click", async () => {
     try {
       await copyLinks(getGuests().filter((g) => g.role === "guest" || g.attending));
-      $("invite-status").textContent = "The links of the guests shown are on the clipboard.";
+      $("invite-status").textContent = t("invite.copiedAll");
       onChange?.();
     } catch (err) {
       alert(err.message);

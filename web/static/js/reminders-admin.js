@@ -2,16 +2,17 @@
 // those who have not answered"; "the morning of the party, to those
 // coming"), and sees when each goes out and who got it.
 import { api } from "./api.js";
+import { t, formatDateTime } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
 const KIND = {
-  unanswered: (r) => `${r.daysBefore} day${r.daysBefore === 1 ? "" : "s"} before the answer deadline, to guests who have not answered`,
-  morning: () => "The morning of the party, to guests coming: time, place, dress code",
+  unanswered: (r) => t("reminders.unanswered", { count: r.daysBefore }),
+  morning: () => t("reminders.morning"),
 };
 
 function fmt(iso) {
-  return new Date(iso).toLocaleString(undefined, { dateStyle: "medium", timeStyle: "short" });
+  return formatDateTime(iso);
 }
 
 export async function loadReminders() {
@@ -27,7 +28,7 @@ export async function loadReminders() {
   if (data.reminders.length === 0) {
     const li = document.createElement("li");
     li.className = "muted";
-    li.textContent = "No reminders scheduled.";
+    li.textContent = t("reminders.none");
     list.replaceChildren(li);
     return;
   }
@@ -40,19 +41,26 @@ export async function loadReminders() {
       const when = document.createElement("span");
       when.className = "muted";
       when.textContent =
-        r.status === "scheduled" ? (r.dueAt ? ` · goes out ${fmt(r.dueAt)}` : " · waits for the event's dates") : r.status === "queued" ? " · going out now" : ` · sent ${r.firedAt ? fmt(r.firedAt) : ""} to ${r.recipients}`;
+        " · " +
+        (r.status === "scheduled"
+          ? r.dueAt
+            ? t("reminders.goesOut", { time: fmt(r.dueAt) })
+            : t("reminders.waits")
+          : r.status === "queued"
+            ? t("reminders.goingOut")
+            : t("reminders.sent", { time: r.firedAt ? fmt(r.firedAt) : "", count: r.recipients }));
       li.append(what, when);
       if (r.sent.length) {
         const who = document.createElement("p");
         who.className = "reminder-sent";
-        who.textContent = r.sent.map((s) => `${s.name || s.guestId}: ${s.status === "sent" ? "delivered" : s.status}`).join(" · ");
+        who.textContent = r.sent.map((s) => `${s.name || s.guestId}: ${s.status === "sent" ? t("invite.delivered") : s.status === "failed" ? t("invite.failed") : s.status}`).join(" · ");
         li.append(who);
       }
       if (r.status === "scheduled") {
         const del = document.createElement("button");
         del.type = "button";
         del.className = "quiet small";
-        del.textContent = "Cancel";
+        del.textContent = t("common.cancel");
         del.addEventListener("click", async () => {
           try {
             await api("DELETE", `/api/admin/reminders/${encodeURIComponent(r.id)}`);

@@ -1,0 +1,21 @@
+package store
+
+import (
+	"context"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// ListGuestsQueried answers q with the database's query, never the guest
+// index, so a test can hold the two side by side.
+func (s *Store) ListGuestsQueried(ctx context.Context, q GuestQuery) ([]guest.Guest, int64, error) {
+	limit := q.Limit
+	if limit <= 0 || limit > MaxPageSize {
+		limit = 50
+	}
+	return s.listQueried(ctx, q, limit)
+}
+
+// CorrectGuestIndex runs the guest index's full read now, as its
+// periodic correction does.
+func (s *Store) CorrectGuestIndex(ctx context.Context) error { return s.loadGuestIndex(ctx, true) }
