@@ -185,6 +185,11 @@ type Need struct {
 	Packs int    `json:"packs"`
 	Pack  string `json:"pack"`
 	Buy   string `json:"buy"`
+	// PackID and NoteID name the pack and the note for the pages'
+	// catalogues (shopping.pack.<id>, shopping.note.<id>); empty when
+	// there is none, or the note is made of several.
+	PackID string `json:"packId,omitempty"`
+	NoteID string `json:"noteId,omitempty"`
 	// Guess is set when the pack size is an average; Note says which.
 	Guess bool   `json:"guess"`
 	Note  string `json:"note"`
@@ -286,59 +291,22 @@ func (m *model) plan(keep []bool) Plan {
 		Headcount: m.headcount, Invitations: m.invitations, WithTastes: m.withTastes,
 		Drinks: []DrinkPlan{}, Ingredients: []Need{}, Skipped: m.skipped,
 	}
-	var drinks []menu.Drink
-	var idx []int // index into m.drinks
-	for i, d := range m.drinks {
-		if keep == nil || keep[i] {
-			drinks = append(drinks, d)
-			idx = append(idx, i)
-		}
-	}
+	drinks, model, total, unserved := m.share(keep)
+	p.UnservedHeads = unserved
 	if p.Headcount == 0 || len(drinks) == 0 {
 		p.UnservedHeads = p.Headcount
 		return p
 	}
 
-	// The taste model: each guest's drinks shared out by weight.
-	model := make([]float64, len(drinks))
-	perHead := in.Params.DrinksPerHead()
-	total := 0.0
-	for gi, g := range m.guests {
-		w := m.weights[gi]
-		sum := 0.0
-		for _, i := range idx {
-			sum += w[i]
-		}
-		if sum == 0 {
-			p.UnservedHeads += g.Heads
-			continue
-		}
-		demand := float64(g.Heads) * perHead
-		total += demand
-		for k, i := range idx {
-			model[k] += demand * w[i] / sum
-		}
-	}
-
 	// Real orders, blended in.
-	observed := 0
-	for _, d := range drinks {
-		observed += max(0, in.Ordered[d.ID])
-	}
+	expectedOf, observed, alpha := m.blend(drinks, model, total)
 	p.OrderedSoFar = observed
-	alpha := 0.0
-	if observed > 0 && total > 0 {
-		alpha = float64(observed) / float64(observed+p.Headcount)
-	}
 	p.ObservedWeight = math.Round(alpha*1000) / 1000
 
 	margin := 1 + in.Params.Margin
 	planned := make([]float64, len(drinks))
 	for i, d := range drinks {
-		expected := model[i]
-		if alpha > 0 {
-			expected = (1-alpha)*model[i] + alpha*total*float64(max(0, in.Ordered[d.ID]))/float64(observed)
-		}
+		expected := expectedOf[i]
 		planned[i] = expected * margin
 		p.ExpectedDrinks += expected
 		p.PlannedDrinks += planned[i]
@@ -370,6 +338,113 @@ func (m *model) plan(keep []bool) Plan {
 	p.Ingredients = m.shoppingList(drinks, planned)
 	p.Bottles = bottles(p.Ingredients)
 	return p
+}
+
+// share picks the drinks keep marks (nil: all) and shares each guest's
+// drinks over them by weight: the drinks, each one's share (model),
+// the drinks shared out in all, and the heads with nothing to have.
+func (m *model) share(keep []bool) (drinks []menu.Drink, model []float64, total float64, unserved int) {
+	var idx []int // index into m.drinks
+	for i, d := range m.drinks {
+		if keep == nil || keep[i] {
+			drinks = append(drinks, d)
+			idx = append(idx, i)
+		}
+	}
+	if len(drinks) == 0 {
+		return drinks, nil, 0, m.headcount
+	}
+	model = make([]float64, len(drinks))
+	perHead := m.in.Params.DrinksPerHead()
+	for gi, g := range m.guests {
+		w := m.weights[gi]
+		sum := 0.0
+		for _, i := range idx {
+			sum += w[i]
+		}
+		if sum == 0 {
+			unserved += g.Heads
+			continue
+		}
+		demand := float64(g.Heads) * perHead
+		total += demand
+		for k, i := range idx {
+			model[k] += demand * w[i] / sum
+		}
+	}
+	return drinks, model, total, unserved
+}
+
+// blend mixes the orders so far into the taste model's shares: each
+// drink's expected glasses, the glasses ordered, and the orders' weight.
+func (m *model) blend(drinks []menu.Drink, model []float64, total float64) (expected []float64, observed int, alpha float64) {
+	for _, d := range drinks {
+		observed += max(0, m.in.Ordered[d.ID])
+	}
+	if observed > 0 && total > 0 {
+		alpha = float64(observed) / float64(observed+m.headcount)
+	}
+	expected = make([]float64, len(drinks))
+	for i, d := range drinks {
+		expected[i] = model[i]
+		if alpha > 0 {
+			expected[i] = (1-alpha)*model[i] + alpha*total*float64(max(0, m.in.Ordered[d.ID]))/float64(observed)
+		}
+	}
+	return expected, observed, alpha
+}
+
+// cost is what the trim compares menus by, without writing the list out:
+// bottles of spirits and wine, lines on the list, packs in all, and the
+// heads with nothing to have. It adds up as shoppingList does.
+func (m *model) cost(keep []bool) (bottleCount, lines, packCount, unserved int) {
+	drinks, model, total, unserved := m.share(keep)
+	if len(drinks) == 0 {
+		return 0, 0, 0, unserved
+	}
+	expected, _, _ := m.blend(drinks, model, total)
+	margin := 1 + m.in.Params.Margin
+	type sum struct {
+		ml     float64
+		counts map[string]float64
+	}
+	byKey := map[string]*sum{}
+	for i, d := range drinks {
+		n := expected[i] * margin
+		if n < 0.05 {
+			continue
+		}
+		for _, in := range d.Ingredients {
+			key := in.Key
+			if key == "" {
+				key = menu.IngredientKey(in.Name)
+			}
+			l := byKey[key]
+			if l == nil {
+				l = &sum{counts: map[string]float64{}}
+				byKey[key] = l
+			}
+			if ml, ok := menu.Units[in.Unit]; ok && ml > 0 {
+				l.ml += in.Amount * ml * n
+			} else {
+				l.counts[in.Unit] += in.Amount * n
+			}
+		}
+	}
+	for key, l := range byKey {
+		lines++
+		pk, known := m.packFor(key)
+		if !known && len(l.counts) == 0 {
+			pk = litre
+		}
+		if k, ok := pk.packsNeeded(l.ml, l.counts); ok {
+			packCount += k
+			if pk.kind == KindSpirits || pk.kind == KindWine {
+				bottleCount += k
+			}
+		}
+	}
+	return bottleCount, lines, packCount, unserved
 }
 
 // drinkFacts are a drink's words, folded once for taste matching.
@@ -494,7 +569,7 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 		}
 		nd.Kind, nd.Note, nd.Guess = pk.kind, pk.guess, pk.guess != ""
 		if n, ok := pk.packsNeeded(l.ml, l.counts); ok {
-			nd.Packs, nd.Pack = n, pk.name
+			nd.Packs, nd.Pack, nd.PackID = n, pk.name, pk.unit
 			nd.Buy = strconv.Itoa(n) + " " + pk.plural
 			if n == 1 {
 				nd.Buy = "1 " + pk.name
@@ -507,6 +582,7 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 				nd.Note = "no pack size known for this ingredient: buy the amounts"
 			}
 		}
+		nd.NoteID = noteIDs[nd.Note]
 		out = append(out, nd)
 	}
 	sort.Slice(out, func(i, j int) bool {

@@ -86,14 +86,6 @@ func bottles(needs []Need) int {
 	return n
 }
 
-func packsOf(needs []Need) int {
-	n := 0
-	for _, nd := range needs {
-		n += nd.Packs
-	}
-	return n
-}
-
 // trim proposes a smaller menu for full, the plan of the whole menu, or
 // nil when the menu suits the headcount.
 func (m *model) trim(full Plan) *Trim {
@@ -151,19 +143,22 @@ func (m *model) trim(full Plan) *Trim {
 			}
 		}
 		best := -1
-		var bestPlan Plan
+		var bestCost trimCost
 		for i, d := range m.drinks {
 			if !keep[i] || !m.mayPause(i, size, quota, left, least) || (lowOnly && expected[d.ID] >= low) {
 				continue
 			}
 			keep[i] = false
-			c := m.plan(keep)
+			var c trimCost
+			var unserved int
+			c.bottles, c.lines, c.packs, unserved = m.cost(keep)
 			keep[i] = true
-			if c.UnservedHeads > full.UnservedHeads {
+			if unserved > full.UnservedHeads {
 				continue
 			}
-			if best < 0 || trimBetter(c, bestPlan, d.Name, m.drinks[best].Name, expected[d.ID], expected[m.drinks[best].ID]) {
-				best, bestPlan = i, c
+			c.name, c.expected = d.Name, expected[d.ID]
+			if best < 0 || c.better(bestCost) {
+				best, bestCost = i, c
 			}
 		}
 		if best < 0 {
@@ -177,7 +172,7 @@ func (m *model) trim(full Plan) *Trim {
 				left[g]--
 			}
 		}
-		cur = bestPlan
+		cur = m.plan(keep)
 	}
 	if cur.Bottles >= full.Bottles {
 		return nil
@@ -212,21 +207,26 @@ func (m *model) mayPause(i int, size, quota map[string]int, left, least []int) b
 	return true
 }
 
-// trimBetter reports whether pausing drink a (leaving plan pa) beats
-// pausing drink b (leaving pb): fewer bottles, fewer lines, fewer packs,
-// the drink expected least, then by name.
-func trimBetter(pa, pb Plan, a, b string, ea, eb float64) bool {
-	if pa.Bottles != pb.Bottles {
-		return pa.Bottles < pb.Bottles
+// trimCost is what pausing one drink leaves, and that drink.
+type trimCost struct {
+	bottles, lines, packs int
+	name                  string
+	expected              float64
+}
+
+// better reports whether pausing c's drink beats pausing o's: fewer
+// bottles, fewer lines, fewer packs, the drink expected least, then by
+// name.
+func (c trimCost) better(o trimCost) bool {
+	switch {
+	case c.bottles != o.bottles:
+		return c.bottles < o.bottles
+	case c.lines != o.lines:
+		return c.lines < o.lines
+	case c.packs != o.packs:
+		return c.packs < o.packs
+	case c.expected != o.expected:
+		return c.expected < o.expected
 	}
-	if len(pa.Ingredients) != len(pb.Ingredients) {
-		return len(pa.Ingredients) < len(pb.Ingredients)
-	}
-	if x, y := packsOf(pa.Ingredients), packsOf(pb.Ingredients); x != y {
-		return x < y
-	}
-	if ea != eb {
-		return ea < eb
-	}
-	return a < b
+	return c.name < o.name
 }

@@ -1,7 +1,11 @@
 package plan
 
 import (
+	"encoding/json"
+	"os"
 	"reflect"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/barhub/barhub/api/menu"
@@ -192,5 +196,64 @@ func TestGarnishCountedWhole(t *testing.T) {
 		if n.Key == "mint" && (len(n.Amounts) != 1 || n.Amounts[0] != (Amount{16, "leaf"}) || n.Buy != "1 bunch") {
 			t.Errorf("mint %+v", n)
 		}
+	}
+}
+
+// Every pack and note the plan names has its words on the pages, so the
+// host's panel says "2 flaskor (70 cl)" rather than English.
+func TestPacksNamedForThePages(t *testing.T) {
+	raw, err := os.ReadFile("../../web/static/i18n/en.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cat map[string]any
+	if err := json.Unmarshal(raw, &cat); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range append(slices.Clone(packs), litre) {
+		if p.unit == "" || cat["shopping.pack."+p.unit] == nil {
+			t.Errorf("pack %q: no shopping.pack.%s", p.name, p.unit)
+		}
+		if p.guess != "" && (noteIDs[p.guess] == "" || cat["shopping.note."+noteIDs[p.guess]] == nil) {
+			t.Errorf("note %q: no shopping.note entry", p.guess)
+		}
+	}
+	for note, id := range noteIDs {
+		if cat["shopping.note."+id] == nil {
+			t.Errorf("note %q: no shopping.note.%s", note, id)
+		}
+	}
+	// The plan names them: the starter menu's whole list, and the odd ones.
+	_, drinks, err := menu.StarterMenu()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range Make(Input{Guests: heads(10), Drinks: drinks, Params: DefaultParams()}).Ingredients {
+		if n.PackID == "" || (n.Note != "" && n.NoteID == "") {
+			t.Errorf("%s: pack id %q, note id %q for %q", n.Key, n.PackID, n.NoteID, n.Note)
+		}
+	}
+}
+
+// BenchmarkMakeStarterMenu is one shopping plan of the starter menu, as
+// the admin page asks for it on every keystroke: with the trim's search
+// (ten people, a menu big for them) and without it (150 people).
+func BenchmarkMakeStarterMenu(b *testing.B) {
+	_, drinks, err := menu.StarterMenu()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, n := range []int{10, 150} {
+		b.Run(strconv.Itoa(n)+" guests", func(b *testing.B) {
+			guests := make([]Guest, n)
+			for i := range guests {
+				// Everyone a taste of their own, so no two guests weigh the
+				// menu alike: the model's worst case.
+				guests[i] = Guest{Heads: 1, Likes: []string{drinks[i%len(drinks)].Name}}
+			}
+			for b.Loop() {
+				Make(Input{Guests: guests, Drinks: drinks, Params: DefaultParams()})
+			}
+		})
 	}
 }

@@ -12,7 +12,8 @@ import (
 // the default four hours, changes the hours to six and sees 65, with the
 // servings and the list following; mint, marked out behind the bar, is
 // flagged. The menu is big for ten: the plan proposes a smaller one, the
-// host shows its list and pauses the other drinks.
+// host shows its list and pauses the other drinks; then reads the panel in
+// Swedish.
 func TestBrowserShoppingPlan(t *testing.T) {
 	p := startBarParty(t, nil)
 	// Ada and her partner like sours; three more people, one of them
@@ -138,4 +139,13 @@ func TestBrowserShoppingPlan(t *testing.T) {
 	if status := p.admin.call("GET", "/api/admin/reports/shopping", nil, &after); status != 200 || len(after.Skipped) != len(whole.Trim.Pause) || after.Trim != nil {
 		t.Errorf("after pausing: %d, %d switched off, trim %v", status, len(after.Skipped), after.Trim)
 	}
+
+	// The same panel in Swedish: the shop's words too.
+	browsertest.Navigate(t, desk, p.s.URL+"/admin?lang=sv")
+	browsertest.WaitText(t, desk, "#shopping-title", "Inköpslista")
+	browsertest.WaitText(t, desk, "#shopping-headcount", "10 personer")
+	browsertest.WaitText(t, desk, "#shopping-list", "Sprit & likör")
+	browsertest.WaitText(t, desk, "#shopping-list", "(70 cl)")
+	browsertest.Eval[bool](t, desk, `document.getElementById("shopping").scrollIntoView(), true`)
+	browsertest.Screenshot(t, desk, "shopping-sv")
 }

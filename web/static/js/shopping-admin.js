@@ -150,11 +150,25 @@ function drinksTable(p) {
     skipped);
 }
 
+// buyText says what to buy in the page's language: "3 limes", "2 flaskor (70 cl)"
+// (shopping.pack.<packId>), else the amounts themselves.
+function buyText(n) {
+  if (n.packs > 0 && n.packId && has(`shopping.pack.${n.packId}`)) return t(`shopping.pack.${n.packId}`, { count: n.packs });
+  if (n.packs === 0 && n.amounts.length) return n.amounts.map(amountText).join(" + ");
+  return n.buy;
+}
+
+// noteText is the pack's note (shopping.note.<noteId>), else the server's English.
+function noteText(n) {
+  return n.noteId && has(`shopping.note.${n.noteId}`) ? t(`shopping.note.${n.noteId}`) : n.note;
+}
+
 function needRow(n) {
+  const note = noteText(n);
   return h("tr", { class: n.outOfStock ? "out" : null, dataset: { ingredient: n.key } },
     h("th", { scope: "row" }, n.name, n.outOfStock ? h("span", { class: "badge bad" }, t("shopping.outOfStock")) : null),
-    h("td", { class: "buy" }, n.buy, n.guess ? h("span", { class: "guess", title: n.note }, " ≈") : null,
-      n.note ? h("span", { class: "hint" }, n.note) : null),
+    h("td", { class: "buy" }, buyText(n), n.guess ? h("span", { class: "guess", title: note }, " ≈") : null,
+      note ? h("span", { class: "hint" }, note) : null),
     h("td", { class: "num" }, n.amounts.map(amountText).join(" + ")),
     h("td", { class: "muted" }, formatList(n.drinks)));
 }
