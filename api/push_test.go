@@ -21,12 +21,12 @@ type pushEnv struct {
 	sender *push.Sender
 }
 
-func newPushEnv(t *testing.T) *pushEnv {
+func newPushEnv(t testing.TB, tweak ...func(*Deps)) *pushEnv {
 	t.Helper()
 	svc := pushtest.New()
 	t.Cleanup(svc.Close)
 	p := &pushEnv{svc: svc}
-	p.barEnv = newBarEnv(t, func(d *Deps) {
+	p.barEnv = newBarEnv(t, append(tweak, func(d *Deps) {
 		keys, err := d.Store.VAPIDKeys(context.Background())
 		if err != nil {
 			t.Fatal(err)
@@ -39,7 +39,7 @@ func newPushEnv(t *testing.T) *pushEnv {
 		go p.sender.Run(ctx)
 		d.Publish = push.Forward(d.Publish, p.sender)
 		d.Config.PushKey = keys.Public
-	})
+	})...)
 	return p
 }
 

@@ -1,7 +1,13 @@
 package web
 
 import (
+	"bytes"
+	"compress/gzip"
 	"encoding/json"
+	"image/color"
+	"image/png"
+	"io"
+	"io/fs"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -337,5 +343,108 @@ func TestNotFoundPage(t *testing.T) {
 		if !tt.html && !strings.Contains(body, `"not_found"`) {
 			t.Errorf("%s: %s", tt.path, body)
 		}
+	}
+}
+
+// TestIconsDrawnFromCode: the PNG icons are made by the server, not kept as
+// files: the right size, the square's green with the white glass on it and
+// clear corners, cacheable, and answered 304 from their ETag.
+func TestIconsDrawnFromCode(t *testing.T) {
+	if _, err := fs.Stat(static, "static/"+iconPath(192)); err == nil {
+		t.Fatalf("%s is a file in the repository again", iconPath(192))
+	}
+	h := Handler()
+	for _, px := range iconSizes {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest("GET", "/static/"+iconPath(px), nil))
+		if rec.Code != 200 || rec.Header().Get("Content-Type") != "image/png" || rec.Header().Get("Cache-Control") != "public, max-age=300" {
+			t.Fatalf("icon %d: %d %v", px, rec.Code, rec.Header())
+		}
+		img, err := png.Decode(rec.Body)
+		if err != nil {
+			t.Fatalf("icon %d: %v", px, err)
+		}
+		if b := img.Bounds(); b.Dx() != px || b.Dy() != px {
+			t.Fatalf("icon %d is %v", px, b)
+		}
+		at := func(x, y float64) color.RGBA {
+			return color.RGBAModel.Convert(img.At(int(x*float64(px)/64), int(y*float64(px)/64))).(color.RGBA)
+		}
+		if c := at(1, 1); c.A != 0 {
+			t.Errorf("icon %d: corner %v, want clear", px, c)
+		}
+		if c := at(8, 40); c != iconGreen {
+			t.Errorf("icon %d: square %v, want %v", px, c, iconGreen)
+		}
+		if c := at(32, 20); c != iconWhite {
+			t.Errorf("icon %d: glass %v, want white", px, c)
+		}
+		if c := at(43, 19); c != iconGold {
+			t.Errorf("icon %d: dot %v, want %v", px, c, iconGold)
+		}
+		again := httptest.NewRequest("GET", "/static/"+iconPath(px), nil)
+		again.Header.Set("If-None-Match", rec.Header().Get("ETag"))
+		rec = httptest.NewRecorder()
+		h.ServeHTTP(rec, again)
+		if rec.Code != http.StatusNotModified {
+			t.Errorf("icon %d with its ETag: %d, want 304", px, rec.Code)
+		}
+	}
+}
+
+// TestGzip: scripts, styles, pages and catalogues go gzipped to a browser
+// that takes it, with their own ETag (a 304 from it) and Vary; a client
+// that does not take gzip, or refuses it, gets the plain file; images that
+// are compressed already go as they are.
+func TestGzip(t *testing.T) {
+	h := Handler()
+	get := func(path, acceptEncoding, ifNoneMatch string) *httptest.ResponseRecorder {
+		req := httptest.NewRequest("GET", path, nil)
+		if acceptEncoding != "" {
+			req.Header.Set("Accept-Encoding", acceptEncoding)
+		}
+		if ifNoneMatch != "" {
+			req.Header.Set("If-None-Match", ifNoneMatch)
+		}
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, req)
+		return rec
+	}
+	plain := get("/static/js/menu.js", "", "")
+	for _, path := range []string{"/static/js/menu.js", "/static/css/app.css", "/", "/static/i18n/sv.json"} {
+		rec := get(path, "gzip, deflate, br", "")
+		if rec.Code != 200 || rec.Header().Get("Content-Encoding") != "gzip" || rec.Header().Get("Vary") != "Accept-Encoding" {
+			t.Fatalf("%s: %d %v", path, rec.Code, rec.Header())
+		}
+		zr, err := gzip.NewReader(rec.Body)
+		if err != nil {
+			t.Fatalf("%s: %v", path, err)
+		}
+		body, err := io.ReadAll(zr)
+		if err != nil || len(body) == 0 {
+			t.Fatalf("%s: %d bytes, %v", path, len(body), err)
+		}
+		if path == "/static/js/menu.js" {
+			if !bytes.Equal(body, plain.Body.Bytes()) {
+				t.Error("menu.js gunzipped is not menu.js")
+			}
+			if rec.Body.Len() >= plain.Body.Len()/2 {
+				t.Errorf("menu.js gzipped is %d bytes of %d", rec.Body.Len(), plain.Body.Len())
+			}
+			if etag := rec.Header().Get("ETag"); etag == plain.Header().Get("ETag") {
+				t.Errorf("the gzipped and plain files share the ETag %s", etag)
+			} else if r := get(path, "gzip", etag); r.Code != http.StatusNotModified {
+				t.Errorf("gzipped menu.js with its ETag: %d, want 304", r.Code)
+			}
+		}
+	}
+	if plain.Header().Get("Content-Encoding") != "" || plain.Header().Get("Vary") != "Accept-Encoding" {
+		t.Errorf("no Accept-Encoding: %v", plain.Header())
+	}
+	if rec := get("/static/js/menu.js", "gzip;q=0, identity", ""); rec.Header().Get("Content-Encoding") != "" {
+		t.Errorf("gzip;q=0 got %v", rec.Header())
+	}
+	if rec := get("/static/"+iconPath(192), "gzip", ""); rec.Header().Get("Content-Encoding") != "" {
+		t.Errorf("a PNG went gzipped: %v", rec.Header())
 	}
 }

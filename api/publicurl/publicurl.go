@@ -21,6 +21,12 @@ type Report struct {
 	// (barhub only listens on this machine, so only this machine can).
 	Level   string `json:"level"`
 	Problem string `json:"problem,omitempty"`
+	// Reason names the problem for a page to say in its own language:
+	// not_http, unspecified, loopback (on the network) or listens_locally;
+	// Host and Port are the words it needs.
+	Reason string `json:"reason,omitempty"`
+	Host   string `json:"host,omitempty"`
+	Port   string `json:"port,omitempty"`
 	// Suggestions are public URLs that would work: this machine's
 	// network addresses with the port barhub listens on.
 	Suggestions []string `json:"suggestions"`
@@ -32,7 +38,7 @@ func Check(publicURL, listen string, lan []netip.Addr) Report {
 	r := Report{URL: publicURL, Reachable: true, Level: "ok", Suggestions: []string{}}
 	u, err := url.Parse(publicURL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" {
-		r.Reachable, r.Level = false, "warning"
+		r.Reachable, r.Level, r.Reason = false, "warning", "not_http"
 		r.Problem = fmt.Sprintf("%q is not an http(s) address, so invitation links cannot work", publicURL)
 		return r
 	}
@@ -69,17 +75,17 @@ func Check(publicURL, listen string, lan []netip.Addr) Report {
 	ip, isIP := netip.ParseAddr(host)
 	switch {
 	case isIP == nil && ip.IsUnspecified():
-		r.Reachable, r.Level = false, "warning"
+		r.Reachable, r.Level, r.Reason, r.Host = false, "warning", "unspecified", host
 		r.Problem = fmt.Sprintf("invitation links point at %s, which is where barhub listens, not an address a phone can open", host)
 		suggest()
 	case strings.EqualFold(host, "localhost") || (isIP == nil && ip.IsLoopback()):
 		r.Reachable = false
 		if onNetwork {
-			r.Level = "warning"
+			r.Level, r.Reason, r.Host = "warning", "loopback", host
 			r.Problem = fmt.Sprintf("invitation links point at %s: on a guest's phone that is the phone itself", host)
 			suggest()
 		} else {
-			r.Level = "info"
+			r.Level, r.Reason, r.Host, r.Port = "info", "listens_locally", listenHost, orDefault(listenPort, "8080")
 			r.Problem = fmt.Sprintf("barhub listens on %s only, so invitation links open on this machine alone; to invite phones, start it with --addr 0.0.0.0:%s and pick this machine's network address", listenHost, orDefault(listenPort, "8080"))
 		}
 	}

@@ -118,6 +118,9 @@ func TestBrowserDeskTellsTheTruth(t *testing.T) {
 	browsertest.WaitText(t, desk, "#audit-rows tr:first-child", "Checkade in")
 	browsertest.WaitText(t, desk, `#guest-rows tr[data-id="`+bo.ID+`"]`, "Har inte svarat")
 	browsertest.WaitText(t, desk, "#drinks-card", "Ny drink")
+	browsertest.WaitText(t, desk, "#public-url-problem", "barhub lyssnar bara på 127.0.0.1")
+	browsertest.WaitText(t, desk, "#invite-mail-note", "E-post är inte inställd")
+	browsertest.WaitText(t, desk, ".chart-legend", "tackade ja den dagen")
 	for sel, want := range map[string]string{"#audit-title": "Ändringslogg", "#guest-add": "Lägg till gäst", "#stat-withAllergies + .label": "kommer med specialkost"} {
 		if got := browsertest.Text(t, desk, sel); got != want {
 			t.Errorf("%s in Swedish: %q, want %q", sel, got, want)

@@ -37,6 +37,9 @@ type Service struct {
 	// VAPIDKey, when set, is the application server key every request's
 	// k must equal (what the browser subscribed with).
 	VAPIDKey string
+	// Delay, when set before the first request, holds every answer that
+	// long: a push service far away or busy.
+	Delay time.Duration
 
 	mu      sync.Mutex
 	devices map[string]*Device
@@ -150,6 +153,9 @@ func (s *Service) fail(w http.ResponseWriter, format string, args ...any) {
 }
 
 func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
+	if s.Delay > 0 {
+		time.Sleep(s.Delay)
+	}
 	id, ok := strings.CutPrefix(r.URL.Path, "/push/")
 	s.mu.Lock()
 	d := s.devices[id]

@@ -3,7 +3,7 @@
 // event settings, import/export and invitations (desk-tools.js). The bar's
 // admin modules add themselves to #bar-admin-area.
 import { api } from "./api.js";
-import { t, formatList, formatTime, formatDateTime } from "./i18n.js";
+import { t, has, formatList, formatTime, formatDateTime } from "./i18n.js";
 import { renderChart } from "./chart.js";
 import { startGuests, reloadGuests, reloadGroups } from "./desk.js";
 import { startTools, reloadDietary } from "./desk-tools.js";
@@ -52,7 +52,9 @@ async function showPublicURL() {
   box.hidden = r.reachable;
   box.dataset.level = r.level;
   if (r.reachable) return;
-  $("public-url-problem").textContent = `${r.problem}. ${t("desk.publicUrl.uses", { url: r.url })}` + (r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "");
+  // desk.publicUrl.not_http, .unspecified, .loopback, .listens_locally
+  const problem = r.reason && has(`desk.publicUrl.${r.reason}`) ? t(`desk.publicUrl.${r.reason}`, { url: r.url, host: r.host, port: r.port }) : r.problem;
+  $("public-url-problem").textContent = `${problem}. ${t("desk.publicUrl.uses", { url: r.url })}` + (r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "");
   const picks = r.suggestions.map((u) => {
     const b = document.createElement("button");
     b.type = "button";

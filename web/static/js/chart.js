@@ -2,6 +2,8 @@
 // given each day (coming above the line, declined below) and a line for
 // the people coming so far. No library, no canvas: it prints and scales.
 
+import { t, formatDate } from "./i18n.js";
+
 const NS = "http://www.w3.org/2000/svg";
 const W = 640;
 const H = 220;
@@ -24,7 +26,7 @@ function niceMax(v) {
 
 function shortDate(iso) {
   const [y, m, d] = iso.split("-").map(Number);
-  return new Date(y, m - 1, d).toLocaleDateString(undefined, { day: "numeric", month: "short" });
+  return formatDate(new Date(y, m - 1, d), { day: "numeric", month: "short" });
 }
 
 // renderChart draws days ([{date, coming, declined, totalHeads, …}]) into
@@ -34,7 +36,7 @@ export function renderChart(container, days) {
   if (!days || days.length === 0) {
     const p = document.createElement("p");
     p.className = "muted empty";
-    p.textContent = "No answers yet.";
+    p.textContent = t("chart.none");
     container.append(p);
     return;
   }
@@ -66,13 +68,13 @@ export function renderChart(container, days) {
     if (d.coming > 0) {
       const h = yBar(d.coming);
       const r = el("rect", { x: cx - barW / 2, y: zero - h, width: barW, height: h, class: "bar coming", rx: 2 });
-      r.append(el("title", {}, `${d.date}: ${d.coming} coming (${d.comingHeads} people)`));
+      r.append(el("title", {}, `${shortDate(d.date)}: ${t("chart.comingDay", { count: d.coming, heads: d.comingHeads })}`));
       svg.append(r);
     }
     if (d.declined > 0) {
       const h = yBar(d.declined);
       const r = el("rect", { x: cx - barW / 2, y: zero, width: barW, height: h, class: "bar declined", rx: 2 });
-      r.append(el("title", {}, `${d.date}: ${d.declined} declined`));
+      r.append(el("title", {}, `${shortDate(d.date)}: ${t("chart.declinedDay", { count: d.declined })}`));
       svg.append(r);
     }
   });
@@ -81,7 +83,7 @@ export function renderChart(container, days) {
   svg.append(el("polyline", { points: points.join(" "), class: "line" }));
   days.forEach((d, i) => {
     const c = el("circle", { cx: x(i), cy: yLine(d.totalHeads), r: 3.5, class: "dot" });
-    c.append(el("title", {}, `${d.date}: ${d.totalHeads} people coming so far`));
+    c.append(el("title", {}, `${shortDate(d.date)}: ${t("chart.soFar", { count: d.totalHeads })}`));
     svg.append(c);
   });
 
@@ -95,7 +97,7 @@ export function renderChart(container, days) {
 
   const legend = document.createElement("p");
   legend.className = "chart-legend";
-  for (const [cls, label] of [["coming", "said yes that day"], ["declined", "said no that day"], ["line", "people coming so far"]]) {
+  for (const [cls, label] of [["coming", t("chart.legend.coming")], ["declined", t("chart.legend.declined")], ["line", t("chart.legend.line")]]) {
     const item = document.createElement("span");
     const key = document.createElement("i");
     key.className = `key ${cls}`;

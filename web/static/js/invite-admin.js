@@ -12,6 +12,10 @@ const $ = (id) => document.getElementById(id);
 let mail = { configured: false, setup: "" };
 let publicURL = location.origin;
 
+// setupText is how to set e-mail up, in the page's language (the server's
+// own words, mail.setup, are English).
+const setupText = () => t("invite.setup");
+
 export async function loadInviteSettings() {
   try {
     mail = await api("GET", "/api/admin/mail");
@@ -25,13 +29,13 @@ export async function loadInviteSettings() {
   }
   const note = $("invite-mail-note");
   if (note) {
-    note.textContent = mail.configured ? t("invite.mailFrom", { from: mail.from, server: mail.server }) : mail.setup;
+    note.textContent = mail.configured ? t("invite.mailFrom", { from: mail.from, server: mail.server }) : setupText();
     note.classList.toggle("warn-text", !mail.configured);
   }
   const all = $("invite-email-all");
   if (all) {
     all.disabled = !mail.configured;
-    all.title = mail.configured ? "" : mail.setup;
+    all.title = mail.configured ? "" : setupText();
   }
   return mail;
 }
@@ -97,7 +101,7 @@ export function inviteCell(g, onChange) {
   const email = button(t("invite.email"), "invite.emailLabel", () => emailInvitations([g.id]));
   email.dataset.invite = "email";
   email.disabled = !mail.configured || !g.email;
-  email.title = !mail.configured ? mail.setup : !g.email ? t("invite.noAddress") : t("invite.sendTo", { email: g.email });
+  email.title = !mail.configured ? setupText() : !g.email ? t("invite.noAddress") : t("invite.sendTo", { email: g.email });
   box.append(status, " ", copy, share, email);
   return box;
 }

@@ -84,7 +84,7 @@ export function startReminders(mail) {
   kind.addEventListener("change", () => ($("reminder-days-field").hidden = kind.value !== "unanswered"));
   if (!mail.configured) {
     $("reminder-add").disabled = true;
-    $("reminder-note").textContent = mail.setup;
+    $("reminder-note").textContent = t("invite.setup");
   }
   form.addEventListener("submit", async (e) => {
     e.preventDefault();
