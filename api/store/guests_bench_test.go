@@ -114,6 +114,11 @@ func BenchmarkListGuests10k(b *testing.B) {
 	if _, err := s.RecountStats(ctx); err != nil {
 		b.Fatal(err)
 	}
+	// The guest index (FerretDB) reads every guest once, on the first
+	// page; the benchmark is of the pages after.
+	if _, _, err := s.ListGuests(ctx, store.GuestQuery{Limit: 1}); err != nil {
+		b.Fatal(err)
+	}
 	offset := 0
 	b.ResetTimer()
 	for b.Loop() {
@@ -133,6 +138,9 @@ func BenchmarkListGuests10k(b *testing.B) {
 func BenchmarkSearchGuests10k(b *testing.B) {
 	ctx := context.Background()
 	s := tenThousand(b)
+	if _, _, err := s.ListGuests(ctx, store.GuestQuery{Limit: 1}); err != nil {
+		b.Fatal(err)
+	}
 	b.ResetTimer()
 	for b.Loop() {
 		page, total, err := s.ListGuests(ctx, store.GuestQuery{Q: "last100", Limit: 50})

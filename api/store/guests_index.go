@@ -13,7 +13,7 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo/options"
+	"go.mongodb.org/mongo-driver/v2/mongo"
 
 	"github.com/barhub/barhub/api/guest"
 )
@@ -25,12 +25,16 @@ import (
 // directly.
 //
 // The index is kept exact, across instances, by a change log in the
-// database: every guest write this package makes appends the guest's id
-// to guestchanges, under an _id that sorts by time. Before answering, the
-// index reads the log after the last entry it applied (a range on _id,
-// the one index every backend uses) and re-reads those guests by _id. So
-// a write on any instance is in the next answer of every instance; no
-// message can be lost on the way. It is corrected by a full read every
+// database: every guest write this package makes appends the guests' ids
+// to guestchanges, as entry n of the second it is written in:
+// "<unix second>/<n>", inserted like an order ticket (a taken n is refused
+// atomically and the writer takes the next), so a second's entries have
+// no holes. Before answering, the index reads by _id — the one look-up
+// FerretDB indexes; a range on _id reads the whole collection — each
+// second since its last read, from the first entry it has not read to the
+// first missing one, and re-reads those guests by _id. So a write on any
+// instance is in the next answer of every instance; no entry can be lost
+// on the way the way a message can. It is corrected by a full read every
 // guestIndexRefresh, in the background, which also takes in what the log
 // does not carry: sign-in and visit times, which this instance applies to
 // its own index as it records them and another instance sees at its next
@@ -39,26 +43,31 @@ import (
 const collGuestChanges = "guestchanges"
 
 type guestChange struct {
-	// ID is the write's time in nanoseconds, 16 hex digits, then a random
-	// part: the log sorts by time.
-	ID      string    `bson:"_id"`
-	GuestID string    `bson:"guestId"`
-	At      time.Time `bson:"at"`
+	ID       string    `bson:"_id"` // guestLogKey
+	GuestIDs []string  `bson:"guestIds"`
+	At       time.Time `bson:"at"`
 }
 
 const (
 	// guestIndexRefresh spaces the full reads that correct the index.
 	guestIndexRefresh = time.Minute
-	// guestLogMargin is how far back each read of the log reaches behind
-	// the newest entry applied: entries from other instances may commit a
-	// little out of order (clocks, waits for the database's writer). Those
-	// already applied are remembered and skipped.
-	guestLogMargin = 10 * time.Second
-	// guestLogKeep is how long entries stay in the log.
-	guestLogKeep = 10 * time.Minute
+	// guestLogMargin is how many seconds back each read of the log
+	// reaches behind the last: an entry is named by the second its writer
+	// began, and may commit a little later (clocks, waits for the
+	// database's writer). What was read already is skipped.
+	guestLogMargin = 5 * time.Second
+	// guestLogKeep is how long entries stay in the log: FerretDB reads
+	// the whole (small) log for a range, so it is kept short. An index
+	// that has not read it for longer reads every guest again instead.
+	guestLogKeep = 2 * time.Minute
 )
 
-func guestLogKey(t time.Time) string { return fmt.Sprintf("%016x", t.UnixNano()) }
+func guestLogKey(sec int64, n int) string { return fmt.Sprintf("%012d/%06d", sec, n) }
+
+type sortedGuests struct {
+	gen  uint64
+	list []*guest.Guest
+}
 
 type guestIndex struct {
 	// syncMu lets one reader of the log, or one swap of a full read, run
@@ -66,15 +75,26 @@ type guestIndex struct {
 	syncMu sync.Mutex
 	mu     sync.RWMutex
 	guests map[string]*guest.Guest // entries are replaced, never changed
-	// since is the time of the newest log entry applied; applied holds
-	// the ids of the entries applied within guestLogMargin of it.
-	since   time.Time
-	applied map[string]time.Time
-	loaded  bool
+	// gen counts the changes to guests; sorted holds the guests in each
+	// order the list was asked for, as of a gen, so a page sorts nothing
+	// while the guests do not change.
+	gen    uint64
+	sorted map[string]sortedGuests
+	// next is, per second of the log still read, the first entry not
+	// read yet.
+	next   map[int64]int
+	loaded bool
+	// readAt is when the last read of the log began: every entry older
+	// than readAt-guestLogMargin had committed by then.
+	readAt time.Time
 	// loadedAt is when the last full read began.
 	loadedAt  time.Time
 	reloading atomic.Bool
 	sweptAt   time.Time
+
+	// hintMu guards hint: per second, the entry this instance writes next.
+	hintMu sync.Mutex
+	hint   map[int64]int
 }
 
 // guestIndexOn reports whether the guest list is answered from the index.
@@ -88,13 +108,29 @@ func (s *Store) guestsChanged(ctx context.Context, ids ...string) {
 	}
 	ctx = context.WithoutCancel(ctx)
 	now := time.Now().UTC()
-	docs := make([]any, len(ids))
-	for i, id := range ids {
-		docs[i] = guestChange{ID: guestLogKey(now) + "-" + NewID(), GuestID: id, At: now.Truncate(time.Millisecond)}
+	sec := now.Unix()
+	ix := &s.guestIdx
+	ix.hintMu.Lock()
+	n := ix.hint[sec]
+	ix.hintMu.Unlock()
+	for {
+		doc := guestChange{ID: guestLogKey(sec, n), GuestIDs: ids, At: now.Truncate(time.Millisecond)}
+		err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuestChanges).InsertOne(ctx, doc); return err })
+		if err == nil {
+			break
+		}
+		if !mongo.IsDuplicateKeyError(err) {
+			s.log.WarnContext(ctx, "guest change log not written; the next full read of the guest index repairs it", "err", err)
+			return
+		}
+		n++ // taken (and so committed) by another writer
 	}
-	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuestChanges).InsertMany(ctx, docs); return err }); err != nil {
-		s.log.WarnContext(ctx, "guest change log not written; the next full read of the guest index repairs it", "err", err)
+	ix.hintMu.Lock()
+	if ix.hint == nil || len(ix.hint) > 64 {
+		ix.hint = map[int64]int{}
 	}
+	ix.hint[sec] = max(ix.hint[sec], n+1)
+	ix.hintMu.Unlock()
 }
 
 // guestsActive applies sign-in and visit times to this instance's index.
@@ -117,16 +153,23 @@ func (s *Store) guestsActive(batch []Activity) {
 		g := *old
 		g.LastLogin, g.LastAccess = later(g.LastLogin, a.LastLogin), later(g.LastAccess, a.LastAccess)
 		ix.guests[a.GuestID] = &g
+		ix.gen++
 	}
 }
 
-// syncGuestIndex brings the index up to every write logged so far: a
-// full read the first time, the log's new entries after.
+// syncGuestIndex brings the index up to every write logged before it
+// was called: a full read the first time (or after a long pause), the
+// log's new entries after. Callers that arrive while a read of the log is
+// under way wait for it, then share the next one.
 func (s *Store) syncGuestIndex(ctx context.Context) error {
+	arrived := time.Now().UTC()
 	ix := &s.guestIdx
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
-	if !ix.loaded {
+	if ix.loaded && ix.readAt.After(arrived) {
+		return nil // a read that began after this call took everything in
+	}
+	if !ix.loaded || time.Since(ix.readAt) > guestLogKeep-guestLogMargin {
 		if err := s.loadGuestIndex(ctx, false); err != nil {
 			return err
 		}
@@ -140,26 +183,27 @@ func (s *Store) syncGuestIndex(ctx context.Context) error {
 			}
 		}()
 	}
-	cur, err := s.coll(collGuestChanges).Find(ctx,
-		bson.D{{Key: "_id", Value: bson.D{{Key: "$gte", Value: guestLogKey(ix.since.Add(-guestLogMargin))}}}},
-		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
-	if err != nil {
-		return fmt.Errorf("read the guest change log: %w", err)
-	}
-	var entries []guestChange
-	if err := cur.All(ctx, &entries); err != nil {
-		return fmt.Errorf("read the guest change log: %w", err)
-	}
+	readAt := time.Now().UTC()
+	from := ix.readAt.Add(-guestLogMargin).Unix()
 	ids := map[string]bool{}
-	var fresh []guestChange
-	for _, e := range entries {
-		if _, ok := ix.applied[e.ID]; !ok {
-			fresh = append(fresh, e)
-			ids[e.GuestID] = true
+	next := map[int64]int{}
+	for sec := from; sec <= readAt.Unix(); sec++ {
+		n := ix.next[sec]
+		for {
+			var e guestChange
+			err := s.coll(collGuestChanges).FindOne(ctx, bson.D{{Key: "_id", Value: guestLogKey(sec, n)}}).Decode(&e)
+			if errors.Is(err, mongo.ErrNoDocuments) {
+				break
+			}
+			if err != nil {
+				return fmt.Errorf("read the guest change log: %w", err)
+			}
+			for _, id := range e.GuestIDs {
+				ids[id] = true
+			}
+			n++
 		}
-	}
-	if len(fresh) == 0 {
-		return nil
+		next[sec] = n
 	}
 	read := make(map[string]*guest.Guest, len(ids))
 	for id := range ids {
@@ -180,19 +224,10 @@ func (s *Store) syncGuestIndex(ctx context.Context) error {
 		} else {
 			ix.guests[id] = g
 		}
+		ix.gen++
 	}
 	ix.mu.Unlock()
-	for _, e := range fresh {
-		ix.applied[e.ID] = e.At
-		if e.At.After(ix.since) {
-			ix.since = e.At
-		}
-	}
-	for id, at := range ix.applied {
-		if at.Before(ix.since.Add(-2 * guestLogMargin)) {
-			delete(ix.applied, id)
-		}
-	}
+	ix.next, ix.readAt = next, readAt
 	return nil
 }
 
@@ -221,12 +256,13 @@ func (s *Store) loadGuestIndex(ctx context.Context, background bool) error {
 	}
 	ix.mu.Lock()
 	ix.guests, ix.loaded, ix.loadedAt = m, true, started
-	ix.since, ix.applied = started, map[string]time.Time{}
+	ix.gen++
+	ix.readAt, ix.next = started, map[int64]int{}
 	ix.mu.Unlock()
 	if started.Sub(ix.sweptAt) > guestLogKeep/2 {
 		ix.sweptAt = started
 		if err := s.retry(ctx, onBusy, func() error {
-			_, err := s.coll(collGuestChanges).DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: guestLogKey(started.Add(-guestLogKeep))}}}})
+			_, err := s.coll(collGuestChanges).DeleteMany(ctx, bson.D{{Key: "_id", Value: bson.D{{Key: "$lt", Value: guestLogKey(started.Add(-guestLogKeep).Unix(), 0)}}}})
 			return err
 		}); err != nil {
 			s.log.WarnContext(ctx, "sweep the guest change log", "err", err)
@@ -242,31 +278,60 @@ func (s *Store) listIndexed(ctx context.Context, q GuestQuery, limit int) ([]gue
 	}
 	match := q.matcher()
 	ix := &s.guestIdx
-	ix.mu.RLock()
-	hits := make([]*guest.Guest, 0, len(ix.guests))
-	for _, g := range ix.guests {
-		if match(g) {
-			hits = append(hits, g)
+	key := fmt.Sprintf("%s/%v", q.Sort, q.Desc)
+	ix.mu.Lock()
+	sorted, ok := ix.sorted[key]
+	if !ok || sorted.gen != ix.gen {
+		list := make([]*guest.Guest, 0, len(ix.guests))
+		for _, g := range ix.guests {
+			list = append(list, g)
 		}
+		slices.SortFunc(list, q.compare)
+		sorted = sortedGuests{gen: ix.gen, list: list}
+		if ix.sorted == nil {
+			ix.sorted = map[string]sortedGuests{}
+		}
+		ix.sorted[key] = sorted
 	}
-	ix.mu.RUnlock()
-	slices.SortFunc(hits, q.compare)
-	from := min(max(0, q.Offset), len(hits))
-	page := make([]guest.Guest, 0, min(limit, len(hits)-from))
-	for _, g := range hits[from:min(from+limit, len(hits))] {
-		page = append(page, *g)
+	ix.mu.Unlock()
+	// A sorted list is never changed once made (a new one replaces it).
+	from := max(0, q.Offset)
+	var page []guest.Guest
+	total := 0
+	for _, g := range sorted.list {
+		if !match(g) {
+			continue
+		}
+		if total >= from && len(page) < limit {
+			page = append(page, *g)
+		}
+		total++
 	}
-	return page, int64(len(hits)), nil
+	if page == nil {
+		page = []guest.Guest{}
+	}
+	return page, int64(total), nil
 }
 
 // matcher is filter() as a function on a guest.
 func (q GuestQuery) matcher() func(g *guest.Guest) bool {
 	countedOnly := q.Status != "" || q.HasDietary || q.NeverLoggedIn
 	text := strings.TrimSpace(q.Q)
-	var like *regexp.Regexp
+	var like func(string) bool
 	var key, code string
 	if text != "" {
-		like = regexp.MustCompile("(?i)" + regexp.QuoteMeta(text))
+		re := regexp.MustCompile("(?i)" + regexp.QuoteMeta(text)).MatchString
+		like = re
+		if ascii(text) {
+			// The same match without the regexp machinery when both are
+			// ASCII, the common case.
+			like = func(s string) bool {
+				if ascii(s) {
+					return containsFoldASCII(s, text)
+				}
+				return re(s)
+			}
+		}
 		key = guest.NameKey(text)
 		if c := guest.NormalizeCode(text); guest.ValidCode(c) && !q.NamesOnly {
 			code = c
@@ -284,7 +349,7 @@ func (q GuestQuery) matcher() func(g *guest.Guest) bool {
 		if like == nil {
 			return true
 		}
-		return like.MatchString(g.FirstName) || like.MatchString(g.LastName) ||
+		return like(g.FirstName) || like(g.LastName) ||
 			(key != "" && strings.Contains(g.LastNameKey, key)) || (code != "" && g.Code == code)
 	}
 }
@@ -318,4 +383,34 @@ func (q GuestQuery) compare(a, b *guest.Guest) int {
 	default:
 		return dir * cmp.Or(cmp.Compare(a.LastNameKey, b.LastNameKey), cmp.Compare(a.FirstName, b.FirstName), cmp.Compare(a.ID, b.ID))
 	}
+}
+
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// containsFoldASCII reports whether the ASCII s contains the ASCII sub,
+// letters compared without case.
+func containsFoldASCII(s, sub string) bool {
+	lower := func(c byte) byte {
+		if 'A' <= c && c <= 'Z' {
+			return c + 'a' - 'A'
+		}
+		return c
+	}
+	for i := 0; i+len(sub) <= len(s); i++ {
+		j := 0
+		for j < len(sub) && lower(s[i+j]) == lower(sub[j]) {
+			j++
+		}
+		if j == len(sub) {
+			return true
+		}
+	}
+	return false
 }

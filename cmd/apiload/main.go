@@ -43,6 +43,8 @@ type options struct {
 	logLevel    string
 	cpuProfile  string
 	push        bool
+	deskGuests  int
+	importRows  int
 }
 
 func main() {
@@ -59,7 +61,9 @@ func main() {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("apiload", flag.ContinueOnError)
 	var o options
-	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready or all")
+	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready, desk or all (all but desk)")
+	fs.IntVar(&o.deskGuests, "desk-guests", 10000, "guests on the list in the desk scenario (stored straight into the database)")
+	fs.IntVar(&o.importRows, "import", 2000, "rows of the CSV imported in one request at the start of the desk scenario (0: none)")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long each scenario runs")
 	fs.IntVar(&o.concurrency, "concurrency", 32, "clients sending requests at once (menu, orders)")
 	fs.IntVar(&o.bartenders, "bartenders", 4, "bartenders making and serving the orders placed (orders)")
@@ -82,9 +86,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	for _, s := range scenarios {
 		switch s {
-		case "menu", "orders", "ready":
+		case "menu", "orders", "ready", "desk":
 		default:
-			return fmt.Errorf("unknown scenario %q: use menu, orders, ready or all", s)
+			return fmt.Errorf("unknown scenario %q: use menu, orders, ready, desk or all", s)
 		}
 	}
 
@@ -130,6 +134,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			r, err = orderLoad(ctx, srv, o)
 		case "ready":
 			r, err = readyLoad(ctx, srv, o)
+		case "desk":
+			var rs []result
+			if rs, err = deskLoad(ctx, srv, o); err == nil {
+				for _, r := range rs[:len(rs)-1] {
+					results = append(results, r)
+					fmt.Fprintln(out, r.String())
+				}
+				r = rs[len(rs)-1]
+			}
 		}
 		if err != nil {
 			return fmt.Errorf("%s: %w", s, err)

@@ -33,6 +33,7 @@ type server struct {
 	appKey    string
 	guests    []person
 	bartender person
+	admin     person
 	drinks    []string // available drinks without allergens, so no order needs a confirmation
 	client    *http.Client
 	close     func()
@@ -201,6 +202,11 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	if err := s.seed(ctx, st, keys, o.guests); err != nil {
 		return fail(err)
 	}
+	if o.scenario == "desk" && o.deskGuests > 0 {
+		if err := seedDesk(ctx, st, o.deskGuests); err != nil {
+			return fail(fmt.Errorf("seed the guest desk: %w", err))
+		}
+	}
 	if pushes != nil {
 		s.pushes = pushes
 		for _, g := range s.guests {
@@ -250,6 +256,13 @@ func (s *server) seed(ctx context.Context, st *store.Store, keys *auth.Keys, n i
 		return err
 	}
 	if s.bartender, err = sign(b); err != nil {
+		return err
+	}
+	a := guest.Guest{FirstName: "Host", LastName: "Desk", Role: guest.RoleAdmin}
+	if err := st.CreateGuest(ctx, &a); err != nil {
+		return err
+	}
+	if s.admin, err = sign(a); err != nil {
 		return err
 	}
 	s.guests = make([]person, n)
