@@ -200,11 +200,11 @@ func localResult(a LocalAnswer, note string) store.RecommendationResult {
 	res := store.RecommendationResult{Source: SourceLocal, PromptVersion: LocalRecommendVersion, Drinks: storeDrinks(a.Picks), Fallback: note != ""}
 	switch {
 	case len(a.Picks) == 0:
-		res.Note = nothingNote
+		res.Note, res.NoteID = nothingNote, "nothing"
 	case !a.Fits:
-		res.Note = closestNote
-	default:
-		res.Note = note
+		res.Note, res.NoteID = closestNote, "closest"
+	case note != "":
+		res.Note, res.NoteID = note, "busy"
 	}
 	return res
 }

@@ -620,7 +620,7 @@ func TestRecommendationBudget(t *testing.T) {
 			if got.Status != "done" || got.Source != tt.source || got.Fallback != (tt.source == "local" && tt.calls > 0) {
 				t.Errorf("recommendation %+v", got)
 			}
-			if tt.note == "" && got.Note != "" || tt.note != "" && !strings.HasPrefix(got.Note, notes[tt.note]) {
+			if tt.note == "" && got.Note != "" || tt.note != "" && !strings.HasPrefix(got.Note, notes[tt.note]) || got.NoteID != tt.note {
 				t.Errorf("note %q, want the %q one", got.Note, tt.note)
 			}
 			if tt.note == "nothing" && len(got.Drinks) != 0 || tt.note != "nothing" && len(got.Drinks) == 0 {

@@ -3,9 +3,11 @@ package api
 import (
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/order"
 )
 
@@ -33,5 +35,33 @@ func (s *Server) handleBarRecipe(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errNotFound("that drink is not on the menu"))
 		return
 	}
-	writeJSON(w, http.StatusOK, d.Scale(qty))
+	writeJSON(w, http.StatusOK, s.localRecipe(r, d.Scale(qty)))
+}
+
+// localRecipe puts the starter menu's own words in a recipe (glass,
+// garnish, ingredient names) into the language the bar's page asks for
+// (Accept-Language); a text the host wrote, and the steps, stay as
+// written (menu.Translate).
+func (s *Server) localRecipe(r *http.Request, sc menu.Scaled) menu.Scaled {
+	lang := s.requestLanguage(r)
+	if lang == "" || lang == "en" {
+		return sc
+	}
+	tr := func(text string) string {
+		if t := menu.Translate(text)[lang]; t != "" {
+			return t
+		}
+		return text
+	}
+	sc.Glass, sc.Garnish = tr(sc.Glass), tr(sc.Garnish)
+	lines := make([]menu.ScaledLine, len(sc.Ingredients))
+	for i, l := range sc.Ingredients {
+		if name := tr(l.Name); name != l.Name {
+			l.Text = strings.TrimSuffix(l.Text, l.Name) + name
+			l.Name = name
+		}
+		lines[i] = l
+	}
+	sc.Ingredients = lines
+	return sc
 }

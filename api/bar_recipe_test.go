@@ -23,6 +23,19 @@ func TestBarRecipe(t *testing.T) {
 		t.Fatalf("recipe %d: %s", status, body)
 	}
 
+	// A Swedish tablet: the starter menu's glass, garnish and ingredients
+	// in Swedish; the amounts and the drink's name as they are.
+	status, body = e.do("GET", "/api/bar/drinks/old-fashioned/recipe?qty=2", e.bTok, nil, "Accept-Language", "sv-SE")
+	decodeInto(t, body, &got)
+	lines = nil
+	for _, l := range got.Ingredients {
+		lines = append(lines, l.Text)
+	}
+	want = []string{"120 ml Bourbon", "10 ml Sockerlag", "4 dash Angostura bitter", "2 piece Apelsinzest"}
+	if status != 200 || got.Name != "Old Fashioned" || got.Glass != "Tumlare" || got.Garnish != "Apelsinzest" || !reflect.DeepEqual(lines, want) {
+		t.Errorf("Swedish recipe %d: %s\n%q", status, body, lines)
+	}
+
 	for _, tc := range []struct {
 		path string
 		want int

@@ -16,6 +16,9 @@ type drinkText struct {
 	// Ingredients are the recipe's ingredient names, in recipe order; an
 	// untranslated one is given in English.
 	Ingredients []string `json:"ingredients,omitempty"`
+	// Glass and Garnish are the recipe's, for the menu's serving line.
+	Glass   string `json:"glass,omitempty"`
+	Garnish string `json:"garnish,omitempty"`
 }
 
 type sectionText struct {
@@ -35,6 +38,12 @@ func drinkTranslations(d menu.Drink) map[string]drinkText {
 	}
 	for lang, text := range menu.Translate(d.Description) {
 		add(lang, func(t *drinkText) { t.Description = text })
+	}
+	for lang, text := range menu.Translate(d.Glass) {
+		add(lang, func(t *drinkText) { t.Glass = text })
+	}
+	for lang, text := range menu.Translate(d.Garnish) {
+		add(lang, func(t *drinkText) { t.Garnish = text })
 	}
 	for i, in := range d.Ingredients {
 		for lang, name := range menu.Translate(in.Name) {

@@ -20,6 +20,11 @@ func TestStarterMenuTranslated(t *testing.T) {
 	}
 	for _, d := range drinks {
 		texts = append(texts, d.Description)
+		for _, x := range []string{d.Glass, d.Garnish} {
+			if x != "" {
+				texts = append(texts, x)
+			}
+		}
 		for _, in := range d.Ingredients {
 			texts = append(texts, in.Name)
 		}

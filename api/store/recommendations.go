@@ -65,7 +65,10 @@ type RecommendationResult struct {
 	// recommender did; Note says why, in words a guest can read.
 	Fallback bool   `bson:"fallback,omitempty" json:"fallback,omitempty"`
 	Note     string `bson:"note,omitempty" json:"note,omitempty"`
-	Error    string `bson:"error,omitempty" json:"error,omitempty"`
+	// NoteID names the note for the pages' catalogues (reco.note.<id>:
+	// busy, closest, nothing), so a guest reads it in their language.
+	NoteID string `bson:"noteId,omitempty" json:"noteId,omitempty"`
+	Error  string `bson:"error,omitempty" json:"error,omitempty"`
 }
 
 // recommendationIndexes: a guest's recent requests, newest first.
@@ -130,6 +133,7 @@ func (s *Store) CompleteRecommendation(ctx context.Context, id, status string, r
 		{Key: "promptVersion", Value: res.PromptVersion},
 		{Key: "fallback", Value: res.Fallback},
 		{Key: "note", Value: res.Note},
+		{Key: "noteId", Value: res.NoteID},
 		{Key: "error", Value: res.Error},
 		{Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)},
 	}

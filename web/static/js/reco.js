@@ -7,7 +7,7 @@
 // the recommendation, with the same allergy checks.
 import { api, auth } from "./api.js";
 import { startLive } from "./page.js";
-import { t } from "./i18n.js";
+import { has, t } from "./i18n.js";
 
 const TASTES = ["sour", "sweet", "bitter", "fresh", "fruity", "sparkling", "strong", "spicy", "creamy", "herbal", "smoky", "floral"];
 const POLL_MS = 3000;
@@ -112,7 +112,8 @@ export function startReco(area, me) {
     const parts = [sourceBadge(rec)];
     // The note says which case it is (the AI bartender busy, nothing that
     // fits): it comes before the picks, and stands alone when there are none.
-    if (rec.note) parts.push(el("p", { class: "reco-note", text: rec.note }));
+    // Keys: reco.note.busy reco.note.closest reco.note.nothing
+    if (rec.note) parts.push(el("p", { class: "reco-note", text: rec.noteId && has(`reco.note.${rec.noteId}`) ? t(`reco.note.${rec.noteId}`) : rec.note }));
     if ((rec.drinks || []).length > 0) {
       parts.push(list);
     } else if (!rec.note) {
