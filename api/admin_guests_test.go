@@ -418,6 +418,20 @@ func TestInvitations(t *testing.T) {
 	if status, _ := e.do("GET", "/api/admin/invitations?guest=nobody", e.tokenFor(admin), nil); status != 404 {
 		t.Errorf("unknown guest: %d", status)
 	}
+
+	// A Swedish host prints: the page and the cards of guests who never
+	// signed in are in Swedish; a guest whose page was in Portuguese gets
+	// a Portuguese card.
+	e.addGuest(guest.Guest{FirstName: "João", LastName: "Silva", Language: "pt-BR"})
+	status, body = e.do("GET", "/api/admin/invitations", e.tokenFor(admin), nil, "Accept-Language", "sv-SE")
+	sv := string(body)
+	mia := sv[strings.Index(sv, members[0].ID):]
+	joao := sv[strings.Index(sv, "João"):]
+	if status != 200 || !strings.Contains(sv, `<html lang="sv">`) || !strings.Contains(sv, "3 kort. Skriv ut sidan") ||
+		!strings.Contains(mia[:strings.Index(mia, "</article>")], "Du är inbjuden till") ||
+		!strings.Contains(joao[:strings.Index(joao, "</article>")], "Seu código:") {
+		t.Errorf("Swedish print: %d\n%s", status, sv)
+	}
 }
 
 // The SVG has one square per dark module of the library's bitmap, inside

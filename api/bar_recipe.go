@@ -3,7 +3,6 @@ package api
 import (
 	"net/http"
 	"strconv"
-	"strings"
 
 	"github.com/go-chi/chi/v5"
 
@@ -39,9 +38,9 @@ func (s *Server) handleBarRecipe(w http.ResponseWriter, r *http.Request) {
 }
 
 // localRecipe puts the starter menu's own words in a recipe (glass,
-// garnish, ingredient names) into the language the bar's page asks for
-// (Accept-Language); a text the host wrote, and the steps, stay as
-// written (menu.Translate).
+// garnish, ingredient names, steps) into the language the bar's page asks
+// for (Accept-Language); a text the host wrote stays as written
+// (menu.Translate).
 func (s *Server) localRecipe(r *http.Request, sc menu.Scaled) menu.Scaled {
 	lang := s.requestLanguage(r)
 	if lang == "" || lang == "en" {
@@ -54,12 +53,15 @@ func (s *Server) localRecipe(r *http.Request, sc menu.Scaled) menu.Scaled {
 		return text
 	}
 	sc.Glass, sc.Garnish = tr(sc.Glass), tr(sc.Garnish)
+	steps := make([]string, len(sc.Method))
+	for i, step := range sc.Method {
+		steps[i] = tr(step)
+	}
+	sc.Method = steps
 	lines := make([]menu.ScaledLine, len(sc.Ingredients))
 	for i, l := range sc.Ingredients {
-		if name := tr(l.Name); name != l.Name {
-			l.Text = strings.TrimSuffix(l.Text, l.Name) + name
-			l.Name = name
-		}
+		l.Name = tr(l.Name)
+		l.Text = menu.LineText(l.Amount, l.Unit, l.Name, lang)
 		lines[i] = l
 	}
 	sc.Ingredients = lines

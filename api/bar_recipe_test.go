@@ -23,17 +23,32 @@ func TestBarRecipe(t *testing.T) {
 		t.Fatalf("recipe %d: %s", status, body)
 	}
 
-	// A Swedish tablet: the starter menu's glass, garnish and ingredients
-	// in Swedish; the amounts and the drink's name as they are.
+	// A Swedish tablet: the starter menu's glass, garnish, ingredients,
+	// units and steps in Swedish; the amounts and the drink's name as they
+	// are.
 	status, body = e.do("GET", "/api/bar/drinks/old-fashioned/recipe?qty=2", e.bTok, nil, "Accept-Language", "sv-SE")
 	decodeInto(t, body, &got)
 	lines = nil
 	for _, l := range got.Ingredients {
 		lines = append(lines, l.Text)
 	}
-	want = []string{"120 ml Bourbon", "10 ml Sockerlag", "4 dash Angostura bitter", "2 piece Apelsinzest"}
-	if status != 200 || got.Name != "Old Fashioned" || got.Glass != "Tumlare" || got.Garnish != "Apelsinzest" || !reflect.DeepEqual(lines, want) {
+	want = []string{"120 ml Bourbon", "10 ml Sockerlag", "4 stänk Angostura bitter", "2 st Apelsinzest"}
+	if status != 200 || got.Name != "Old Fashioned" || got.Glass != "Tumlare" || got.Garnish != "Apelsinzest" || !reflect.DeepEqual(lines, want) ||
+		len(got.Method) != 4 || got.Method[0] != "Häll sockerlag och bitter i ett röranglas." {
 		t.Errorf("Swedish recipe %d: %s\n%q", status, body, lines)
+	}
+
+	// A Brazilian one, with "de" between the measure and the ingredient.
+	status, body = e.do("GET", "/api/bar/drinks/negroni/recipe", e.bTok, nil, "Accept-Language", "pt-BR")
+	got = menu.Scaled{}
+	decodeInto(t, body, &got)
+	lines = nil
+	for _, l := range got.Ingredients {
+		lines = append(lines, l.Text)
+	}
+	want = []string{"30 ml de Gim", "30 ml de Campari", "30 ml de Vermute doce", "1 fatia de Laranja"}
+	if status != 200 || !reflect.DeepEqual(lines, want) || len(got.Method) != 4 || got.Method[1] != "Mexa por 20 segundos." {
+		t.Errorf("Portuguese recipe %d: %s\n%q", status, body, lines)
 	}
 
 	for _, tc := range []struct {

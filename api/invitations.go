@@ -11,59 +11,62 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/invite"
+	"github.com/barhub/barhub/locale"
 )
 
 // Printable invitations: one card per guest with the sign-in link (code
 // filled in) and the same link as a QR code, drawn as inline SVG so it
 // prints sharp at any size.
 
-// invitationCard is one guest's card.
+// invitationCard is one guest's card, in the guest's language.
 type invitationCard struct {
 	Guest guest.Guest
-	// Others is how many people come on this card besides the guest.
-	Others int
-	Link   string
-	QR     template.HTML
+	Lang  string
+	Words invite.Words
+	Link  string
+	QR    template.HTML
 }
 
 var invitationsPage = template.Must(template.New("invitations").Parse(`<!doctype html>
-<html lang="en">
+<html lang="{{.Lang}}">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>Invitations · {{.Event.EventName}}</title>
+<title>{{.Title}}</title>
 <link rel="stylesheet" href="/static/css/invitations.css">
 </head>
 <body>
 <header class="no-print">
-  <h1>Invitations for {{.Event.EventName}}</h1>
-  <p>{{len .Cards}} {{if eq (len .Cards) 1}}card{{else}}cards{{end}}. Print this page; each card fits a quarter of an A4 or Letter sheet.</p>
+  <h1>{{.Title}}</h1>
+  <p>{{.Count}}</p>
 </header>
 <main class="cards">
 {{- range .Cards}}
-<article class="card" data-guest="{{.Guest.ID}}">
-  <p class="kicker">You are invited to</p>
+<article class="card" data-guest="{{.Guest.ID}}" lang="{{.Lang}}">
+  <p class="kicker">{{.Words.W.lead}}</p>
   <h2>{{$.Event.EventName}}</h2>
-  {{- with $.When}}<p class="when">{{.}}</p>{{end}}
+  {{- with .Words.When}}<p class="when">{{.}}</p>{{end}}
   {{- with $.Event.Location}}<p class="where">{{.}}</p>{{end}}
-  {{- with $.Event.DressCode}}<p class="dress">Dress code: {{.}}</p>{{end}}
-  <p class="dear">Dear {{.Guest.FirstName}}{{if eq .Others 1}} and one more{{else if gt .Others 1}} and {{.Others}} more{{end}},</p>
-  <p>Please let us know if you can come{{with $.Deadline}} by {{.}}{{end}}: scan the code or open the link, and sign in with your last name.</p>
+  {{- if $.Event.DressCode}}<p class="dress">{{.Words.W.dressCode}}: {{$.Event.DressCode}}</p>{{end}}
+  <p class="dear">{{.Words.W.greeting}}</p>
+  <p>{{.Words.W.ask}}. {{.Words.W.scan}}</p>
   <div class="qr">{{.QR}}</div>
   <p class="link"><a href="{{.Link}}">{{.Link}}</a></p>
-  <p class="code">Your code: <strong>{{.Guest.Code}}</strong></p>
+  <p class="code">{{.Words.W.code}} <strong>{{.Guest.Code}}</strong></p>
 </article>
 {{- else}}
-<p>No guests yet.</p>
+<p>{{.None}}</p>
 {{- end}}
 </main>
 </body>
 </html>
 `))
 
-// handleInvitations renders every guest's card, or one with ?guest=ID.
-// Staff who are not also attending get no card unless ?staff=true: the
-// host's own code printed as "Dear Party," is a key to the admin page.
+// handleInvitations prints invitation cards: every counted guest's (staff
+// too with ?staff=true), or one guest's with ?guest=. Each card is in its
+// guest's language (the one their page last showed), else in the host's;
+// the page around them is in the host's.
 func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var guests []guest.Guest
@@ -96,7 +99,7 @@ func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	page, err := renderInvitations(s.publicURL(ctx), st, guests)
+	page, err := renderInvitations(s.locale, s.requestLanguage(r), s.publicURL(ctx), st, guests)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -114,19 +117,23 @@ func invitationLink(publicURL, code string) string {
 	return strings.TrimRight(publicURL, "/") + "/login?code=" + url.QueryEscape(code)
 }
 
-func renderInvitations(publicURL string, st guest.Settings, guests []guest.Guest) ([]byte, error) {
-	data := struct {
-		Event    guest.Settings
-		When     string
-		Deadline string
-		Cards    []invitationCard
-	}{Event: st}
-	loc := st.Loc()
-	if st.EventDate != nil {
-		data.When = st.EventDate.In(loc).Format("Monday 2 January 2006, 15:04")
+// renderInvitations writes the cards page: the page in hostLang, each card
+// in its guest's language, else hostLang, else English.
+func renderInvitations(texts *locale.Catalog, hostLang, publicURL string, st guest.Settings, guests []guest.Guest) ([]byte, error) {
+	lang := texts.Match(hostLang)
+	say := func(id string, vars map[string]any) string {
+		t, _ := texts.Text(lang, id, vars)
+		return t
 	}
-	if st.RSVPDeadline != nil {
-		data.Deadline = st.RSVPDeadline.In(loc).Format("2 January 2006")
+	data := struct {
+		Lang, Title, Count, None string
+		Event                    guest.Settings
+		Cards                    []invitationCard
+	}{
+		Lang: lang.String(), Event: st,
+		Title: say("invitations.title", map[string]any{"Event": st.EventName}),
+		Count: say("invitations.count", map[string]any{"Count": len(guests)}),
+		None:  say("invitations.none", nil),
 	}
 	for _, g := range guests {
 		link := invitationLink(publicURL, g.Code)
@@ -134,7 +141,12 @@ func renderInvitations(publicURL string, st guest.Settings, guests []guest.Guest
 		if err != nil {
 			return nil, fmt.Errorf("qr code for %s: %w", g.ID, err)
 		}
-		data.Cards = append(data.Cards, invitationCard{Guest: g, Others: max(1, g.ExpectedGuests) - 1, Link: link, QR: svg})
+		cardLang := texts.Match(g.Language, hostLang)
+		words, err := invite.CardWords(texts, cardLang, g, st)
+		if err != nil {
+			return nil, fmt.Errorf("invitation card for %s: %w", g.ID, err)
+		}
+		data.Cards = append(data.Cards, invitationCard{Guest: g, Lang: cardLang.String(), Words: words, Link: link, QR: svg})
 	}
 	var buf bytes.Buffer
 	if err := invitationsPage.Execute(&buf, data); err != nil {

@@ -113,6 +113,12 @@ func TestEventICS(t *testing.T) {
 		!strings.Contains(b.String(), "DTSTART:20300612T160000Z\r\n") || !strings.Contains(b.String(), "LOCATION:Storgatan 1\r\n") || !strings.Contains(b.String(), "URL:http://party.test\r\n") {
 		t.Fatalf("%d %v\n%s", resp.StatusCode, resp.Header, b.String())
 	}
+	// The dress code's label is in the language the guest's page shows.
+	e.do("PUT", "/api/admin/settings", e.tokenFor(admin), map[string]string{"dressCode": "Vitt"})
+	status, body := e.do("GET", "/api/event.ics", tok, nil, "Accept-Language", "sv-SE")
+	if status != 200 || !strings.Contains(string(body), "DESCRIPTION:Klädkod: Vitt") {
+		t.Fatalf("Swedish calendar entry: %d\n%s", status, body)
+	}
 }
 
 func TestReminderRoutes(t *testing.T) {

@@ -95,7 +95,9 @@ func (s *Server) handleEventICS(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	ics := invite.ICS(st, s.publicURL(r.Context()), time.Now())
+	// The guest's page asks in the language it shows.
+	label, _ := s.locale.Text(s.locale.Match(s.requestLanguage(r)), "mail.dressCode", nil)
+	ics := invite.ICS(st, s.publicURL(r.Context()), label, time.Now())
 	if ics == nil {
 		s.fail(w, r, errNotFound("the event has no date yet, so there is no calendar entry"))
 		return

@@ -52,8 +52,9 @@ const EventLength = 4 * time.Hour
 
 // ICS is the event as an iCalendar file (RFC 5545), or nil when it has
 // no date yet. Its UID is the same for every guest and every download,
-// so adding it twice updates one calendar entry.
-func ICS(st guest.Settings, publicURL string, now time.Time) []byte {
+// so adding it twice updates one calendar entry. dressCode is the label of
+// the dress code in the reader's language ("Dress code" when empty).
+func ICS(st guest.Settings, publicURL, dressCode string, now time.Time) []byte {
 	if st.EventDate == nil {
 		return nil
 	}
@@ -77,7 +78,10 @@ func ICS(st guest.Settings, publicURL string, now time.Time) []byte {
 	}
 	var desc []string
 	if st.DressCode != "" {
-		desc = append(desc, "Dress code: "+st.DressCode)
+		if dressCode == "" {
+			dressCode = "Dress code"
+		}
+		desc = append(desc, dressCode+": "+st.DressCode)
 	}
 	if st.Info != "" {
 		desc = append(desc, st.Info)
@@ -143,6 +147,65 @@ type Texts interface {
 // Compose writes kind's e-mail to g in lang (English where the catalogue
 // lacks a text). publicURL is where the link points.
 func Compose(texts Texts, lang language.Tag, kind string, g guest.Guest, st guest.Settings, publicURL string, now time.Time) (mail.Message, error) {
+	switch kind {
+	case KindInvitation, KindUnanswered, KindMorning:
+	default:
+		return mail.Message{}, fmt.Errorf("compose: unknown kind %q", kind)
+	}
+	words, err := wordsFor(texts, lang, kind, g, st)
+	if err != nil {
+		return mail.Message{}, err
+	}
+	m := message{
+		Kind: kind, Guest: g, Event: st, Morning: kind == KindMorning,
+		Link: Link(publicURL, g.Code), MapLink: MapLink(st.Location),
+		When: words.When, W: words.W,
+	}
+	subject := words.Subject
+	var attachments []mail.Attachment
+	png, err := qrcode.Encode(m.Link, qrcode.Medium, 256)
+	if err != nil {
+		return mail.Message{}, fmt.Errorf("qr code of the link: %w", err)
+	}
+	attachments = append(attachments, mail.Attachment{Name: "invitation-qr.png", ContentType: "image/png", Data: png, ContentID: "qr"})
+	m.HasQR = true
+	if ics := ICS(st, publicURL, m.W["dressCode"], now); ics != nil {
+		attachments = append(attachments, mail.Attachment{Name: "invitation.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH", Data: ics})
+		m.HasICS = true
+	}
+	var text, html bytes.Buffer
+	if err := textTemplate.Execute(&text, m); err != nil {
+		return mail.Message{}, fmt.Errorf("compose %s text: %w", kind, err)
+	}
+	if err := htmlTemplate.Execute(&html, m); err != nil {
+		return mail.Message{}, fmt.Errorf("compose %s html: %w", kind, err)
+	}
+	return mail.Message{
+		To: g.Email, ToName: g.Name(), Subject: subject,
+		Text: text.String(), HTML: html.String(), Attachments: attachments,
+		// Invitations are sent by a program for a person: out-of-office
+		// replies should not answer them.
+		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
+	}, nil
+}
+
+// Words is what a message to one guest says, in one language.
+type Words struct {
+	Subject string
+	// When is the event's date, time and time zone, written out.
+	When string
+	// W holds the words by name (locale keys mail.*), so one template
+	// serves every language.
+	W map[string]string
+}
+
+// CardWords returns the words of g's printed invitation card in lang
+// (English where the catalogue lacks a text): the e-mail invitation's.
+func CardWords(texts Texts, lang language.Tag, g guest.Guest, st guest.Settings) (Words, error) {
+	return wordsFor(texts, lang, KindInvitation, g, st)
+}
+
+func wordsFor(texts Texts, lang language.Tag, kind string, g guest.Guest, st guest.Settings) (Words, error) {
 	var missing []string
 	say := func(id string, vars map[string]any) string {
 		if t, ok := texts.Text(lang, id, vars); ok {
@@ -155,21 +218,12 @@ func Compose(texts Texts, lang language.Tag, kind string, g guest.Guest, st gues
 		return ""
 	}
 	loc := st.Loc()
-	m := message{
-		Kind: kind, Guest: g, Event: st, Morning: kind == KindMorning,
-		Link: Link(publicURL, g.Code), MapLink: MapLink(st.Location),
-	}
+	var words Words
 	if st.EventDate != nil {
-		m.When = longDate(say, st.EventDate.In(loc)) + " (" + loc.String() + ")"
+		words.When = longDate(say, st.EventDate.In(loc)) + " (" + loc.String() + ")"
 	}
 	event := map[string]any{"Event": st.EventName}
-	var subject string
-	switch kind {
-	case KindInvitation, KindUnanswered, KindMorning:
-		subject = say("mail."+kind+".subject", event)
-	default:
-		return mail.Message{}, fmt.Errorf("compose: unknown kind %q", kind)
-	}
+	words.Subject = say("mail."+kind+".subject", event)
 	others := max(1, g.ExpectedGuests) - 1
 	w := map[string]string{
 		"lead": say("mail."+kind+".lead", nil), "intro": say("mail."+kind+".intro", event),
@@ -191,34 +245,10 @@ func Compose(texts Texts, lang language.Tag, kind string, g guest.Guest, st gues
 		w["ask"] = say("mail.ask", nil)
 	}
 	if len(missing) > 0 {
-		return mail.Message{}, fmt.Errorf("compose %s: no text for %s", kind, strings.Join(missing, ", "))
+		return Words{}, fmt.Errorf("compose %s: no text for %s", kind, strings.Join(missing, ", "))
 	}
-	m.W = w
-	var attachments []mail.Attachment
-	png, err := qrcode.Encode(m.Link, qrcode.Medium, 256)
-	if err != nil {
-		return mail.Message{}, fmt.Errorf("qr code of the link: %w", err)
-	}
-	attachments = append(attachments, mail.Attachment{Name: "invitation-qr.png", ContentType: "image/png", Data: png, ContentID: "qr"})
-	m.HasQR = true
-	if ics := ICS(st, publicURL, now); ics != nil {
-		attachments = append(attachments, mail.Attachment{Name: "invitation.ics", ContentType: "text/calendar; charset=utf-8; method=PUBLISH", Data: ics})
-		m.HasICS = true
-	}
-	var text, html bytes.Buffer
-	if err := textTemplate.Execute(&text, m); err != nil {
-		return mail.Message{}, fmt.Errorf("compose %s text: %w", kind, err)
-	}
-	if err := htmlTemplate.Execute(&html, m); err != nil {
-		return mail.Message{}, fmt.Errorf("compose %s html: %w", kind, err)
-	}
-	return mail.Message{
-		To: g.Email, ToName: g.Name(), Subject: subject,
-		Text: text.String(), HTML: html.String(), Attachments: attachments,
-		// Invitations are sent by a program for a person: out-of-office
-		// replies should not answer them.
-		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
-	}, nil
+	words.W = w
+	return words, nil
 }
 
 // longDate writes a date and time the way a letter in the language does:

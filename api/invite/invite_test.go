@@ -34,7 +34,7 @@ func party() guest.Settings {
 func TestICS(t *testing.T) {
 	st := party()
 	now := time.Date(2030, 5, 1, 8, 0, 0, 0, time.UTC)
-	ics := string(invite.ICS(st, "https://party.example/", now))
+	ics := string(invite.ICS(st, "https://party.example/", "", now))
 	for _, want := range []string{
 		"BEGIN:VCALENDAR\r\n", "METHOD:PUBLISH\r\n", "DTSTART:20300619T160000Z\r\n", "DTEND:20300619T200000Z\r\n",
 		"DTSTAMP:20300501T080000Z\r\n", "SUMMARY:Midsummer\\, at last\r\n", "LOCATION:Storgatan 1\\, Lund\r\n",
@@ -54,16 +54,16 @@ func TestICS(t *testing.T) {
 	}
 	// The same event gives the same UID to every guest and download.
 	uid := func(s string) string { i := strings.Index(s, "UID:"); return s[i : i+strings.Index(s[i:], "\r\n")] }
-	if uid(ics) != uid(string(invite.ICS(st, "https://party.example", now.Add(time.Hour)))) {
+	if uid(ics) != uid(string(invite.ICS(st, "https://party.example", "", now.Add(time.Hour)))) {
 		t.Error("UID changes between downloads")
 	}
 	st.EventDate = nil
-	if invite.ICS(st, "https://party.example", now) != nil {
+	if invite.ICS(st, "https://party.example", "", now) != nil {
 		t.Error("an event without a date has no calendar entry")
 	}
 	long := party()
 	long.Info = strings.Repeat("Åland ", 40)
-	for _, line := range strings.Split(string(invite.ICS(long, "", now)), "\r\n") {
+	for _, line := range strings.Split(string(invite.ICS(long, "", "", now)), "\r\n") {
 		if len(line) > 75 || !utf8Valid(line) {
 			t.Errorf("folded badly: %q", line)
 		}

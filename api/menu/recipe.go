@@ -117,7 +117,7 @@ func (d Drink) Scale(qty int) Scaled {
 	}
 	for _, in := range d.Ingredients {
 		amount := math.Round(in.Amount*float64(qty)*10) / 10
-		s.Ingredients = append(s.Ingredients, ScaledLine{Name: in.Name, Amount: amount, Unit: in.Unit, Text: formatAmount(amount) + " " + in.Unit + " " + in.Name})
+		s.Ingredients = append(s.Ingredients, ScaledLine{Name: in.Name, Amount: amount, Unit: in.Unit, Text: LineText(amount, in.Unit, in.Name, "en")})
 	}
 	return s
 }

@@ -11,9 +11,13 @@ type Translations map[string]string
 
 // Translate returns the starter menu's translations of an English text
 // (a section's name or description, a drink's description, an ingredient's
-// name), or nil when the text is not the starter menu's.
+// name, a recipe's glass, garnish or step), or nil when the text is not the
+// starter menu's.
 func Translate(english string) Translations {
-	return starterText[english]
+	if t, ok := starterText[english]; ok {
+		return t
+	}
+	return starterSteps[english]
 }
 
 var starterText = map[string]Translations{
@@ -239,4 +243,40 @@ var starterText = map[string]Translations{
 	"Salt rim, grapefruit wedge":   {"sv": "Saltkant, grapefruktklyfta", "pt-BR": "Borda de sal, gomo de toranja"},
 	"Salt rim, lime wheel":         {"sv": "Saltkant, limeskiva", "pt-BR": "Borda de sal, rodela de limão"},
 	"Three coffee beans":           {"sv": "Tre kaffebönor", "pt-BR": "Três grãos de café"},
+}
+
+// unitText is the starter menu's units in Swedish and Brazilian Portuguese,
+// one and more than one ("ml" and the like read the same everywhere).
+var unitText = map[string]map[string][2]string{
+	"dash":  {"sv": {"stänk", "stänk"}, "pt-BR": {"dash", "dashes"}},
+	"leaf":  {"sv": {"blad", "blad"}, "pt-BR": {"folha", "folhas"}},
+	"piece": {"sv": {"st", "st"}, "pt-BR": {"unid.", "unid."}},
+	"pinch": {"sv": {"nypa", "nypor"}, "pt-BR": {"pitada", "pitadas"}},
+	"slice": {"sv": {"skiva", "skivor"}, "pt-BR": {"fatia", "fatias"}},
+	"sprig": {"sv": {"kvist", "kvistar"}, "pt-BR": {"raminho", "raminhos"}},
+	"tsp":   {"sv": {"tsk", "tsk"}, "pt-BR": {"colher de chá", "colheres de chá"}},
+	"wedge": {"sv": {"klyfta", "klyftor"}, "pt-BR": {"gomo", "gomos"}},
+}
+
+// TranslateUnit returns unit in lang for amount, or unit itself when
+// barhub has no translation of it.
+func TranslateUnit(unit, lang string, amount float64) string {
+	forms, ok := unitText[unit][lang]
+	if !ok {
+		return unit
+	}
+	if amount == 1 {
+		return forms[0]
+	}
+	return forms[1]
+}
+
+// LineText says an ingredient line the way a bartender reads it in lang:
+// "60 ml Gin", "2 stänk Angostura bitter", "60 ml de Gim".
+func LineText(amount float64, unit, name, lang string) string {
+	unit = TranslateUnit(unit, lang, amount)
+	if lang == "pt-BR" {
+		return formatAmount(amount) + " " + unit + " de " + name
+	}
+	return formatAmount(amount) + " " + unit + " " + name
 }

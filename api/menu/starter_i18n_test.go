@@ -7,7 +7,7 @@ import (
 
 // TestStarterMenuTranslated fails when a text of the starter menu a guest
 // reads (section names and descriptions, drink descriptions, ingredient
-// names) lacks its Swedish or Portuguese translation, as when a drink is
+// names, the recipes' glasses, garnishes and steps) lacks its Swedish or Portuguese translation, as when a drink is
 // added or reworded in English only.
 func TestStarterMenuTranslated(t *testing.T) {
 	sections, drinks, err := StarterMenu()
@@ -28,6 +28,7 @@ func TestStarterMenuTranslated(t *testing.T) {
 		for _, in := range d.Ingredients {
 			texts = append(texts, in.Name)
 		}
+		texts = append(texts, d.Method...)
 	}
 	for _, text := range texts {
 		tr := Translate(text)
