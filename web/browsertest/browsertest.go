@@ -522,6 +522,8 @@ func (b *syncBuffer) Relevant() string {
 func SignIn(t testing.TB, ctx context.Context, baseURL, code, lastName, home string) {
 	t.Helper()
 	Navigate(t, ctx, baseURL+"/login?code="+url.QueryEscape(code))
+	// The page's script has filled in the code and sends the form itself.
+	WaitVisible(t, ctx, "#login-form[data-ready]")
 	Fill(t, ctx, "#lastName", lastName)
 	Click(t, ctx, "#login-submit")
 	WaitPath(t, ctx, home)

@@ -65,7 +65,7 @@ func TestLoginPageFromInvitationLink(t *testing.T) {
 	ctx := b.Page(t, browsertest.Phone)
 
 	browsertest.Navigate(t, ctx, srv.URL+"/login?code=ab12-cd34")
-	browsertest.WaitVisible(t, ctx, "#login-form")
+	browsertest.WaitVisible(t, ctx, "#login-form[data-ready]")
 	if got := browsertest.Eval[string](t, ctx, `document.getElementById("code").value`); got != "AB12CD34" {
 		t.Errorf("code field = %q, want the link's code in upper case, AB12CD34", got)
 	}

@@ -25,6 +25,7 @@ const SHELL = [
   "/static/js/announcements.js",
   "/static/js/push.js",
   "/static/js/login.js",
+  "/static/js/hold-submit.js",
   "/static/img/icon.svg",
   "/static/img/icon-192.png",
 ];

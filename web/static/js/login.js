@@ -96,3 +96,11 @@ form.addEventListener("submit", async (event) => {
     submit.textContent = t("login.submit");
   }
 });
+
+// From now on the form is this module's to send; a press made while it loaded was held
+// (hold-submit.js) and is sent now.
+form.dataset.ready = "";
+if ("held" in form.dataset) {
+  delete form.dataset.held;
+  form.requestSubmit();
+}
