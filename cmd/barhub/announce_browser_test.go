@@ -44,6 +44,9 @@ func TestBrowserAnnouncementReachesGuestPhone(t *testing.T) {
 	if status := admin.call("PUT", "/api/admin/guests/"+mia.ID, map[string]any{"status": "coming"}, nil); status != 200 {
 		t.Fatalf("mark Mia coming: %d", status)
 	}
+	// The desk redraws its figures and lists live; send once it has, so the
+	// button is not moving under the click.
+	browsertest.WaitText(t, desk, "#stat-comingHeads", "1")
 	browsertest.Fill(t, desk, "#announce-text", "Your table is ready")
 	browsertest.Eval[string](t, desk, `document.querySelector("#announce-to").value = "coming"`)
 	browsertest.Click(t, desk, "#announce-send")

@@ -20,6 +20,9 @@ const UNITS = new Set(["wedge", "slice", "leaf", "sprig", "piece", "pinch", "who
 
 // trimmed: the host asked to see the list of the proposed smaller menu.
 let trimmed = false;
+// paused: how many drinks the host paused from the proposal, shown with the summary
+// until the page is reloaded (a live redraw keeps it).
+let paused = 0;
 
 // query turns the form into the plan's parameters; the margin is typed in percent.
 function query() {
@@ -62,6 +65,9 @@ function summary(p) {
   box.replaceChildren(...parts);
   if (p.unservedHeads > 0) {
     box.append(" ", h("span", { class: "badge warn" }, t("shopping.unserved", { count: p.unservedHeads })));
+  }
+  if (paused > 0) {
+    box.append(" ", h("span", { class: "badge ok", id: "shopping-paused" }, t("shopping.trim.paused", { count: paused })));
   }
 }
 
@@ -120,9 +126,9 @@ async function pauseDrinks(tr, button) {
       done++;
     }
     trimmed = false;
+    paused = done;
     status.textContent = t("shopping.trim.paused", { count: done });
     await reload();
-    $("shopping-summary").append(" ", h("span", { class: "badge ok", id: "shopping-paused" }, t("shopping.trim.paused", { count: done })));
   } catch (err) {
     status.textContent = t("shopping.trim.failed", { done, count: tr.pause.length, error: err.message });
     button.disabled = false;
