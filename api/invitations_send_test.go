@@ -114,7 +114,9 @@ func TestEventICS(t *testing.T) {
 		t.Fatalf("%d %v\n%s", resp.StatusCode, resp.Header, b.String())
 	}
 	// The dress code's label is in the language the guest's page shows.
-	e.do("PUT", "/api/admin/settings", e.tokenFor(admin), map[string]string{"dressCode": "Vitt"})
+	if status, body := e.do("PUT", "/api/admin/settings", e.tokenFor(admin), map[string]string{"eventName": "Garden party", "eventDate": "2030-06-12T18:00", "timezone": "Europe/Stockholm", "location": "Storgatan 1", "dressCode": "Vitt"}); status != 200 {
+		t.Fatalf("settings: %d %s", status, body)
+	}
 	status, body := e.do("GET", "/api/event.ics", tok, nil, "Accept-Language", "sv-SE")
 	if status != 200 || !strings.Contains(string(body), "DESCRIPTION:Klädkod: Vitt") {
 		t.Fatalf("Swedish calendar entry: %d\n%s", status, body)
