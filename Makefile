@@ -10,7 +10,7 @@ DATA     ?= ./data
 # Tests: the race detector on (RACE= turns it off; testenv.sh drops it when there is no
 # C compiler), every run from scratch, and a ceiling well inside the CI budget.
 RACE      ?= -race
-TESTFLAGS ?= -count=1 -timeout 12m
+TESTFLAGS ?= -count=1 -timeout 25m
 PKGS      ?= ./...
 # gotestsum prints each package as it finishes (and every failure in full), so a run of
 # several minutes shows its progress; `go run` with a pinned version builds it once into
