@@ -5,7 +5,6 @@ import (
 	"crypto/sha256"
 	"crypto/subtle"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"strings"
 	"time"
@@ -71,15 +70,7 @@ func (s *Store) BoardBySecret(ctx context.Context, id, secret string) (Board, er
 }
 
 func (s *Store) board(ctx context.Context, id string) (Board, error) {
-	var b Board
-	err := s.coll(collBoards).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&b)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return Board{}, fmt.Errorf("board %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return Board{}, fmt.Errorf("load board %s: %w", id, err)
-	}
-	return b, nil
+	return findByID[Board](ctx, s, collBoards, "board", id)
 }
 
 // Boards lists every board, newest first.

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -89,15 +88,7 @@ func (s *Store) SetDeliveryJob(ctx context.Context, id, jobID string) error {
 
 // DeliveryByID loads one delivery.
 func (s *Store) DeliveryByID(ctx context.Context, id string) (Delivery, error) {
-	var d Delivery
-	err := s.coll(collDeliveries).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&d)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return d, fmt.Errorf("load delivery %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return d, fmt.Errorf("load delivery %s: %w", id, err)
-	}
-	return d, nil
+	return findByID[Delivery](ctx, s, collDeliveries, "delivery", id)
 }
 
 // MarkDelivery records an attempt's outcome.

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 
 	"github.com/barhub/barhub/api/order"
@@ -46,13 +45,12 @@ func (s *Store) noteGuestOrder(ctx context.Context, guestID, orderID string) err
 
 // guestOrderIDs returns guestID's order ids, oldest first.
 func (s *Store) guestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
-	var doc guestOrdersDoc
-	err := s.coll(collGuestOrders).FindOne(ctx, bson.D{{Key: "_id", Value: guestID}}).Decode(&doc)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	doc, err := findByID[guestOrdersDoc](ctx, s, collGuestOrders, "order list of guest", guestID)
+	if errors.Is(err, ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load order list of guest %s: %w", guestID, err)
+		return nil, err
 	}
 	return doc.Orders, nil
 }

@@ -166,15 +166,7 @@ func (s *Store) EnqueueJob(ctx context.Context, nj NewJob) (Job, error) {
 
 // JobByID loads one job.
 func (s *Store) JobByID(ctx context.Context, id string) (Job, error) {
-	var j Job
-	err := s.coll(collJobs).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&j)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return j, fmt.Errorf("load job %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return j, fmt.Errorf("load job %s: %w", id, err)
-	}
-	return j, nil
+	return findByID[Job](ctx, s, collJobs, "job", id)
 }
 
 // DueJobs returns up to limit jobs a worker may start now, oldest due

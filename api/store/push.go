@@ -13,7 +13,6 @@ import (
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
-	"go.mongodb.org/mongo-driver/v2/mongo"
 	"go.mongodb.org/mongo-driver/v2/mongo/options"
 )
 
@@ -103,13 +102,12 @@ func (s *Store) DeletePushDevice(ctx context.Context, guestID, deviceID string) 
 
 // PushDevices lists guest id's devices, oldest first.
 func (s *Store) PushDevices(ctx context.Context, guestID string) ([]PushDevice, error) {
-	var doc pushDoc
-	err := s.coll(collPush).FindOne(ctx, bson.D{{Key: "_id", Value: guestID}}).Decode(&doc)
-	if errors.Is(err, mongo.ErrNoDocuments) {
+	doc, err := findByID[pushDoc](ctx, s, collPush, "push devices of", guestID)
+	if errors.Is(err, ErrNotFound) {
 		return nil, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("load push devices of %s: %w", guestID, err)
+		return nil, err
 	}
 	return sortedDevices(doc.Devices), nil
 }

@@ -104,13 +104,9 @@ func (s *Store) CreateRecommendation(ctx context.Context, r *Recommendation) err
 
 // RecommendationByID loads one recommendation.
 func (s *Store) RecommendationByID(ctx context.Context, id string) (Recommendation, error) {
-	var r Recommendation
-	err := s.coll(collRecommendations).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&r)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return r, fmt.Errorf("load recommendation %s: %w", id, ErrNotFound)
-	}
+	r, err := findByID[Recommendation](ctx, s, collRecommendations, "recommendation", id)
 	if err != nil {
-		return r, fmt.Errorf("load recommendation %s: %w", id, err)
+		return r, err
 	}
 	if r.Drinks == nil {
 		r.Drinks = []RecommendedDrink{}

@@ -2,7 +2,6 @@ package store
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"time"
 
@@ -69,15 +68,7 @@ func (s *Store) Reminders(ctx context.Context) ([]Reminder, error) {
 
 // ReminderByID loads one reminder.
 func (s *Store) ReminderByID(ctx context.Context, id string) (Reminder, error) {
-	var r Reminder
-	err := s.coll(collReminders).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&r)
-	if errors.Is(err, mongo.ErrNoDocuments) {
-		return r, fmt.Errorf("load reminder %s: %w", id, ErrNotFound)
-	}
-	if err != nil {
-		return r, fmt.Errorf("load reminder %s: %w", id, err)
-	}
-	return r, nil
+	return findByID[Reminder](ctx, s, collReminders, "reminder", id)
 }
 
 // DeleteReminder removes a reminder that has not gone out; one that was

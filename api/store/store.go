@@ -156,6 +156,20 @@ func (s *Store) Close(ctx context.Context) error {
 
 func (s *Store) coll(name string) *mongo.Collection { return s.db.Collection(name) }
 
+// findByID loads the document of collection coll whose _id is id; what
+// names it in errors, which wrap ErrNotFound when there is none.
+func findByID[T any](ctx context.Context, s *Store, coll, what, id string) (T, error) {
+	var doc T
+	err := s.coll(coll).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return doc, fmt.Errorf("load %s %s: %w", what, id, ErrNotFound)
+	}
+	if err != nil {
+		return doc, fmt.Errorf("load %s %s: %w", what, id, err)
+	}
+	return doc, nil
+}
+
 // Collection names, in one place so a reader sees the whole schema.
 const (
 	collGuests   = "guests"
