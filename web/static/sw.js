@@ -26,6 +26,7 @@ const SHELL = [
   "/static/js/push.js",
   "/static/js/login.js",
   "/static/js/hold-submit.js",
+  "/static/js/forms.js",
   "/static/img/icon.svg",
   "/static/img/icon-192.png",
 ];

@@ -8,6 +8,7 @@
 // marked "not yet sent", and sent when it is back.
 import { api, ApiError } from "./api.js";
 import { h } from "./bar-common.js";
+import { takeOver } from "./forms.js";
 import { formatTime, t } from "./i18n.js";
 import { startLive, startPage } from "./page.js";
 
@@ -66,6 +67,8 @@ function start() {
     e.preventDefault();
     search();
   });
+  takeOver($("door-form"));
+  takeOver($("door-search-form"));
   setUpScanner();
 
   const live = startLive("bar");

@@ -1,6 +1,7 @@
 // The sign-in page. Invitations link here as /login?code=XXXXXXXX, so the guest only
 // types a last name.
 import { auth, displayName, homeFor, login } from "./api.js";
+import { takeOver } from "./forms.js";
 import { t } from "./i18n.js";
 
 const form = document.getElementById("login-form");
@@ -97,10 +98,4 @@ form.addEventListener("submit", async (event) => {
   }
 });
 
-// From now on the form is this module's to send; a press made while it loaded was held
-// (hold-submit.js) and is sent now.
-form.dataset.ready = "";
-if ("held" in form.dataset) {
-  delete form.dataset.held;
-  form.requestSubmit();
-}
+takeOver(form);
