@@ -156,6 +156,10 @@ func (s *Server) handleRequestRecommendation(w http.ResponseWriter, r *http.Requ
 			cfg.RecommendationLimit, humanDuration(cfg.RecommendationWindow), humanDuration(time.Duration(secs)*time.Second)))
 		return
 	}
+	// The answer's reasons are written in the language the page shows
+	// (Accept-Language); without one, the worker uses the guest's
+	// language from their last sign-in.
+	req.Language = s.requestLanguage(r)
 	rec := store.Recommendation{GuestID: who.GuestID, Request: req}
 	if err := s.store.CreateRecommendation(ctx, &rec); err != nil {
 		s.fail(w, r, err)

@@ -77,6 +77,38 @@ func TestRecommendationRequestAndAnswer(t *testing.T) {
 	}
 }
 
+// The request keeps the language of the page that asked, so the worker
+// writes the reasons in it; without Accept-Language it stays empty and
+// the worker uses the guest's language from their last sign-in.
+func TestRecommendationRequestKeepsThePagesLanguage(t *testing.T) {
+	e := newTestEnv(t)
+	anna := e.addGuest(guest.Guest{FirstName: "Anna"})
+	for _, tc := range []struct{ header, want string }{
+		{"sv-SE,sv;q=0.9,en;q=0.8", "sv"},
+		{"pt", "pt-BR"},
+		{"de-DE", "en"},
+		{"", ""},
+	} {
+		var hdr []string
+		if tc.header != "" {
+			hdr = []string{"Accept-Language", tc.header}
+		}
+		status, body := e.do("POST", "/api/recommendations", e.tokenFor(anna), map[string]any{"mood": "något friskt"}, hdr...)
+		var queued struct{ ID string }
+		decodeInto(t, body, &queued)
+		if status != http.StatusAccepted {
+			t.Fatalf("%q: %d %s", tc.header, status, body)
+		}
+		rec, err := e.store.RecommendationByID(context.Background(), queued.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Request.Language != tc.want {
+			t.Errorf("Accept-Language %q: stored language %q, want %q", tc.header, rec.Request.Language, tc.want)
+		}
+	}
+}
+
 func decodeJSON(resp *http.Response, v any) error {
 	var b bytes.Buffer
 	if _, err := b.ReadFrom(resp.Body); err != nil {
