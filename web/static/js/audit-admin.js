@@ -104,7 +104,8 @@ function detailText(e) {
   if (d.rotated) parts.push(t("audit.detail.rotated"));
   if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: d.queued ?? d.recorded ?? 0 }));
   if ("url" in d) parts.push(d.url || t("audit.detail.urlDefault"));
-  if (d.kind) parts.push(d.kind.replace(/_/g, " "));
+  // A retried job's kind: jobs.kind.image_prompt, .recommendation, .import, .mail, .reminder.
+  if (d.kind) parts.push(has(`jobs.kind.${d.kind}`) ? t(`jobs.kind.${d.kind}`) : d.kind.replace(/_/g, " "));
   if (d.job) parts.push(t("audit.detail.job", { job: d.job }));
   if (d.route) parts.push(d.route);
   return parts.join("; ");
