@@ -29,8 +29,17 @@ var testMenu = []ai.Drink{
 
 // ask runs the local recommender with a seeded random source.
 func ask(menu []ai.Drink, g ai.Guest, p ai.Preferences, past []ai.PastOrder, seed uint64) ai.LocalAnswer {
-	return ai.Recommend(ai.LocalInput{Menu: menu, Guest: g, Prefs: p, Past: past, Now: evening}, rand.New(rand.NewPCG(seed, 7)))
+	return ai.Recommend(ai.LocalInput{Menu: menu, Guest: g, Prefs: p, Past: past, Now: evening, Texts: texts}, rand.New(rand.NewPCG(seed, 7)))
 }
+
+// texts are the server's catalogues, loaded once: the reasons come from them.
+var texts = func() *locale.Catalog {
+	c, err := locale.New()
+	if err != nil {
+		panic(err) // a broken embedded catalogue; go test ./locale/ says which
+	}
+	return c
+}()
 
 var evening = time.Date(2026, 12, 5, 21, 0, 0, 0, time.UTC)
 
@@ -277,10 +286,6 @@ func TestRecommendLocalIgnoresMenuOrder(t *testing.T) {
 // who asks in Swedish or Portuguese is understood (tastes, moods, and the
 // tastes they turn down) and answered in their language.
 func TestRecommendLocalInTheGuestsLanguage(t *testing.T) {
-	texts, err := locale.New()
-	if err != nil {
-		t.Fatal(err)
-	}
 	sourOrFresh := []string{"whiskey-sour", "garden-spritz", "moscow-mule"}
 	sweet := []string{"lemonade", "virgin-colada", "mai-tai", "white-russian"}
 	tests := []struct {
