@@ -2,6 +2,8 @@ package store
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"sort"
@@ -448,6 +450,17 @@ type IdempotencyRecord struct {
 
 // IdempotencyID is the record id for a guest's key.
 func IdempotencyID(guestID, key string) string { return guestID + "/" + key }
+
+// OrderIDFor is the _id of the order a guest places with an
+// Idempotency-Key: 24 hex digits, like every other id, of a SHA-256 of
+// the guest and the key. The order itself is then the key's record, and
+// inserting it is the insert of a unique _id that every backend refuses a
+// second time: a placement writes no separate idempotency record. Ids of
+// different guests or keys collide with odds of 2⁻⁹⁶.
+func OrderIDFor(guestID, key string) string {
+	sum := sha256.Sum256([]byte("order\x00" + guestID + "\x00" + key))
+	return hex.EncodeToString(sum[:12])
+}
 
 // ReserveIdempotencyKey inserts rec; ErrConflict when the key is taken.
 func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord) error {

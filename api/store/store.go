@@ -65,6 +65,8 @@ type Store struct {
 	firstRecount sync.Mutex
 	// locks are this process's turns on each Lock name (locks.go).
 	locks sync.Map // name → chan struct{}
+	// moves are the order-move claims on the embedded database (moveclaims.go).
+	moves moveClaims
 	// tickets remembers the last order ticket number per night (ordertickets.go).
 	tickets ticketHints
 	// guestIdx answers the host's guest list on FerretDB (guests_index.go).
