@@ -67,6 +67,9 @@ type Store struct {
 	locks sync.Map // name → chan struct{}
 	// moves are the order-move claims on the embedded database (moveclaims.go).
 	moves moveClaims
+	// prepSecond is the second of the last preparation sample written
+	// (RecordPrepTime).
+	prepSecond atomic.Int64
 	// tickets remembers the last order ticket number per night (ordertickets.go).
 	tickets ticketHints
 	// guestIdx answers the host's guest list on FerretDB (guests_index.go).
