@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"os"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -243,5 +244,105 @@ func TestClusterOpenOrderLimit(t *testing.T) {
 	}
 	if placed != 2 {
 		t.Errorf("%d orders placed across two instances, want the limit of 2", placed)
+	}
+}
+
+// TestClusterIdempotency: a phone's retries of one order land on two
+// instances at once, and again after the bar (on the other instance) has
+// served it and it has left the open orders: one order exists, and every
+// answer names it.
+func TestClusterIdempotency(t *testing.T) {
+	ctx := context.Background()
+	c := newCluster(t, 2, 0, nil)
+	ada := c[0].addGuest(guest.Guest{FirstName: "Ada"})
+	g := c[0].tokenFor(ada)
+	bar := c[1].tokenFor(c[0].addGuest(guest.Guest{FirstName: "Bea", Role: guest.RoleBartender}))
+	body := `{"items":[{"drinkId":"negroni"}]}`
+
+	ids := make([]string, 20)
+	statuses := make([]int, 20)
+	var wg sync.WaitGroup
+	for i := range 20 {
+		e := c[i%2]
+		wg.Go(func() {
+			status, raw := e.do("POST", "/api/orders", g, body, "Idempotency-Key", "tap")
+			var v orderView
+			if status < 300 {
+				decodeInto(t, raw, &v)
+			}
+			statuses[i], ids[i] = status, v.ID
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, s := range statuses {
+		if s == 201 {
+			created++
+		} else if s != 200 {
+			t.Errorf("retry %d: %d", i, s)
+		}
+		if ids[i] != ids[0] {
+			t.Errorf("answers name orders %s and %s", ids[0], ids[i])
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d answers said created, want 1", created)
+	}
+	for _, action := range []string{"start", "ready", "serve"} {
+		if status, raw := c[1].do("POST", "/api/bar/orders/"+ids[0]+"/"+action, bar, nil); status != 200 {
+			t.Fatalf("%s on the other instance: %d %s", action, status, raw)
+		}
+	}
+	for _, e := range c {
+		status, raw := e.do("POST", "/api/orders", g, body, "Idempotency-Key", "tap")
+		var v orderView
+		decodeInto(t, raw, &v)
+		if status != 200 || v.ID != ids[0] || v.Status != "served" {
+			t.Errorf("a retry after the order was served: %d %s, want 200 and the served order %s", status, raw, ids[0])
+		}
+	}
+	if status, raw := c[1].do("POST", "/api/orders", g, `{"items":[{"drinkId":"mojito"}]}`, "Idempotency-Key", "tap"); status != 422 || errorCode(t, raw) != "idempotency_key_reused" {
+		t.Errorf("the key with another order: %d %s", status, raw)
+	}
+	_, total, err := c[0].store.ListOrders(ctx, store.OrderFilter{GuestID: ada.ID, Limit: 100})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 1 {
+		t.Errorf("%d orders stored (open and archived), want 1", total)
+	}
+}
+
+// TestClusterMoveRace: two bartenders on two instances press the same
+// button at once, many times: each time exactly one move goes through and
+// the other is a 409.
+func TestClusterMoveRace(t *testing.T) {
+	c := newCluster(t, 2, 0, nil)
+	g := c[0].tokenFor(c[0].addGuest(guest.Guest{FirstName: "Ada"}))
+	bar := c[0].tokenFor(c[0].addGuest(guest.Guest{FirstName: "Bea", Role: guest.RoleBartender}))
+	for round := range 5 {
+		status, raw := c[round%2].do("POST", "/api/orders", g, `{"items":[{"drinkId":"negroni"}]}`, "Idempotency-Key", fmt.Sprintf("race-%d", round))
+		if status != 201 {
+			t.Fatalf("place: %d %s", status, raw)
+		}
+		var v orderView
+		decodeInto(t, raw, &v)
+		for _, action := range []string{"start", "ready", "serve"} {
+			statuses := make([]int, 4)
+			var wg sync.WaitGroup
+			for i := range statuses {
+				wg.Go(func() {
+					s, raw := c[i%2].do("POST", "/api/bar/orders/"+v.ID+"/"+action, bar, nil)
+					if s != 200 && s != 409 {
+						t.Errorf("%s: %d %s", action, s, raw)
+					}
+					statuses[i] = s
+				})
+			}
+			wg.Wait()
+			if n := slices.Index(statuses, 200); n < 0 || slices.Index(statuses[n+1:], 200) >= 0 {
+				t.Fatalf("round %d, %s pressed four times on two instances: %v, want exactly one 200", round, action, statuses)
+			}
+		}
 	}
 }

@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"math/rand/v2"
 	"net/http"
 	"slices"
 	"strconv"
@@ -103,25 +102,9 @@ func normalizeOrder(req order.Request) (order.Request, error) {
 	return out, err
 }
 
-// idempotencyTTL is how long a key is remembered; a phone retries within
-// seconds, a day covers one that wakes up much later.
-const idempotencyTTL = 24 * time.Hour
-
-// Waits of a request that finds its key taken by one still placing it.
-// The poll doubles up to idempotencyPollMax with jitter: twenty retries
-// polling every 20 ms kept the embedded database too busy for the first
-// request to finish its own placement.
-const (
-	idempotencyWait    = 10 * time.Second
-	idempotencyPoll    = 20 * time.Millisecond
-	idempotencyPollMax = 250 * time.Millisecond
-	idempotencyStalled = 30 * time.Second
-)
-
-// handlePlaceOrder places an order once per Idempotency-Key. The key's
-// record is inserted first, with a unique _id, before anything else: of
-// any number of concurrent requests with one key exactly one inserts it
-// and places the order; the others wait for that order and return it.
+// handlePlaceOrder places an order once per Idempotency-Key: a retry,
+// however many at once and on whichever instance, gets the first order
+// (200, Idempotent-Replayed) and never a second one (placeOrder).
 func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	who := identity(ctx)
@@ -139,70 +122,17 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.maintain()
-	hash := req.Hash()
-	recID := store.IdempotencyID(who.GuestID, key)
-	deadline := time.Now().Add(idempotencyWait)
-	poll := idempotencyPoll
-	for {
-		now := time.Now().UTC().Truncate(time.Millisecond)
-		rec := store.IdempotencyRecord{ID: recID, GuestID: who.GuestID, BodyHash: hash, OrderID: store.NewID(), CreatedAt: now, ExpiresAt: now.Add(idempotencyTTL)}
-		err := s.store.ReserveIdempotencyKey(ctx, rec)
-		if err == nil {
-			o, err := s.placeOrder(ctx, who, req, key, rec.OrderID)
-			if err != nil {
-				// Nothing was placed: free the key for a corrected retry.
-				if rerr := s.store.ReleaseIdempotencyKey(context.WithoutCancel(ctx), recID, rec.OrderID); rerr != nil {
-					s.log.WarnContext(ctx, "release idempotency key", "err", rerr)
-				}
-				s.failOrder(w, r, err)
-				return
-			}
-			s.writeOrderView(w, r, http.StatusCreated, o)
-			return
-		}
-		if !errors.Is(err, store.ErrConflict) {
-			s.fail(w, r, err)
-			return
-		}
-		held, err := s.store.IdempotencyRecordByID(ctx, recID)
-		if errors.Is(err, store.ErrNotFound) {
-			continue // released by a failed first attempt: try to be the one
-		}
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		if held.BodyHash != hash {
-			s.fail(w, r, errUnprocessable("idempotency_key_reused", "this Idempotency-Key was already used for a different order; use a new key for a new order"))
-			return
-		}
-		o, err := s.store.OrderByID(ctx, held.OrderID)
-		if err == nil {
-			w.Header().Set("Idempotent-Replayed", "true")
-			s.writeOrderView(w, r, http.StatusOK, o)
-			return
-		}
-		if !errors.Is(err, store.ErrNotFound) {
-			s.fail(w, r, err)
-			return
-		}
-		// The first request is still placing it.
-		if time.Since(held.CreatedAt) > idempotencyStalled {
-			// It died between its reservation and its order: take over.
-			s.store.ReleaseIdempotencyKey(ctx, recID, held.OrderID)
-			continue
-		}
-		if time.Now().After(deadline) {
-			s.fail(w, r, errConflict("order_in_progress", "this order is still being placed; try again in a moment"))
-			return
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-time.After(poll/2 + rand.N(poll/2+1)):
-		}
-		poll = min(2*poll, idempotencyPollMax)
+	o, replayed, err := s.placeOrder(ctx, who, req, key)
+	if err != nil {
+		s.failOrder(w, r, err)
+		return
 	}
+	if replayed {
+		w.Header().Set("Idempotent-Replayed", "true")
+		s.writeOrderView(w, r, http.StatusOK, o)
+		return
+	}
+	s.writeOrderView(w, r, http.StatusCreated, o)
 }
 
 // failOrder writes an order error, with Retry-After for pacing.
@@ -394,28 +324,89 @@ func (s *Server) checkPace(ctx context.Context, guestID string, items []order.It
 	}
 }
 
-// placeOrder runs the checks and stores the order as id.
-func (s *Server) placeOrder(ctx context.Context, who auth.Identity, req order.Request, key, id string) (order.Order, error) {
-	items, confirmed, err := s.checkedItems(ctx, who, req)
-	if err != nil {
-		return order.Order{}, err
-	}
-	o, err := s.storeNewOrder(ctx, who, items, confirmed, key, id)
-	if err != nil {
-		return order.Order{}, err
+// placeOrder places the guest's order of key once; replayed is true
+// when an earlier request with the key placed it.
+//
+// The order's _id comes from the guest and the key (store.OrderIDFor),
+// and every placement of a guest holds the guest's lock (store.Lock: in
+// this process on the embedded database, where every writer is; a claim
+// in the shared database otherwise). So the look-up for the key's order
+// and the insert of a new one never interleave with another request of
+// the guest's, on any instance: of any number of requests with one key
+// the first places the order and the others find it. A request that
+// fails places nothing and leaves nothing behind, so a corrected retry
+// may use the key. Should a lock outlive its ttl, the order's unique _id
+// still lets only one insert through.
+func (s *Server) placeOrder(ctx context.Context, who auth.Identity, req order.Request, key string) (order.Order, bool, error) {
+	o, replayed, err := s.placeOnce(ctx, who, req, key)
+	if err != nil || replayed {
+		return o, replayed, err
 	}
 	s.orderEvent(ctx, o, o.Status.Event())
-	return o, nil
+	return o, false, nil
 }
 
-// storeNewOrder checks the guest's limits and stores the order, holding
-// the guest's lock so two placements cannot both pass the limit.
-func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []order.Item, confirmed []string, key, id string) (order.Order, error) {
+func (s *Server) placeOnce(ctx context.Context, who auth.Identity, req order.Request, key string) (order.Order, bool, error) {
 	unlock, err := s.lockGuest(ctx, who.GuestID)
 	if err != nil {
-		return order.Order{}, err
+		return order.Order{}, false, err
 	}
 	defer unlock()
+	hash := req.Hash()
+	id := store.OrderIDFor(who.GuestID, key)
+	if o, found, err := s.placedBefore(ctx, who.GuestID, key, id, hash); err != nil || found {
+		return o, found, err
+	}
+	items, confirmed, err := s.checkedItems(ctx, who, req)
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	o, err := s.storeNewOrder(ctx, who, items, confirmed, key, hash, id)
+	if errors.Is(err, store.ErrConflict) {
+		// Stored meanwhile by a request whose lock had run out.
+		if o, found, err := s.placedBefore(ctx, who.GuestID, key, id, hash); err != nil || found {
+			return o, found, err
+		}
+	}
+	return o, false, err
+}
+
+// placedBefore finds the order an earlier request placed with key: by
+// its _id, or through the idempotency record of an order placed before
+// ids came from keys (such records expire after a day). The same key
+// with another body is a 422.
+func (s *Server) placedBefore(ctx context.Context, guestID, key, id, hash string) (order.Order, bool, error) {
+	o, err := s.store.OrderByID(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		rec, rerr := s.store.IdempotencyRecordByID(ctx, store.IdempotencyID(guestID, key))
+		if errors.Is(rerr, store.ErrNotFound) {
+			return order.Order{}, false, nil
+		}
+		if rerr != nil {
+			return order.Order{}, false, rerr
+		}
+		o, err = s.store.OrderByID(ctx, rec.OrderID)
+		if errors.Is(err, store.ErrNotFound) {
+			return order.Order{}, false, nil // that placement failed
+		}
+		if err != nil {
+			return order.Order{}, false, err
+		}
+		o.RequestHash = rec.BodyHash
+	}
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	if o.GuestID != guestID || o.RequestHash != hash {
+		return order.Order{}, false, errUnprocessable("idempotency_key_reused", "this Idempotency-Key was already used for a different order; use a new key for a new order")
+	}
+	return o, true, nil
+}
+
+// storeNewOrder checks the guest's limits and stores the order as id.
+// The caller holds the guest's lock, so two placements cannot both pass
+// the limit.
+func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []order.Item, confirmed []string, key, hash, id string) (order.Order, error) {
 	n, err := s.openOrders(ctx, who.GuestID)
 	if err != nil {
 		return order.Order{}, err
@@ -436,7 +427,7 @@ func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []o
 	o := order.Order{
 		ID: id, GuestID: who.GuestID, GuestName: who.Name, Ticket: ticket, Items: items, Status: order.Queued, Version: 1,
 		History:        []order.Transition{{To: order.Queued, At: now, ActorID: who.GuestID, ActorName: who.Name}},
-		IdempotencyKey: key, AllergensConfirmed: confirmed, CreatedAt: now, UpdatedAt: now,
+		IdempotencyKey: key, RequestHash: hash, AllergensConfirmed: confirmed, CreatedAt: now, UpdatedAt: now,
 	}
 	if err := s.store.CreateOrder(ctx, &o); err != nil {
 		return order.Order{}, err
@@ -531,11 +522,11 @@ type editRequest struct {
 const orderClaimTTL = time.Minute
 
 // moveOrder is the compare-and-set every change of an order goes
-// through: claim "order/<id>/v<version>" — only one writer in the whole
-// deployment gets it — then replace the order filtered on that version.
+// through: claim the move from the order's version — only one writer in
+// the whole deployment gets it (store.ClaimOrderMove) — then replace the
+// order filtered on that version.
 func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order) (order.Order, error) {
-	key := store.OrderClaimKey(o.ID, o.Version)
-	if err := s.store.Claim(ctx, key, orderClaimTTL); err != nil {
+	if err := s.store.ClaimOrderMove(ctx, o.ID, o.Version, orderClaimTTL); err != nil {
 		if errors.Is(err, store.ErrConflict) {
 			return order.Order{}, errConflict("order_changed", "someone else changed this order a moment ago; refresh and try again")
 		}
@@ -549,8 +540,8 @@ func (s *Server) moveOrder(ctx context.Context, o order.Order, next order.Order)
 		}
 		// The move did not happen: free the version for the next try.
 		rctx := context.WithoutCancel(ctx)
-		if rerr := s.store.Release(rctx, key); rerr != nil {
-			s.log.WarnContext(ctx, "release order claim", "key", key, "err", rerr)
+		if rerr := s.store.ReleaseOrderMove(rctx, o.ID, o.Version); rerr != nil {
+			s.log.WarnContext(ctx, "release order claim", "order", o.ID, "version", o.Version, "err", rerr)
 		}
 		return order.Order{}, err
 	}

@@ -9,6 +9,7 @@ import (
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 )
 
@@ -357,5 +358,40 @@ func TestQueuePositionAndEstimate(t *testing.T) {
 	// a's own preparation (seconds here) is too short to count as a sample.
 	if len(q.Orders) != 4 || q.Orders[0].ID != a.ID || q.Counts.Queued != 3 || q.Counts.Ready != 1 || q.Counts.Served != 0 || q.TypicalPrepSeconds != 80 {
 		t.Errorf("bar queue: %d orders, counts %+v, typical %d s", len(q.Orders), q.Counts, q.TypicalPrepSeconds)
+	}
+}
+
+// TestIdempotencyBeforeDerivedIDs: an order placed before order ids came
+// from their keys has an idempotency record instead; a retry of it (a
+// phone retrying across an upgrade) still gets that order, not a second.
+func TestIdempotencyBeforeDerivedIDs(t *testing.T) {
+	ctx := context.Background()
+	e := newBarEnv(t)
+	body := order.Request{Items: []order.ItemInput{one("daiquiri")}}
+	req, err := body.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	old := order.Order{ID: store.NewID(), GuestID: e.guest.ID, GuestName: "Ada", Items: []order.Item{{DrinkID: "daiquiri", Name: "Daiquiri", Qty: 1}},
+		Status: order.Queued, Version: 1, IdempotencyKey: "old-key", CreatedAt: now, UpdatedAt: now}
+	if err := e.store.CreateOrder(ctx, &old); err != nil {
+		t.Fatal(err)
+	}
+	rec := store.IdempotencyRecord{ID: store.IdempotencyID(e.guest.ID, "old-key"), GuestID: e.guest.ID, BodyHash: req.Hash(), OrderID: old.ID, CreatedAt: now, ExpiresAt: now.Add(time.Hour)}
+	if err := e.store.ReserveIdempotencyKey(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	status, hdr, raw := e.doHeaders("POST", "/api/orders", e.gTok, body, "Idempotency-Key", "old-key")
+	var v orderView
+	decodeInto(t, raw, &v)
+	if status != 200 || v.ID != old.ID || hdr.Get("Idempotent-Replayed") != "true" {
+		t.Errorf("retry of an order placed with a record: %d %s, want 200 and order %s", status, raw, old.ID)
+	}
+	if status, raw := e.do("POST", "/api/orders", e.gTok, order.Request{Items: []order.ItemInput{one("mojito")}}, "Idempotency-Key", "old-key"); status != 422 || errorCode(t, raw) != "idempotency_key_reused" {
+		t.Errorf("the old key with another order: %d %s", status, raw)
+	}
+	if n := countOrders(t, e, e.guest.ID); n != 1 {
+		t.Errorf("%d orders, want 1", n)
 	}
 }

@@ -207,6 +207,9 @@ type Order struct {
 	Version        int          `bson:"version" json:"version"`
 	History        []Transition `bson:"history" json:"history"`
 	IdempotencyKey string       `bson:"idempotencyKey,omitempty" json:"-"`
+	// RequestHash is the placing request's Request.Hash: a retry with the
+	// same Idempotency-Key must carry the same order.
+	RequestHash string `bson:"requestHash,omitempty" json:"-"`
 	// AllergensConfirmed lists allergens the guest was warned about and
 	// ordered anyway, so the bartender knows (and can offer a swap).
 	AllergensConfirmed []string  `bson:"allergensConfirmed,omitempty" json:"allergensConfirmed,omitempty"`

@@ -345,3 +345,30 @@ func TestPrepSamplesStayFew(t *testing.T) {
 		t.Errorf("%d samples kept (want 256); newest %v … %v (want 1m0.999s … 1m0.98s)", n, got[0], got[len(got)-1])
 	}
 }
+
+// The preparation ring keeps one sample a second, so drinks readied in
+// the same second cost one write: the first is kept, the next second's
+// is written again.
+func TestPrepTimesOneWriteASecond(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	ready := at(0).Add(500 * time.Millisecond)
+	before := s.Writes()
+	for i := range 10 {
+		r := ready.Add(time.Duration(i) * 10 * time.Millisecond)
+		if err := s.RecordPrepTime(ctx, store.NewID(), r.Add(-time.Minute-time.Duration(i)*time.Second), r); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if w := s.Writes() - before; w != 1 {
+		t.Errorf("10 samples in one second made %d writes, want 1", w)
+	}
+	next := ready.Add(time.Second)
+	if err := s.RecordPrepTime(ctx, store.NewID(), next.Add(-2*time.Minute), next); err != nil {
+		t.Fatal(err)
+	}
+	got, err := s.RecentPrepTimes(ctx, 20)
+	if err != nil || len(got) != 2 || got[0] != 2*time.Minute || got[1] != time.Minute {
+		t.Errorf("samples %v, %v; want [2m 1m]: the next second's, then the first of the busy second", got, err)
+	}
+}

@@ -78,6 +78,7 @@ func sleepJittered(ctx context.Context, d time.Duration) error {
 // writeTurn runs write alone among this process's writes when the
 // database is embedded, urgent ones first (writequeue.go).
 func (s *Store) writeTurn(ctx context.Context, write func() error) error {
+	s.written.Add(1)
 	if s.embedded == nil {
 		return write()
 	}
@@ -85,3 +86,9 @@ func (s *Store) writeTurn(ctx context.Context, write func() error) error {
 	defer s.writes.release()
 	return write()
 }
+
+// Writes is how many write attempts this store has made through its
+// retry loop (every insert, update and delete of the order path goes
+// through it): on the embedded database each is a commit, and with the
+// default sync an fsync, so the load tool reports them per order.
+func (s *Store) Writes() int64 { return s.written.Load() }

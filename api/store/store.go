@@ -14,6 +14,7 @@ import (
 	"log/slog"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -53,6 +54,9 @@ type Store struct {
 	embedded *Embedded
 	log      *slog.Logger
 	writes   writeQueue // this process's writes take turns on the embedded database (retry.go)
+	// written counts the write attempts made through retry, for the load
+	// tool's writes per order (Writes).
+	written atomic.Int64
 	// guestWrites lets a recount of the host's figures see this process's
 	// guest writes that overlap it (guests_stats.go).
 	guestWrites guestWriteGate
@@ -61,6 +65,11 @@ type Store struct {
 	firstRecount sync.Mutex
 	// locks are this process's turns on each Lock name (locks.go).
 	locks sync.Map // name → chan struct{}
+	// moves are the order-move claims on the embedded database (moveclaims.go).
+	moves moveClaims
+	// prepSecond is the second of the last preparation sample written
+	// (RecordPrepTime).
+	prepSecond atomic.Int64
 	// tickets remembers the last order ticket number per night (ordertickets.go).
 	tickets ticketHints
 	// guestIdx answers the host's guest list on FerretDB (guests_index.go).

@@ -181,6 +181,7 @@ func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 			}
 		}()
 	}
+	writes0 := s.store.Writes()
 	r := closedLoop(ctx, "orders", o, func(ctx context.Context, w, i int) error {
 		n := seq.Add(1)
 		g := s.guests[int(n)%len(s.guests)]
@@ -201,9 +202,15 @@ func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 		}
 		return nil
 	})
+	writes := s.store.Writes() - writes0
 	stopBar()
 	bar.Wait()
 	r.note = fmt.Sprintf("%d bartenders served %d meanwhile, %d still waiting, %d bar errors", o.bartenders, served.Load(), len(placed), barErrs.Load()) + noteSep(r.note)
+	if r.n > 0 {
+		// With -bartenders 0 this is what a placement writes; otherwise
+		// the bar's moves of the same time are in it too.
+		r.note += noteSep(fmt.Sprintf("%d database writes, %.2f per placement", writes, float64(writes)/float64(r.n)))
+	}
 	return r, nil
 }
 

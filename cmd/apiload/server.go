@@ -41,6 +41,8 @@ type server struct {
 	// at, with -push.
 	pushes  *pushtest.Service
 	devices []*pushtest.Device
+	// store is the server's, for its count of database writes.
+	store *store.Store
 }
 
 type person struct {
@@ -194,7 +196,8 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	closers = append(closers, func() { hs.Close() })
 
 	s := &server{
-		url: "http://" + ln.Addr().String(),
+		url:   "http://" + ln.Addr().String(),
+		store: st,
 		client: &http.Client{Transport: &http.Transport{
 			MaxIdleConns: 1024, MaxIdleConnsPerHost: 1024, IdleConnTimeout: time.Minute,
 		}},
