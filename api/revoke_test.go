@@ -371,3 +371,36 @@ func TestTokensFromBeforeSessionVersions(t *testing.T) {
 		t.Errorf("old token after the version moved: %d, want 401", status)
 	}
 }
+
+// TestRevokedTokenRefusedThroughVerifyCache: a token the server has
+// verified many times (so Keys.Verify answers it from its cache) is
+// refused tickets as soon as its holder signs out everywhere; a ticket it
+// took before is refused at the upgrade, and its socket is closed.
+func TestRevokedTokenRefusedThroughVerifyCache(t *testing.T) {
+	e := newTestEnv(t)
+	dana := e.addGuest(guest.Guest{FirstName: "Dana", LastName: "Phone"})
+	token := e.signIn(dana)
+	for range 3 { // verified once, then from the cache
+		e.ticket(token)
+	}
+	ws, _ := e.dial(e.ticket(token))
+	if got := subscribe(t, ws, "guests"); got != "subscribed" {
+		t.Fatalf("subscribe: %s", got)
+	}
+	unused := e.ticket(token)
+
+	if status, body := e.do("POST", "/api/auth/signout-everywhere", token, nil); status != http.StatusNoContent {
+		t.Fatalf("sign out everywhere: %d %s", status, body)
+	}
+	if status, body := e.do("POST", "/api/ws/ticket", token, nil); status != http.StatusUnauthorized {
+		t.Errorf("ticket after sign-out: %d %s, want 401", status, body)
+	}
+	if _, status := e.dial(unused); status == http.StatusSwitchingProtocols {
+		t.Error("a ticket taken before the sign-out opened a socket")
+	}
+	if code := closedWith(t, ws); code != hub.StatusSessionEnded {
+		t.Errorf("socket closed with %d, want %d", code, hub.StatusSessionEnded)
+	}
+	// A new sign-in works at once.
+	e.ticket(e.signIn(dana))
+}

@@ -77,6 +77,8 @@ type Keys struct {
 	current    signingKey
 	jwks       []byte
 	lastReload time.Time
+
+	verified verifiedTokens
 }
 
 // KeysConfig configures token signing.
@@ -227,8 +229,38 @@ func (k *Keys) Sign(id Identity) (string, time.Time, error) {
 const reloadEvery = 10 * time.Second
 
 // Verify checks a token's signature, algorithm, issuer and expiry.
+//
+// A token that verified once is remembered until it expires (see
+// verifiedTokens), so a client sending the same token again costs a hash
+// instead of an RSA verification and a JSON parse: a venue's phones all
+// reconnecting at once each send their token for a ticket. What Verify
+// answers does not change with the cache; whether the holder may still act
+// is decided after it, against the holder's current state
+// (Sessions.Current), so revocation does not depend on it.
 func (k *Keys) Verify(ctx context.Context, token string) (Identity, error) {
+	sum := sha256.Sum256([]byte(token))
+	if e, ok := k.verified.get(sum); ok {
+		// The key may have been retired since; then verify in full, which
+		// refuses it.
+		if k.now().Before(e.expires) {
+			if _, live := k.lookup(e.kid); live {
+				return e.id, nil
+			}
+		}
+		k.verified.forget(sum)
+	}
+	id, kid, expires, err := k.verify(ctx, token)
+	if err != nil {
+		return Identity{}, err
+	}
+	k.verified.put(sum, verifiedToken{id: id, kid: kid, expires: expires}, k.now())
+	return id, nil
+}
+
+// verify checks a token in full: signature, algorithm, issuer, expiry.
+func (k *Keys) verify(ctx context.Context, token string) (Identity, string, time.Time, error) {
 	claims := &Claims{}
+	var kid string
 	parser := jwt.NewParser(
 		jwt.WithValidMethods([]string{"RS256"}),
 		jwt.WithExpirationRequired(),
@@ -236,7 +268,7 @@ func (k *Keys) Verify(ctx context.Context, token string) (Identity, error) {
 		jwt.WithTimeFunc(k.now),
 	)
 	_, err := parser.ParseWithClaims(token, claims, func(t *jwt.Token) (any, error) {
-		kid, _ := t.Header["kid"].(string)
+		kid, _ = t.Header["kid"].(string)
 		if key, ok := k.lookup(kid); ok {
 			return &key.priv.PublicKey, nil
 		}
@@ -256,16 +288,17 @@ func (k *Keys) Verify(ctx context.Context, token string) (Identity, error) {
 		return nil, fmt.Errorf("unknown key id %q", kid)
 	})
 	if err != nil {
-		return Identity{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
+		return Identity{}, "", time.Time{}, fmt.Errorf("%w: %w", ErrInvalidToken, err)
 	}
 	if claims.Subject == "" || !(claims.Role.Valid() || claims.Role == guest.RoleBoard) {
-		return Identity{}, fmt.Errorf("%w: missing subject or role", ErrInvalidToken)
+		return Identity{}, "", time.Time{}, fmt.Errorf("%w: missing subject or role", ErrInvalidToken)
 	}
 	id := Identity{GuestID: claims.Subject, Name: claims.Name, Role: claims.Role, SessionVersion: claims.SV}
 	if claims.IssuedAt != nil {
 		id.IssuedAt = claims.IssuedAt.Time
 	}
-	return id, nil
+	// WithExpirationRequired: ExpiresAt is set.
+	return id, kid, claims.ExpiresAt.Time, nil
 }
 
 func (k *Keys) lookup(kid string) (signingKey, bool) {

@@ -89,7 +89,9 @@ type result struct {
 	Wall               time.Duration // the measured phase
 	// Connect runs from the first ticket request to the last socket's
 	// subscription: a reconnect storm of N sockets, Concurrency at once.
-	Connect         time.Duration
+	Connect time.Duration
+	// ConnectCPU is the server's CPU time over the connect phase.
+	ConnectCPU      time.Duration
 	ServerRSSBefore int64
 	ServerRSSIdle   int64
 	ServerRSSEnd    int64
@@ -122,9 +124,10 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 		msgs = cfg.rounds
 	}
 	var t totals
-	connect0 := time.Now()
+	connect0, ccpu0 := time.Now(), procCPU(cfg.pid)
 	socks, err := openSockets(ctx, cfg, api, base, msgs, &t)
 	res.Connect = time.Since(connect0)
+	res.ConnectCPU = procCPU(cfg.pid) - ccpu0
 	defer func() {
 		for _, s := range socks {
 			s.nc.Close()
@@ -349,6 +352,10 @@ func report(out io.Writer, cfg loadConfig, r *result) {
 		r.Delivered, r.Expected, r.Expected-r.Delivered, r.Dups, r.Gaps, r.Closed, r.PublishErrors.Load())
 	fmt.Fprintf(out, "latency p50 %s p95 %s p99 %s max %s\n", ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
 	fmt.Fprintf(out, "connect %d sockets %s\n", r.Sockets, ms(r.Connect))
+	if cfg.pid > 0 && r.Sockets > 0 {
+		fmt.Fprintf(out, "server CPU %.0f µs per connect (%.2f s over the connect phase)\n",
+			float64(r.ConnectCPU.Microseconds())/float64(r.Sockets), r.ConnectCPU.Seconds())
+	}
 	if len(r.Rounds) > 0 {
 		parts := make([]string, len(r.Rounds))
 		for i, d := range r.Rounds {
