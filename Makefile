@@ -12,6 +12,10 @@ DATA     ?= ./data
 RACE      ?= -race
 TESTFLAGS ?= -count=1 -timeout 25m
 PKGS      ?= ./...
+# The browser tests (Chromium against the whole server) run without -race, beside the rest:
+# see .ci/gotest.sh for why. They run when PKGS takes in cmd/barhub.
+BROWSER_TESTS ?= ^TestBrowser
+BROWSER_PKGS  ?= $(if $(filter ./... ./cmd/... ./cmd/barhub ./cmd/barhub/...,$(PKGS)),./cmd/barhub)
 # gotestsum prints each package as it finishes (and every failure in full), so a run of
 # several minutes shows its progress; `go run` with a pinned version builds it once into
 # Go's cache. GOTESTSUM_FORMAT=standard-verbose shows every test.
@@ -37,7 +41,9 @@ build: ## build bin/barhub, a static binary
 	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/barhub ./cmd/barhub
 
 test: ## run every test, with a throwaway Redis and headless Chromium (installed if missing)
-	BARHUB_RACE='$(RACE)' .ci/testenv.sh sh -c '$(GOTESTSUM) --format $(GOTESTSUM_FORMAT) --format-hide-empty-pkg -- $$BARHUB_RACE $(TESTFLAGS) $(PKGS)'
+	BARHUB_RACE='$(RACE)' GOTESTSUM='$(GOTESTSUM)' GOTESTSUM_FORMAT='$(GOTESTSUM_FORMAT)' \
+	TESTFLAGS='$(TESTFLAGS)' BROWSER_TESTS='$(BROWSER_TESTS)' BROWSER_PKGS='$(BROWSER_PKGS)' \
+		.ci/testenv.sh .ci/gotest.sh $(PKGS)
 
 test-mongo: ## the store conformance suite against a real MongoDB: make test-mongo MONGODB_URI=mongodb://…
 	@if [ -z "$(MONGODB_URI)" ]; then \

@@ -37,6 +37,9 @@ type Guest struct {
 	Likes       []string
 	Dislikes    []string
 	AlcoholFree bool
+	// Language is the one their page showed at their last sign-in ("sv"),
+	// or "" when they have not signed in since barhub kept it.
+	Language string
 }
 
 // ImagePrompt is a photography prompt written for a drink.

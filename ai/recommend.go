@@ -2,11 +2,12 @@ package ai
 
 import (
 	"cmp"
-	"fmt"
 	"math/rand/v2"
 	"slices"
 	"strings"
 	"time"
+
+	"github.com/barhub/barhub/locale"
 )
 
 // MaxPicks is how many drinks a recommendation names.
@@ -18,6 +19,10 @@ type Preferences struct {
 	Dislikes    []string
 	Mood        string
 	AlcoholFree bool
+	// Language is the guest's ("en", "sv", "pt-BR"): the one their page
+	// showed when they asked, else the one of their last sign-in. The
+	// reasons are written in it; their words are read in all three.
+	Language string
 }
 
 // Pick is one recommended drink, its score and why it was picked.
@@ -86,9 +91,13 @@ type eligibility struct {
 }
 
 func newEligibility(g Guest, p Preferences) eligibility {
+	// A taste the guest's words turn down ("inget sött", "nothing too
+	// sweet") is a dislike like a ticked one, for both recommenders.
+	_, _, refused := moodsOf(p.Mood)
+	dislikes := append(slices.Clone(p.Dislikes), g.Dislikes...)
 	return eligibility{
 		safety:   newSafetyRule(g, p.AlcoholFree || g.AlcoholFree),
-		dislikes: dedupe(append(slices.Clone(p.Dislikes), g.Dislikes...)),
+		dislikes: dedupe(append(dislikes, refused...)),
 	}
 }
 
@@ -110,7 +119,7 @@ func (e eligibility) refuse(d Drink) string {
 // name in an explanation. 3: a tag; 2: a tag of the same taste family, an
 // ingredient or a word of the name.
 func termMatch(d Drink, term string) (float64, string) {
-	term = strings.ToLower(strings.TrimSpace(term))
+	term = englishTerm(strings.ToLower(strings.TrimSpace(term)))
 	if term == "" {
 		return 0, ""
 	}
@@ -160,22 +169,49 @@ func containsWords(s, phrase string) bool {
 	return false
 }
 
-// moodsOf finds the moods named in the guest's words, and taste words
-// they used ("something sour").
-func moodsOf(text string) ([]mood, []string) {
-	var found []mood
-	var tastes []string
-	for _, w := range words(text) {
-		for _, m := range moods {
-			if slices.Contains(m.words, w) && !slices.ContainsFunc(found, func(f mood) bool { return f.label == m.label }) {
+// moodsOf reads the guest's words, in English, Swedish or Portuguese:
+// the moods they name, the taste words they use ("something sour",
+// "något friskt", "algo refrescante") as English words, and the tastes
+// they turn down ("nothing sweet", "inget sött", "nada doce"), also as
+// English words.
+func moodsOf(text string) (found []mood, tastes, refused []string) {
+	for _, clause := range guestWords(text) {
+		negated := false
+		for _, w := range clause {
+			switch {
+			case slices.Contains(negators, w):
+				negated = true
+				continue
+			case slices.Contains(clauseBreaks, w):
+				negated = false
+				continue
+			}
+			if t := englishTerm(w); family(t) != "" {
+				if negated {
+					refused = appendNew(refused, t)
+				} else {
+					tastes = appendNew(tastes, t)
+				}
+			}
+			if negated {
+				continue
+			}
+			if m, ok := moodOf(w); ok && !slices.ContainsFunc(found, func(f mood) bool { return f.label == m.label }) {
 				found = append(found, m)
 			}
 		}
-		if f := family(w); f != "" && !slices.Contains(tastes, w) {
-			tastes = append(tastes, w)
+	}
+	return found, tastes, refused
+}
+
+// surprised reports whether the guest asks for anything at all.
+func surprised(mood string, likes []string) bool {
+	for _, clause := range guestWords(mood) {
+		if slices.ContainsFunc(clause, func(w string) bool { return slices.Contains(surpriseWords, w) }) {
+			return true
 		}
 	}
-	return found, tastes
+	return slices.ContainsFunc(likes, func(w string) bool { return w == "surprise" || w == "surprise me" || w == "anything" })
 }
 
 // PastOrder is one drink a guest ordered before.
@@ -213,6 +249,9 @@ type LocalInput struct {
 	Past  []PastOrder
 	// Now is the time of the request, for pacing.
 	Now time.Time
+	// Texts writes the reasons in the guest's language (Prefs.Language);
+	// nil loads the catalogues, which a caller asking often should not.
+	Texts *locale.Catalog
 }
 
 // LocalAnswer is the local recommender's answer.
@@ -254,8 +293,8 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 	g, p := in.Guest, in.Prefs
 	el := newEligibility(g, p)
 	likes := dedupe(append(slices.Clone(p.Likes), g.Likes...))
-	moodsFound, moodTastes := moodsOf(p.Mood)
-	surprise := slices.ContainsFunc(append(words(p.Mood), likes...), func(w string) bool { return w == "surprise" || w == "surprise me" || w == "anything" })
+	moodsFound, moodTastes, _ := moodsOf(p.Mood)
+	surprise := surprised(p.Mood, likes)
 	asked := !surprise && (len(likes) > 0 || len(moodsFound) > 0 || len(moodTastes) > 0)
 	pacing := !el.alcoholFree() && float64(recentDrinks(in.Past, in.Now)) >= paceDrinks
 
@@ -350,8 +389,9 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 	})
 	chosen := draw(cands, rnd, surprise || !slices.ContainsFunc(cands, func(c scored) bool { return c.Score > 0 }))
 	ans := LocalAnswer{Fits: !asked || slices.ContainsFunc(cands, func(c scored) bool { return c.matched })}
+	why := newReasons(in.Texts, p.Language)
 	for _, c := range chosen {
-		c.Reason = explain(c, el.alcoholFree())
+		c.Reason = why.explain(c, el.alcoholFree())
 		ans.Picks = append(ans.Picks, c.Pick)
 	}
 	if len(ans.Picks) == 0 {
@@ -434,67 +474,6 @@ func tagsOf(d Drink) []string {
 		tags = appendNew(tags, "strong")
 	}
 	return tags
-}
-
-// explain says in one sentence why s was picked.
-func explain(s scored, alcoholFree bool) string {
-	var parts []string
-	if s.pace {
-		parts = append(parts, "an alcohol-free one to pace the evening")
-	}
-	if len(s.liked) > 0 {
-		parts = append(parts, listJoin(s.liked[:min(len(s.liked), 3)])+", just what you like")
-	}
-	if s.moodLabel != "" && len(parts) < 2 {
-		parts = append(parts, "made for "+article(s.moodLabel)+" "+s.moodLabel+" mood")
-	}
-	switch {
-	case len(parts) >= 2:
-	case s.again:
-		parts = append(parts, "you have enjoyed it before")
-	case s.like != "":
-		parts = append(parts, "close to the "+s.like+" you ordered before")
-	}
-	if len(parts) == 0 {
-		parts = append(parts, describe(s.Drink))
-	}
-	sentence := listJoin(parts)
-	if alcoholFree && s.Drink.AlcoholFree && !s.pace {
-		sentence += " — and alcohol-free"
-	}
-	return capitalize(sentence) + "."
-}
-
-// article is "a" or "an" for the word that follows it.
-func article(word string) string {
-	if word != "" && strings.ContainsRune("aeiou", rune(strings.ToLower(word)[0])) {
-		return "an"
-	}
-	return "a"
-}
-
-// describe is the explanation of a pick with no particular match: what
-// kind of drink it is.
-func describe(d Drink) string {
-	var b strings.Builder
-	b.WriteString("a good place to start")
-	if len(d.Tags) > 0 {
-		fmt.Fprintf(&b, ": %s", listJoin(lower(d.Tags[:min(len(d.Tags), 2)])))
-	}
-	if len(d.Ingredients) > 0 {
-		fmt.Fprintf(&b, ", with %s", listJoin(lower(d.Ingredients[:min(len(d.Ingredients), 2)])))
-	}
-	return b.String()
-}
-
-func listJoin(items []string) string {
-	switch len(items) {
-	case 0:
-		return ""
-	case 1:
-		return items[0]
-	}
-	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
 func capitalize(s string) string {

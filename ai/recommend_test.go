@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai"
+	"github.com/barhub/barhub/locale"
 )
 
 // testMenu is a small bar: classics, spritzes, a tiki drink with a hidden
@@ -28,8 +29,17 @@ var testMenu = []ai.Drink{
 
 // ask runs the local recommender with a seeded random source.
 func ask(menu []ai.Drink, g ai.Guest, p ai.Preferences, past []ai.PastOrder, seed uint64) ai.LocalAnswer {
-	return ai.Recommend(ai.LocalInput{Menu: menu, Guest: g, Prefs: p, Past: past, Now: evening}, rand.New(rand.NewPCG(seed, 7)))
+	return ai.Recommend(ai.LocalInput{Menu: menu, Guest: g, Prefs: p, Past: past, Now: evening, Texts: texts}, rand.New(rand.NewPCG(seed, 7)))
 }
+
+// texts are the server's catalogues, loaded once: the reasons come from them.
+var texts = func() *locale.Catalog {
+	c, err := locale.New()
+	if err != nil {
+		panic(err) // a broken embedded catalogue; go test ./locale/ says which
+	}
+	return c
+}()
 
 var evening = time.Date(2026, 12, 5, 21, 0, 0, 0, time.UTC)
 
@@ -267,6 +277,168 @@ func TestRecommendLocalIgnoresMenuOrder(t *testing.T) {
 		b := ids(ask(menu, ai.Guest{}, ai.Preferences{Likes: []string{"fruity"}}, nil, seed).Picks)
 		if !slices.Equal(a, b) {
 			t.Fatalf("seed %d: menu order changed the answer: %v vs %v", seed, a, b)
+		}
+	}
+}
+
+// Reproduction: the house recommender read moods only in English and
+// wrote its reasons in English, whatever the guest's page showed. A guest
+// who asks in Swedish or Portuguese is understood (tastes, moods, and the
+// tastes they turn down) and answered in their language.
+func TestRecommendLocalInTheGuestsLanguage(t *testing.T) {
+	sourOrFresh := []string{"whiskey-sour", "garden-spritz", "moscow-mule"}
+	sweet := []string{"lemonade", "virgin-colada", "mai-tai", "white-russian"}
+	tests := []struct {
+		name   string
+		guest  ai.Guest
+		prefs  ai.Preferences
+		past   []ai.PastOrder
+		only   []string
+		never  []string
+		first  []string
+		reason map[string]string // drink id → the whole reason
+	}{
+		{
+			name:  "Swedish: something fresh and sour, nothing sweet",
+			prefs: ai.Preferences{Mood: "något friskt och surt, inget sött", Language: "sv"},
+			only:  sourOrFresh,
+			never: sweet,
+			reason: map[string]string{
+				"whiskey-sour":  "Syrlig – precis som du gillar.",
+				"garden-spritz": "Frisk – precis som du gillar.",
+				"moscow-mule":   "Frisk – precis som du gillar.",
+			},
+		},
+		{
+			name:  "Swedish without the ring above, as a foreign keyboard types it",
+			prefs: ai.Preferences{Mood: "nagot frascht och surt, inget sott", Language: "sv"},
+			only:  sourOrFresh,
+			never: sweet,
+		},
+		{
+			name:  "Brazilian Portuguese: something refreshing and sour, nothing sweet",
+			prefs: ai.Preferences{Mood: "algo refrescante e azedo, nada doce", Language: "pt-BR"},
+			only:  sourOrFresh,
+			never: sweet,
+			reason: map[string]string{
+				"whiskey-sour":  "Ácido, do jeito que você gosta.",
+				"garden-spritz": "Refrescante, do jeito que você gosta.",
+				"moscow-mule":   "Refrescante, do jeito que você gosta.",
+			},
+		},
+		{
+			name:  "English reads the negation too",
+			prefs: ai.Preferences{Mood: "something fresh and sour, nothing sweet"},
+			only:  sourOrFresh,
+			never: sweet,
+			reason: map[string]string{
+				"whiskey-sour": "Sour, just what you like.",
+				"moscow-mule":  "Fresh, just what you like.",
+			},
+		},
+		{
+			name:   "a taste chip (sent in English) answered in Swedish, tags translated",
+			prefs:  ai.Preferences{Likes: []string{"bitter", "sparkling"}, Language: "sv"},
+			first:  []string{"aperol-spritz"},
+			reason: map[string]string{"aperol-spritz": "Besk och bubblig – precis som du gillar."},
+		},
+		{
+			name:   "a Swedish dislike typed in the guest's words",
+			prefs:  ai.Preferences{Dislikes: []string{"beska"}, Language: "sv"},
+			never:  []string{"negroni", "aperol-spritz"},
+			reason: map[string]string{},
+		},
+		{
+			name:   "a Portuguese mood: celebrating",
+			prefs:  ai.Preferences{Mood: "Comemorando meu aniversário!", Language: "pt-BR"},
+			first:  []string{"aperol-spritz", "mai-tai", "virgin-colada", "lemonade", "garden-spritz"},
+			reason: map[string]string{"mai-tai": "Perfeito para o clima de festa."},
+		},
+		{
+			name:   "a Swedish mood: cosy",
+			prefs:  ai.Preferences{Mood: "en mysig kväll, det är kallt ute", Language: "sv"},
+			reason: map[string]string{"white-russian": "Som gjord för en mysig kväll."},
+		},
+		{
+			name:  "past orders, in Portuguese",
+			past:  []ai.PastOrder{{DrinkID: "negroni", At: evening.Add(-3 * time.Hour), StandardDrinks: 1.5}},
+			prefs: ai.Preferences{Language: "pt-BR"},
+			reason: map[string]string{
+				"negroni":       "Você já curtiu esse antes.",
+				"aperol-spritz": "Parecido com o Negroni que você pediu antes.",
+			},
+		},
+		{
+			name:  "nothing particular, in Swedish: tastes and the starter menu's ingredients translated",
+			guest: ai.Guest{DietaryTags: []string{"pregnant"}},
+			prefs: ai.Preferences{Likes: []string{"strong"}, Language: "sv"},
+			only:  []string{"garden-spritz", "lemonade", "virgin-colada"},
+			reason: map[string]string{
+				"garden-spritz": "En bra början: frisk och blommig, med fläderblomssaft och sodavatten – och alkoholfri.",
+			},
+		},
+		{
+			name: "pacing, in Portuguese",
+			past: []ai.PastOrder{
+				{DrinkID: "negroni", At: evening.Add(-40 * time.Minute), StandardDrinks: 1.5},
+				{DrinkID: "mai-tai", At: evening.Add(-10 * time.Minute), StandardDrinks: 1.5},
+			},
+			prefs:  ai.Preferences{Language: "pt-BR"},
+			first:  []string{"garden-spritz", "lemonade", "virgin-colada"},
+			reason: map[string]string{"garden-spritz": "Um sem álcool, para ir no seu ritmo."},
+		},
+		{
+			name:   "a language barhub does not speak: English",
+			prefs:  ai.Preferences{Likes: []string{"bitter"}, Language: "de"},
+			reason: map[string]string{"negroni": "Bitter, just what you like."},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			seen := map[string]bool{}
+			for seed := range uint64(12) {
+				a := ai.Recommend(ai.LocalInput{Menu: testMenu, Guest: tt.guest, Prefs: tt.prefs, Past: tt.past, Now: evening, Texts: texts}, rand.New(rand.NewPCG(seed, 7)))
+				if len(a.Picks) == 0 {
+					t.Fatalf("seed %d: no picks", seed)
+				}
+				for _, p := range a.Picks {
+					seen[p.Drink.ID] = true
+					if tt.only != nil && !slices.Contains(tt.only, p.Drink.ID) {
+						t.Errorf("seed %d: %s picked, want only %v", seed, p.Drink.ID, tt.only)
+					}
+					if slices.Contains(tt.never, p.Drink.ID) {
+						t.Errorf("seed %d: %s recommended", seed, p.Drink.ID)
+					}
+					if want, ok := tt.reason[p.Drink.ID]; ok && p.Reason != want {
+						t.Errorf("seed %d: %s: reason %q, want %q", seed, p.Drink.ID, p.Reason, want)
+					}
+				}
+				if tt.first != nil && !slices.Contains(tt.first, a.Picks[0].Drink.ID) {
+					t.Errorf("seed %d: first pick %s, want one of %v", seed, a.Picks[0].Drink.ID, tt.first)
+				}
+			}
+			// The reasons checked were written at least once.
+			for id := range tt.reason {
+				if !seen[id] {
+					t.Errorf("%s never picked in 12 asks, so its reason was not checked", id)
+				}
+			}
+		})
+	}
+}
+
+// "Surprise me" in Swedish and Portuguese spreads over the menu as in English.
+func TestSurpriseMeInEveryLanguage(t *testing.T) {
+	for _, mood := range []string{"överraska mig!", "me surpreenda", "surpreenda-me"} {
+		for seed := range uint64(6) {
+			a := ask(testMenu, ai.Guest{}, ai.Preferences{Mood: mood}, nil, seed)
+			sections := map[string]bool{}
+			for _, p := range a.Picks {
+				sections[p.Drink.Section] = true
+			}
+			if len(sections) != ai.MaxPicks {
+				t.Errorf("%q, seed %d: %v from %d sections", mood, seed, ids(a.Picks), len(sections))
+			}
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package ai
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -77,8 +78,14 @@ func (w *Worker) loadRecoInput(ctx context.Context, j store.Job) (recoInput, err
 		guest: g,
 		menu:  menu,
 		past:  past,
-		prefs: Preferences{Likes: rec.Request.Likes, Dislikes: rec.Request.Dislikes, Mood: rec.Request.Mood, AlcoholFree: rec.Request.AlcoholFree},
-		now:   w.now(),
+		prefs: Preferences{
+			Likes: rec.Request.Likes, Dislikes: rec.Request.Dislikes, Mood: rec.Request.Mood, AlcoholFree: rec.Request.AlcoholFree,
+			// The page's language when they asked; a request from an
+			// older page (or an API client) without one uses the
+			// language of their last sign-in.
+			Language: cmp.Or(rec.Request.Language, g.Language),
+		},
+		now: w.now(),
 	}, nil
 }
 
@@ -190,7 +197,7 @@ func (w *Worker) complete(ctx context.Context, rec store.Recommendation, status 
 
 // recommendLocal is the local recommender's answer to in.
 func (w *Worker) recommendLocal(in recoInput) LocalAnswer {
-	return Recommend(LocalInput{Menu: in.menu, Guest: in.guest, Prefs: in.prefs, Past: in.past, Now: in.now}, nil)
+	return Recommend(LocalInput{Menu: in.menu, Guest: in.guest, Prefs: in.prefs, Past: in.past, Now: in.now, Texts: w.d.Texts}, nil)
 }
 
 // localResult is the local answer as stored. A note says why it is not
@@ -238,6 +245,10 @@ type recommendData struct {
 	AlcoholFree bool
 	PastOrders  []string
 	Recent      int
+	// Language is the guest's language tag ("sv"), LanguageName its
+	// English name ("Swedish"): the reasons are written in it.
+	Language     string
+	LanguageName string
 }
 
 // recommendTool is the tool the model answers through: its input is the
@@ -259,7 +270,7 @@ func recommendSchema(ids []string) map[string]any {
 					"properties": map[string]any{
 						"id":     map[string]any{"type": "string", "enum": ids, "description": "the drink's id, exactly as on the menu"},
 						"name":   map[string]any{"type": "string", "description": "the drink's name, as on the menu"},
-						"reason": map[string]any{"type": "string", "maxLength": 240, "description": "one short, friendly sentence saying why it suits this guest"},
+						"reason": map[string]any{"type": "string", "maxLength": 240, "description": "one short, friendly sentence in the guest's language saying why it suits this guest"},
 					},
 					"required": []string{"id", "name", "reason"},
 				},
@@ -274,14 +285,16 @@ func recommendSchema(ids []string) map[string]any {
 // disliked, so the model chooses by taste only and cannot name an unsafe
 // drink from it (its picks are still checked). The guest's dietary text
 // is not sent: the filter has used it.
-func recommendRequest(in recoInput, el eligibility) (prompts.Prompt, ModelRequest, error) {
+func recommendRequest(in recoInput, el eligibility, why reasons) (prompts.Prompt, ModelRequest, error) {
 	data := recommendData{
-		Likes:       orEmpty(dedupe(append(slices.Clone(in.prefs.Likes), in.guest.Likes...))),
-		Dislikes:    orEmpty(el.dislikes),
-		Mood:        in.prefs.Mood,
-		AlcoholFree: el.alcoholFree(),
-		PastOrders:  []string{},
-		Menu:        []menuItem{},
+		Language:     why.lang.String(),
+		LanguageName: why.name(),
+		Likes:        orEmpty(dedupe(append(slices.Clone(in.prefs.Likes), in.guest.Likes...))),
+		Dislikes:     orEmpty(el.dislikes),
+		Mood:         in.prefs.Mood,
+		AlcoholFree:  el.alcoholFree(),
+		PastOrders:   []string{},
+		Menu:         []menuItem{},
 	}
 	byID := map[string]Drink{}
 	var ids []string
@@ -325,7 +338,8 @@ var errFiltered = errors.New("the model's answer was filtered")
 // only the picks the guest may have.
 func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerReport) (store.RecommendationResult, error) {
 	el := newEligibility(in.guest, in.prefs)
-	p, req, err := recommendRequest(in, el)
+	why := newReasons(w.d.Texts, in.prefs.Language)
+	p, req, err := recommendRequest(in, el, why)
 	if err != nil {
 		return store.RecommendationResult{}, err
 	}
@@ -358,7 +372,7 @@ func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerRepor
 			var picks []ModelPick
 			picks, err = picksOf(resp)
 			if err == nil {
-				valid, dropped := validatePicks(picks, in.menu, el)
+				valid, dropped := validatePicks(picks, in.menu, el, why)
 				rep.dropped += len(dropped)
 				for _, d := range dropped {
 					w.log.Warn("dropped a drink the model recommended", "recommendation", in.rec.ID, "guest", in.rec.GuestID, "id", d.pick.ID, "name", d.pick.Name, "why", d.why)
@@ -414,7 +428,7 @@ type droppedPick struct {
 // validatePicks keeps the model's picks that are on the available menu
 // and allowed for the guest, in the model's order, at most MaxPicks. A
 // pick is found by id, or by exact name when the model gave only that.
-func validatePicks(picks []ModelPick, menu []Drink, el eligibility) ([]store.RecommendedDrink, []droppedPick) {
+func validatePicks(picks []ModelPick, menu []Drink, el eligibility, why reasons) ([]store.RecommendedDrink, []droppedPick) {
 	byID := make(map[string]Drink, len(menu))
 	byName := make(map[string]Drink, len(menu))
 	for _, d := range menu {
@@ -452,7 +466,7 @@ func validatePicks(picks []ModelPick, menu []Drink, el eligibility) ([]store.Rec
 		seen[d.ID] = true
 		reason := cleanReason(p.Reason)
 		if reason == "" {
-			reason = capitalize(describe(d)) + "."
+			reason = why.sentence(d)
 		}
 		valid = append(valid, store.RecommendedDrink{ID: d.ID, Name: d.Name, Reason: reason})
 	}

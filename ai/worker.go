@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/locale"
 )
 
 // Config tunes a Worker. Zero fields take the defaults noted.
@@ -107,6 +108,9 @@ type Deps struct {
 	Logger *slog.Logger
 	// Registerer receives the worker's metrics; nil keeps none.
 	Registerer prometheus.Registerer
+	// Texts are the server's catalogues, for the house recommender's
+	// reasons in the guest's language; nil loads them.
+	Texts *locale.Catalog
 	// Handlers run the job kinds other packages queue (the invitation
 	// and reminder e-mails), by kind, on the same durable queue.
 	Handlers map[string]JobHandler
@@ -142,6 +146,11 @@ func NewWorker(d Deps, cfg Config) *Worker {
 	cfg = cfg.withDefaults()
 	if d.Logger == nil {
 		d.Logger = slog.Default()
+	}
+	if d.Texts == nil {
+		// Fails only on a broken embedded catalogue, which the locale
+		// package's tests catch; the reasons then load their own.
+		d.Texts, _ = locale.New()
 	}
 	w := &Worker{
 		cfg:     cfg,

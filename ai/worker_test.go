@@ -422,7 +422,7 @@ func TestRecommendationWithBedrockIsValidated(t *testing.T) {
 	if !slices.Equal(ids, []string{"aperol-spritz", "negroni"}) {
 		t.Fatalf("drinks %v, want the two valid picks (aperol-spritz, negroni)", ids)
 	}
-	if got.Status != "done" || got.Source != "bedrock" || got.Model != "amazon.nova-pro-v1:0" || got.PromptVersion != "recommend.v2" || got.Fallback || got.Note != "" {
+	if got.Status != "done" || got.Source != "bedrock" || got.Model != "amazon.nova-pro-v1:0" || got.PromptVersion != "recommend.v3" || got.Fallback || got.Note != "" {
 		t.Errorf("recommendation %+v", got)
 	}
 	if got.Drinks[0].Reason != "Bitter like your Negroni, but lighter." {
@@ -677,6 +677,80 @@ func TestLocalWorkerWithoutBedrock(t *testing.T) {
 	slices.Sort(ids)
 	if got.Source != "local" || got.Fallback || !slices.Equal(ids, []string{"garden-spritz", "lemonade", "virgin-colada"}) {
 		t.Errorf("local recommendation %+v", got)
+	}
+}
+
+// Reproduction: the house recommender answered a Swedish guest in
+// English. The request's language (the page's, when it asked) wins; a
+// request without one takes the language of the guest's last sign-in.
+func TestLocalRecommendationInTheGuestsLanguage(t *testing.T) {
+	r := newRig(t, false)
+	r.guests.guests["sv"] = ai.Guest{ID: "sv", Name: "Sara Lind", Language: "pt-BR"}
+	r.guests.guests["pt"] = ai.Guest{ID: "pt", Name: "João Silva", Language: "pt-BR"}
+	r.start(t, r.st, "w1")
+	recSV, jSV := r.request(t, "sv", store.RecommendationRequest{Mood: "något friskt och surt, inget sött", Language: "sv"})
+	recPT, jPT := r.request(t, "pt", store.RecommendationRequest{Mood: "algo refrescante e azedo, nada doce"})
+	waitJob(t, r.st, jSV.ID, store.JobDone)
+	waitJob(t, r.st, jPT.ID, store.JobDone)
+	for _, tc := range []struct {
+		id, suffix string
+	}{
+		{recSV.ID, " – precis som du gillar."},
+		{recPT.ID, ", do jeito que você gosta."},
+	} {
+		got, err := r.st.RecommendationByID(context.Background(), tc.id)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got.Source != "local" || len(got.Drinks) != ai.MaxPicks {
+			t.Fatalf("recommendation %+v", got)
+		}
+		for _, d := range got.Drinks {
+			if !slices.Contains([]string{"whiskey-sour", "garden-spritz", "moscow-mule"}, d.ID) || !strings.HasSuffix(d.Reason, tc.suffix) {
+				t.Errorf("%s: %s %q, want a sour or fresh drink and a reason ending %q", tc.id, d.ID, d.Reason, tc.suffix)
+			}
+		}
+	}
+}
+
+// The model is asked to answer in the guest's language (on the wire, in
+// the system and the user prompt), the tastes they turned down in their
+// own words are dislikes, and a pick it gives no reason for gets one in
+// the guest's language.
+func TestModelAskedInTheGuestsLanguage(t *testing.T) {
+	r := newRig(t, true)
+	r.guests.guests["g1"] = ai.Guest{ID: "g1", Name: "Sara Lind"}
+	r.srv.Default(bedrocktest.ToolUse(`{"drinks":[{"id":"garden-spritz","name":"Garden Spritz","reason":""},{"id":"whiskey-sour","name":"Whiskey Sour","reason":"Syrlig och fyllig, med bourbon."}]}`))
+	r.start(t, r.st, "w1")
+	rec, j := r.request(t, "g1", store.RecommendationRequest{Mood: "något friskt och surt, inget sött", Language: "sv"})
+	waitJob(t, r.st, j.ID, store.JobDone)
+	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Source != "bedrock" || got.PromptVersion != "recommend.v3" || len(got.Drinks) != 2 {
+		t.Fatalf("recommendation %+v", got)
+	}
+	if want := "En bra början: frisk och blommig, med fläderblomssaft och sodavatten."; got.Drinks[0].Reason != want {
+		t.Errorf("reason of a pick the model gave none for: %q, want %q", got.Drinks[0].Reason, want)
+	}
+	if got.Drinks[1].Reason != "Syrlig och fyllig, med bourbon." {
+		t.Errorf("the model's own reason %q", got.Drinks[1].Reason)
+	}
+	req := r.srv.Requests()[0]
+	if sys := req.SystemText(); !strings.Contains(sys, "written in Swedish (sv), the guest's language") {
+		t.Errorf("the system prompt does not ask for Swedish:\n%s", sys)
+	}
+	user := req.UserText()
+	for _, want := range []string{"- language: Swedish (sv)", "Write every reason in Swedish.", `- dislikes: ["sweet"]`, `- mood: "något friskt och surt, inget sött"`} {
+		if !strings.Contains(user, want) {
+			t.Errorf("the user prompt lacks %s:\n%s", want, user)
+		}
+	}
+	for _, sweet := range []string{`"id":"lemonade"`, `"id":"virgin-colada"`, `"id":"mai-tai"`} {
+		if strings.Contains(user, sweet) {
+			t.Errorf("the menu sent holds %s, which the guest turned down (inget sött)", sweet)
+		}
 	}
 }
 

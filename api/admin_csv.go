@@ -11,6 +11,8 @@ import (
 	"slices"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
@@ -47,9 +49,14 @@ const (
 type importRow struct {
 	Row    int    `json:"row"`
 	Status string `json:"status"`
-	Reason string `json:"reason,omitempty"`
-	ID     string `json:"id,omitempty"`
-	Name   string `json:"name,omitempty"`
+	// Reason says why a row was refused, in the language the request
+	// asks for (Accept-Language; English without it); ReasonCode names
+	// the reason for programs, the same in every language.
+	Reason     string         `json:"reason,omitempty"`
+	ReasonCode string         `json:"reasonCode,omitempty"`
+	reasonVars map[string]any // the catalogue's placeholders
+	ID         string         `json:"id,omitempty"`
+	Name       string         `json:"name,omitempty"`
 	// Changes lists the fields an update changed (empty: the guest was
 	// already like this).
 	Changes []string `json:"changes,omitempty"`
@@ -115,6 +122,7 @@ func (s *Server) handleImportGuests(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	s.translateImportReasons(r, &rep)
 	if dryRun {
 		audit.Skip(ctx) // a check changes nothing
 	} else {
@@ -144,8 +152,8 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 	var changed []guest.Guest
 	for _, row := range file.Rows {
 		out := importRow{Row: row.Line, Name: row.Guest.Name()}
-		refuse := func(reason string) {
-			out.Status, out.Reason = rowRefused, reason
+		refuse := func(code, reason string, vars map[string]any) {
+			out.refuse(code, reason, vars)
 		}
 		g := row.Guest
 		nameKey := guest.NameKey(g.FirstName) + " " + guest.NameKey(g.LastName)
@@ -158,9 +166,9 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 		}
 		switch {
 		case row.Err != "":
-			refuse(row.Err)
+			refuse(row.ErrCode, row.Err, row.ErrVars)
 		case seen[key] > 0:
-			refuse(fmt.Sprintf("the same guest as row %d", seen[key]))
+			refuse(reasonDuplicateRow, fmt.Sprintf("the same guest as row %d", seen[key]), map[string]any{"Row": seen[key]})
 		default:
 			seen[key] = row.Line
 			existing, found, err := s.matchImportRow(ctx, g)
@@ -170,7 +178,8 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 			case found:
 				s.importUpdate(ctx, row, existing, by, dryRun, &out, &changed)
 			case g.ID == "" && g.Code == "" && names[nameKey] != "":
-				refuse(fmt.Sprintf("%s is already invited (id %s); add the id column to update them", g.Name(), names[nameKey]))
+				refuse(reasonAlreadyInvited, fmt.Sprintf("%s is already invited (id %s); add the id column to update them", g.Name(), names[nameKey]),
+					map[string]any{"Name": g.Name(), "ID": names[nameKey]})
 			default:
 				s.importCreate(ctx, g, dryRun, &out, &changed)
 				names[nameKey] = out.ID
@@ -209,7 +218,7 @@ func (s *Server) matchImportRow(ctx context.Context, g guest.Guest) (guest.Guest
 
 func (s *Server) importCreate(ctx context.Context, g guest.Guest, dryRun bool, out *importRow, changed *[]guest.Guest) {
 	if g.FirstName == "" || g.LastName == "" {
-		out.Status, out.Reason = rowRefused, "no guest has this id or code, and a new guest needs a first and a last name"
+		out.refuse(reasonNoMatch, "no guest has this id or code, and a new guest needs a first and a last name", nil)
 		return
 	}
 	if g.Status == guest.StatusPending {
@@ -220,10 +229,9 @@ func (s *Server) importCreate(ctx context.Context, g guest.Guest, dryRun bool, o
 		return
 	}
 	if err := s.store.InsertGuest(ctx, &g); err != nil {
-		out.Status = rowRefused
-		out.Reason = "could not be saved"
+		out.refuse(reasonNotSaved, "could not be saved", nil)
 		if errors.Is(err, store.ErrConflict) {
-			out.Reason = "its id or code belongs to another guest"
+			out.refuse(reasonTaken, "its id or code belongs to another guest", nil)
 		} else {
 			s.log.WarnContext(ctx, "import row", "err", err)
 		}
@@ -237,7 +245,7 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	g := row.Guest
 	out.ID = existing.ID
 	if row.Has["code"] && g.Code != "" && g.Code != existing.Code {
-		out.Status, out.Reason = rowRefused, "the code differs from the guest's code; codes change only by making a new one on the guest desk"
+		out.refuse(reasonCodeDiffers, "the code differs from the guest's code; codes change only by making a new one on the guest desk", nil)
 		return
 	}
 	var p guest.Patch
@@ -292,7 +300,11 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	}
 	after, err := p.Apply(existing, by, time.Now().UTC())
 	if err != nil {
-		out.Status, out.Reason = rowRefused, err.Error()
+		var vars map[string]any
+		if fe, ok := errors.AsType[*guest.FieldError](err); ok {
+			vars = map[string]any{"Column": fe.Field}
+		}
+		out.refuse(reasonInvalid, err.Error(), vars)
 		return
 	}
 	out.Changes = differences(existing, after)
@@ -302,9 +314,10 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	}
 	saved, err := s.store.UpdateGuest(ctx, existing.ID, p, by)
 	if err != nil {
-		out.Status, out.Reason, out.Changes = rowRefused, "could not be saved", nil
+		out.Changes = nil
+		out.refuse(reasonNotSaved, "could not be saved", nil)
 		if errors.Is(err, store.ErrNotFound) {
-			out.Reason = "the guest was deleted meanwhile"
+			out.refuse(reasonDeleted, "the guest was deleted meanwhile", nil)
 		} else {
 			s.log.WarnContext(ctx, "import row", "err", err)
 		}
@@ -314,6 +327,45 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 		s.accessChanged(ctx, existing.ID)
 	}
 	*changed = append(*changed, saved)
+}
+
+// Codes of the reasons the import itself refuses a row for; a row the
+// CSV reader refused has its code (guest.CSVRow.ErrCode).
+const (
+	reasonDuplicateRow   = "duplicate_row"
+	reasonAlreadyInvited = "already_invited"
+	reasonNoMatch        = "no_match_needs_name"
+	reasonNotSaved       = "not_saved"
+	reasonTaken          = "id_or_code_taken"
+	reasonCodeDiffers    = "code_differs"
+	reasonInvalid        = "invalid_value"
+	reasonDeleted        = "deleted_meanwhile"
+)
+
+// refuse marks the row refused: text is the English reason, code and
+// vars name it for the catalogues (import.reason.<code>).
+func (o *importRow) refuse(code, text string, vars map[string]any) {
+	o.Status, o.Reason, o.ReasonCode, o.reasonVars = rowRefused, text, code, vars
+}
+
+// translateImportReasons puts each refused row's reason in the language
+// the request asks for. English keeps the reader's own sentence, which
+// names the exact value; a reason the catalogue cannot fill (a
+// placeholder it lacks) stays English too, never half-translated.
+func (s *Server) translateImportReasons(r *http.Request, rep *importReport) {
+	lang := s.locale.Match(r.Header.Get("Accept-Language"))
+	if lang == language.English {
+		return
+	}
+	for i := range rep.Rows {
+		row := &rep.Rows[i]
+		if row.ReasonCode == "" {
+			continue
+		}
+		if text, ok := s.locale.Text(lang, "import.reason."+row.ReasonCode, row.reasonVars); ok {
+			row.Reason = text
+		}
+	}
 }
 
 // differences names the fields an import changes.

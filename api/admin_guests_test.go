@@ -8,6 +8,8 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"net/netip"
+	"os"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -15,6 +17,7 @@ import (
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/locale"
 )
 
 func TestAdminGuestLifecycle(t *testing.T) {
@@ -287,6 +290,92 @@ func TestImportGuests(t *testing.T) {
 		if status, body := e.do("POST", "/api/admin/guests/import", tok, bad.body, "Content-Type", bad.ct); status != bad.want {
 			t.Errorf("import %q: %d %s, want %d", bad.body, status, body, bad.want)
 		}
+	}
+}
+
+// Reproduction: the import report's reasons were English on a Swedish
+// or Portuguese admin page. They follow Accept-Language now, and each
+// refused row names its reason with a code that is the same in every
+// language; the column names stay as the CSV header has them.
+func TestImportReasonsInTheHostsLanguage(t *testing.T) {
+	e := newTestEnv(t)
+	admin := e.addGuest(guest.Guest{FirstName: "Party", LastName: "Host", Role: guest.RoleAdmin})
+	tok := e.tokenFor(admin)
+	csv := "First Name,Last Name,Expected,Group,Dietary,Status\n" +
+		"Ada,Lovelace,2,byron,no nuts,\n" + // 2: created
+		"ada,LOVELACE,1,,,\n" + // 3: the same guest as row 2
+		"Cy,,1,,,\n" + // 4: no last name
+		"Dee,Dee,lots,,,\n" + // 5: not a number
+		"Dee,Dee,99,,,\n" + // 6: out of range
+		"Party,Host,1,,,\n" + // 7: already invited
+		"Eve,Ek,1,,,maybe\n" + // 8: bad status
+		"Fay,Fo,1,,,declined,extra\n" // 9: too many fields
+	codes := []string{"", "duplicate_row", "empty", "not_a_number", "out_of_range", "already_invited", "invalid_status", "field_count"}
+	for _, tc := range []struct {
+		header string
+		want   []string
+	}{
+		{"", []string{"", "the same guest as row 2", "lastName: is empty", `expectedGuests: "lots" is not a whole number`, "expectedGuests: 99 is not between 1 and 50",
+			"Party Host is already invited (id " + admin.ID + "); add the id column to update them", `status: "maybe" is not a status; use pending, coming or declined`,
+			"this row has 7 fields but the header has 6; check for a stray comma or quote"}},
+		{"sv-SE,sv;q=0.9", []string{"", "samma gäst som på rad 2", "lastName: är tomt", `expectedGuests: "lots" är inget heltal`, "expectedGuests: 99 ligger inte mellan 1 och 50",
+			"Party Host är redan inbjuden (id " + admin.ID + "); lägg till kolumnen id för att uppdatera gästen", `status: "maybe" är ingen status; skriv pending, coming eller declined`,
+			"raden har 7 fält men rubrikraden har 6; leta efter ett kommatecken eller citattecken för mycket"}},
+		{"pt-BR", []string{"", "o mesmo convidado da linha 2", "lastName: está vazio", `expectedGuests: "lots" não é um número inteiro`, "expectedGuests: 99 não está entre 1 e 50",
+			"Party Host já está convidado (id " + admin.ID + "); adicione a coluna id para atualizar o cadastro", `status: "maybe" não é um status; use pending, coming ou declined`,
+			"esta linha tem 7 campos, mas o cabeçalho tem 6; procure uma vírgula ou aspas sobrando"}},
+	} {
+		hdr := []string{"Content-Type", "text/csv"}
+		if tc.header != "" {
+			hdr = append(hdr, "Accept-Language", tc.header)
+		}
+		status, body := e.do("POST", "/api/admin/guests/import?dryRun=true", tok, csv, hdr...)
+		if status != 200 {
+			t.Fatalf("%q: import: %d %s", tc.header, status, body)
+		}
+		var rep struct {
+			Rows []struct {
+				Row            int
+				Status, Reason string
+				ReasonCode     string `json:"reasonCode"`
+			}
+		}
+		decodeInto(t, body, &rep)
+		if len(rep.Rows) != len(tc.want) {
+			t.Fatalf("%q: report %s", tc.header, body)
+		}
+		for i, r := range rep.Rows {
+			if r.Reason != tc.want[i] || r.ReasonCode != codes[i] {
+				t.Errorf("%q: row %d: reason %q (%s), want %q (%s)", tc.header, r.Row, r.Reason, r.ReasonCode, tc.want[i], codes[i])
+			}
+		}
+	}
+}
+
+// TestImportReasonCodesTranslated fails when a reason code of the import
+// (the CSV reader's and the import's own) has no message in the server's
+// catalogues, which every language shares (go test ./locale/).
+func TestImportReasonCodesTranslated(t *testing.T) {
+	en, err := locale.Messages("en")
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := regexp.MustCompile(`(?m)^\s+(?:Row|reason)[A-Z]\w*\s+= "([a-z_]+)"$`)
+	n := 0
+	for _, file := range []string{"guest/csv.go", "admin_csv.go"} {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, m := range def.FindAllStringSubmatch(string(src), -1) {
+			n++
+			if _, ok := en["import.reason."+m[1]]; !ok {
+				t.Errorf("%s: reason code %q has no import.reason.%s in locale/messages", file, m[1], m[1])
+			}
+		}
+	}
+	if n < 20 {
+		t.Errorf("found %d reason codes; the pattern no longer matches the source", n)
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/store"
 )
 
@@ -156,6 +157,10 @@ func (s *Server) handleRequestRecommendation(w http.ResponseWriter, r *http.Requ
 			cfg.RecommendationLimit, humanDuration(cfg.RecommendationWindow), humanDuration(time.Duration(secs)*time.Second)))
 		return
 	}
+	// The answer's reasons are written in the language the page shows
+	// (Accept-Language); without one, the worker uses the guest's
+	// language from their last sign-in.
+	req.Language = s.requestLanguage(r)
 	rec := store.Recommendation{GuestID: who.GuestID, Request: req}
 	if err := s.store.CreateRecommendation(ctx, &rec); err != nil {
 		s.fail(w, r, err)
@@ -193,7 +198,9 @@ func (s *Server) handleGetRecommendation(w http.ResponseWriter, r *http.Request)
 
 var (
 	jobStatuses = []string{store.JobQueued, store.JobRunning, store.JobDone, store.JobDead}
-	jobKinds    = []string{store.JobImagePrompt, store.JobRecommendation, store.JobImport}
+	// jobKinds are every kind the worker runs: its own and the e-mails'
+	// (the admin page names each in its language, jobs.kind.<kind>).
+	jobKinds = []string{store.JobImagePrompt, store.JobRecommendation, store.JobImport, invite.JobKind, invite.ReminderJobKind}
 )
 
 // jobList is GET /api/admin/jobs.

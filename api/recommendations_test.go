@@ -6,6 +6,8 @@ import (
 	"encoding/json"
 	"errors"
 	"net/http"
+	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -13,6 +15,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
 )
@@ -74,6 +77,38 @@ func TestRecommendationRequestAndAnswer(t *testing.T) {
 	if status != 200 || done["status"] != "done" || done["source"] != "local" || len(drinks) != 1 ||
 		drinks[0].(map[string]any)["id"] != "lemonade" || drinks[0].(map[string]any)["reason"] == "" {
 		t.Fatalf("GET done: %d %s", status, body)
+	}
+}
+
+// The request keeps the language of the page that asked, so the worker
+// writes the reasons in it; without Accept-Language it stays empty and
+// the worker uses the guest's language from their last sign-in.
+func TestRecommendationRequestKeepsThePagesLanguage(t *testing.T) {
+	e := newTestEnv(t)
+	anna := e.addGuest(guest.Guest{FirstName: "Anna"})
+	for _, tc := range []struct{ header, want string }{
+		{"sv-SE,sv;q=0.9,en;q=0.8", "sv"},
+		{"pt", "pt-BR"},
+		{"de-DE", "en"},
+		{"", ""},
+	} {
+		var hdr []string
+		if tc.header != "" {
+			hdr = []string{"Accept-Language", tc.header}
+		}
+		status, body := e.do("POST", "/api/recommendations", e.tokenFor(anna), map[string]any{"mood": "något friskt"}, hdr...)
+		var queued struct{ ID string }
+		decodeInto(t, body, &queued)
+		if status != http.StatusAccepted {
+			t.Fatalf("%q: %d %s", tc.header, status, body)
+		}
+		rec, err := e.store.RecommendationByID(context.Background(), queued.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if rec.Request.Language != tc.want {
+			t.Errorf("Accept-Language %q: stored language %q, want %q", tc.header, rec.Request.Language, tc.want)
+		}
 	}
 }
 
@@ -178,6 +213,60 @@ func FuzzRecommendationRequest(f *testing.F) {
 			t.Fatal("nil lists would be stored as null")
 		}
 	})
+}
+
+// Reproduction: the admin page's jobs log showed the e-mail jobs' kinds
+// ("mail", "reminder") as raw identifiers, and ?kind=mail was refused.
+// Every kind the worker runs is a filter the API takes, keeps its
+// identifier in the JSON, and has a label in every page catalogue that
+// the jobs log uses; so has every status.
+func TestJobKindsNamedOnTheAdminPage(t *testing.T) {
+	kinds := []string{store.JobImagePrompt, store.JobRecommendation, store.JobImport, invite.JobKind, invite.ReminderJobKind}
+	script, err := os.ReadFile("../web/static/js/jobs-admin.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, lang := range []string{"en", "sv", "pt-BR"} {
+		raw, err := os.ReadFile("../web/static/i18n/" + lang + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var cat map[string]any
+		if err := json.Unmarshal(raw, &cat); err != nil {
+			t.Fatal(err)
+		}
+		for _, k := range kinds {
+			if s, _ := cat["jobs.kind."+k].(string); s == "" || s == k {
+				t.Errorf("%s: job kind %q has no label (jobs.kind.%s = %q)", lang, k, k, s)
+			}
+		}
+		for _, st := range jobStatuses {
+			if s, _ := cat["jobs.status."+st].(string); s == "" {
+				t.Errorf("%s: job status %q has no label", lang, st)
+			}
+		}
+	}
+	for _, k := range kinds {
+		if !slices.Contains(jobKinds, k) {
+			t.Errorf("?kind=%s is refused", k)
+		}
+		if !strings.Contains(string(script), k+`: t("jobs.kind.`+k+`")`) {
+			t.Errorf("jobs-admin.js does not name kind %q", k)
+		}
+	}
+	e := newTestEnv(t)
+	admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
+	if _, err := e.store.EnqueueJob(context.Background(), store.NewJob{Kind: invite.JobKind, Subject: "guest:g1"}); err != nil {
+		t.Fatal(err)
+	}
+	status, body := e.do("GET", "/api/admin/jobs?kind=mail", admin, nil, "Accept-Language", "sv")
+	var list struct {
+		Jobs []struct{ Kind string } `json:"jobs"`
+	}
+	decodeInto(t, body, &list)
+	if status != 200 || len(list.Jobs) != 1 || list.Jobs[0].Kind != "mail" {
+		t.Errorf("?kind=mail: %d %s", status, body)
+	}
 }
 
 func TestAdminJobs(t *testing.T) {

@@ -19,6 +19,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/locale"
 )
 
 // asks is how many times each profile asks the local recommender.
@@ -80,11 +81,15 @@ func checkShape(t *testing.T, menu []ai.Drink, p Profile, ids []string, fits boo
 // expectations met, and the quality score reported.
 func TestLocalRecommender(t *testing.T) {
 	menu, profiles := load(t)
+	texts, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
 	var score Score
 	for i, p := range profiles {
 		answers := map[string]bool{}
 		for k := range uint64(asks) {
-			a := ai.Recommend(ai.LocalInput{Menu: menu, Guest: p.Guest, Prefs: p.Prefs, Past: past(p, evening), Now: evening}, rand.New(rand.NewPCG(uint64(i), k)))
+			a := ai.Recommend(ai.LocalInput{Menu: menu, Guest: p.Guest, Prefs: p.Prefs, Past: past(p, evening), Now: evening, Texts: texts}, rand.New(rand.NewPCG(uint64(i), k)))
 			var ids []string
 			for _, pk := range a.Picks {
 				ids = append(ids, pk.Drink.ID)

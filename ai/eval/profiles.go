@@ -38,6 +38,17 @@ func alcoholic(menu []ai.Drink) []string {
 	return out
 }
 
+// tagged is every drink of menu with one of tags.
+func tagged(menu []ai.Drink, tags ...string) []string {
+	var out []string
+	for _, d := range menu {
+		if slices.ContainsFunc(d.Tags, func(t string) bool { return slices.Contains(tags, t) }) {
+			out = append(out, d.ID)
+		}
+	}
+	return out
+}
+
 func join(lists ...[]string) []string {
 	var out []string
 	for _, l := range lists {
@@ -58,6 +69,7 @@ func without(list []string, drop ...[]string) []string {
 // Profiles returns the evaluation profiles for menu (the starter menu).
 func Profiles(menu []ai.Drink) []Profile {
 	booze := alcoholic(menu)
+	sweetTagged := tagged(menu, "sweet")
 	text := func(s string) ai.Guest { return ai.Guest{DietaryText: s} }
 	likes := func(w ...string) ai.Preferences { return ai.Preferences{Likes: w} }
 	return []Profile{
@@ -119,6 +131,13 @@ func Profiles(menu []ai.Drink) []Profile {
 		{Name: "surprise me, alcohol-free", Prefs: ai.Preferences{Mood: "surprise me", AlcoholFree: true}, Never: booze},
 		{Name: "celebrating", Prefs: ai.Preferences{Mood: "celebrating my birthday"}, Honour: join(sparkling, []string{"cosmopolitan", "mai-tai", "pina-colada", "kir-royale", "cinderella", "virgin-pina-colada"}, sweetDrinks)},
 		{Name: "after three drinks in the hour", Prefs: likes("bitter"), Recent: 3, PaceFirst: true},
+		// Asked in Swedish and Portuguese: the guest's own words, tastes
+		// turned down included.
+		{Name: "sv: något friskt och surt, inget sött", Prefs: ai.Preferences{Mood: "något friskt och surt, inget sött", Language: "sv"}, Never: sweetTagged, Honour: without(tagged(menu, "sour", "fresh"), sweetTagged)},
+		{Name: "pt: algo refrescante e azedo, nada doce", Prefs: ai.Preferences{Mood: "algo refrescante e azedo, nada doce", Language: "pt-BR"}, Never: sweetTagged, Honour: without(tagged(menu, "sour", "fresh"), sweetTagged)},
+		{Name: "sv: vi firar!", Prefs: ai.Preferences{Mood: "vi firar!", Language: "sv"}, Honour: join(sparkling, []string{"cosmopolitan", "mai-tai", "pina-colada", "kir-royale", "cinderella", "virgin-pina-colada"}, sweetDrinks)},
+		{Name: "sv: ogillar beskt, gillar starkt", Prefs: ai.Preferences{Likes: []string{"starkt"}, Dislikes: []string{"beskt"}, Language: "sv"}, Never: tagged(menu, "bitter")},
+		{Name: "pt: me surpreenda", Prefs: ai.Preferences{Mood: "me surpreenda", Language: "pt-BR"}, Spread: true},
 		// Nothing fits.
 		{Name: "nothing fits: designated driver who dislikes every alcohol-free taste", Guest: text("designated driver"),
 			Prefs: ai.Preferences{Dislikes: []string{"sweet", "fresh", "spicy", "sparkling", "fruity"}}, Never: booze, None: true},

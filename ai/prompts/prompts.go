@@ -16,7 +16,7 @@ import (
 const (
 	ImagePrompt      = "image_prompt.v1"
 	ImagePromptLocal = "image_prompt_local.v1"
-	Recommend        = "recommend.v2"
+	Recommend        = "recommend.v3"
 )
 
 //go:embed *.tmpl

@@ -56,8 +56,47 @@ type CSVRow struct {
 	Guest Guest
 	// Has reports which columns the file gives (by CSVColumns name).
 	Has map[string]bool
-	// Err says what is wrong with the row; the row is then not used.
-	Err string
+	// Err says in English what is wrong with the row; the row is then
+	// not used. ErrCode names the problem for programs and the
+	// catalogues (import.reason.<code>), ErrVars fills the placeholders
+	// of its message there; column names stay as the CSV header has them.
+	Err     string
+	ErrCode string
+	ErrVars map[string]any
+}
+
+// Codes of the problems an import row can have (CSVRow.ErrCode).
+const (
+	RowUnreadable   = "unreadable"
+	RowTooMany      = "too_many_rows"
+	RowFieldCount   = "field_count"
+	RowInvalidID    = "invalid_id"
+	RowInvalidEmail = "invalid_email"
+	RowInvalidCode  = "invalid_code"
+	RowInvalidRole  = "invalid_role"
+	RowInvalidState = "invalid_status"
+	RowNotANumber   = "not_a_number"
+	RowOutOfRange   = "out_of_range"
+	RowInvalidGroup = "invalid_group_id"
+	RowNotYesNo     = "not_yes_no"
+	RowInvalidDate  = "invalid_date"
+	RowEmpty        = "empty"
+	RowNameTooLong  = "name_too_long"
+	RowBadText      = "bad_text"
+	RowNeedsName    = "new_guest_needs_name"
+)
+
+// rowProblem is one problem of a row, in English with its code.
+type rowProblem struct {
+	code string
+	vars map[string]any
+	text string
+}
+
+func (p *rowProblem) Error() string { return p.text }
+
+func problem(code, text string, vars map[string]any) *rowProblem {
+	return &rowProblem{code: code, vars: vars, text: text}
 }
 
 // CSVFile is a parsed import.
@@ -120,12 +159,12 @@ func ParseCSV(r io.Reader) (CSVFile, error) {
 			if errors.As(err, &pe) {
 				line = pe.StartLine
 			}
-			f.Rows = append(f.Rows, CSVRow{Line: line, Err: "the file cannot be read from this row on: " + csvErrText(err)})
+			f.Rows = append(f.Rows, CSVRow{Line: line, Err: "the file cannot be read from this row on: " + csvErrText(err), ErrCode: RowUnreadable, ErrVars: map[string]any{"Detail": csvErrText(err)}})
 			break
 		}
 		line, _ := cr.FieldPos(0)
 		if len(f.Rows) >= MaxCSVRows {
-			f.Rows = append(f.Rows, CSVRow{Line: line, Err: fmt.Sprintf("an import takes at most %d rows; split the file", MaxCSVRows)})
+			f.Rows = append(f.Rows, CSVRow{Line: line, Err: fmt.Sprintf("an import takes at most %d rows; split the file", MaxCSVRows), ErrCode: RowTooMany, ErrVars: map[string]any{"Max": MaxCSVRows}})
 			break
 		}
 		if blank(rec) {
@@ -178,12 +217,21 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 	row := CSVRow{Line: line, Has: map[string]bool{}}
 	if len(rec) > len(cols) && !blank(rec[len(cols):]) {
 		row.Err = fmt.Sprintf("this row has %d fields but the header has %d; check for a stray comma or quote", len(rec), len(cols))
+		row.ErrCode, row.ErrVars = RowFieldCount, map[string]any{"Fields": len(rec), "Columns": len(cols)}
 		return row
 	}
 	g := &row.Guest
-	fail := func(col, msg string) CSVRow {
-		row.Err = col + ": " + msg
+	fail := func(col string, p *rowProblem) CSVRow {
+		row.Err = col + ": " + p.text
+		row.ErrCode, row.ErrVars = p.code, p.vars
+		if row.ErrVars == nil {
+			row.ErrVars = map[string]any{}
+		}
+		row.ErrVars["Column"] = col
 		return row
+	}
+	bad := func(code, format string, v string) *rowProblem {
+		return problem(code, fmt.Sprintf(format, clip(v)), map[string]any{"Value": strconv.Quote(clip(v))})
 	}
 	for i, col := range cols {
 		if col == "" {
@@ -197,7 +245,7 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 		switch col {
 		case "id":
 			if v != "" && !ValidID(v) {
-				return fail(col, fmt.Sprintf("%q is not a guest id (letters, digits, - and _, up to 64)", clip(v)))
+				return fail(col, bad(RowInvalidID, "%q is not a guest id (letters, digits, - and _, up to 64)", v))
 			}
 			g.ID = v
 		case "firstName":
@@ -206,40 +254,42 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 			g.LastName = v
 		case "email":
 			if v != "" && !ValidEmail(v) {
-				return fail(col, fmt.Sprintf("%q is not one e-mail address like ada@example.com", clip(v)))
+				return fail(col, bad(RowInvalidEmail, "%q is not one e-mail address like ada@example.com", v))
 			}
 			g.Email = v
 		case "code":
 			c := NormalizeCode(v)
 			if c != "" && !ValidCode(c) {
-				return fail(col, fmt.Sprintf("%q is not an invitation code (%d characters from %s)", clip(v), CodeLength, codeAlphabet))
+				p := problem(RowInvalidCode, fmt.Sprintf("%q is not an invitation code (%d characters from %s)", clip(v), CodeLength, codeAlphabet),
+					map[string]any{"Value": strconv.Quote(clip(v)), "Length": CodeLength, "Alphabet": codeAlphabet})
+				return fail(col, p)
 			}
 			g.Code = c
 		case "role":
 			g.Role = Role(strings.ToLower(v))
 			if v != "" && !g.Role.Valid() {
-				return fail(col, fmt.Sprintf("%q is not a role; use guest, bartender or admin", clip(v)))
+				return fail(col, bad(RowInvalidRole, "%q is not a role; use guest, bartender or admin", v))
 			}
 		case "status":
 			g.Status = Status(strings.ToLower(v))
 			if v != "" && !g.Status.Valid() {
-				return fail(col, fmt.Sprintf("%q is not a status; use pending, coming or declined", clip(v)))
+				return fail(col, bad(RowInvalidState, "%q is not a status; use pending, coming or declined", v))
 			}
 		case "expectedGuests":
-			n, err := csvInt(v, 1, MaxPartySize)
-			if err != nil {
-				return fail(col, err.Error())
+			n, p := csvInt(v, 1, MaxPartySize)
+			if p != nil {
+				return fail(col, p)
 			}
 			g.ExpectedGuests = n
 		case "extraGuests":
-			n, err := csvInt(v, -MaxPartySize, MaxPartySize)
-			if err != nil {
-				return fail(col, err.Error())
+			n, p := csvInt(v, -MaxPartySize, MaxPartySize)
+			if p != nil {
+				return fail(col, p)
 			}
 			g.ExtraGuests = n
 		case "groupId":
 			if v != "" && !ValidID(v) {
-				return fail(col, fmt.Sprintf("%q is not a group id (letters, digits, - and _, up to 64)", clip(v)))
+				return fail(col, bad(RowInvalidGroup, "%q is not a group id (letters, digits, - and _, up to 64)", v))
 			}
 			g.GroupID = v
 		case "dietary":
@@ -253,14 +303,14 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 		case "alcoholFree":
 			b, ok := csvBool(v)
 			if !ok {
-				return fail(col, fmt.Sprintf("%q is not yes or no", clip(v)))
+				return fail(col, bad(RowNotYesNo, "%q is not yes or no", v))
 			}
 			g.Tastes.AlcoholFree = b
 		case "rsvpDate":
 			if v != "" {
 				t, err := time.Parse(time.RFC3339, v)
 				if err != nil {
-					return fail(col, fmt.Sprintf("%q is not a date like 2026-06-01T18:00:00Z", clip(v)))
+					return fail(col, bad(RowInvalidDate, "%q is not a date like 2026-06-01T18:00:00Z", v))
 				}
 				t = t.UTC()
 				g.RSVPDate = &t
@@ -271,23 +321,23 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 		}
 	}
 	if row.Has["firstName"] && g.FirstName == "" {
-		return fail("firstName", "is empty")
+		return fail("firstName", problem(RowEmpty, "is empty", nil))
 	}
 	if row.Has["lastName"] && g.LastName == "" {
-		return fail("lastName", "is empty")
+		return fail("lastName", problem(RowEmpty, "is empty", nil))
 	}
 	if len(g.FirstName) > maxShortText || len(g.LastName) > maxShortText {
-		return fail("name", fmt.Sprintf("longer than %d characters", maxShortText))
+		return fail("name", problem(RowNameTooLong, fmt.Sprintf("longer than %d characters", maxShortText), map[string]any{"Max": maxShortText}))
 	}
 	// The same rule as a name typed on the desk (Patch.Apply): a name
 	// shown on the bar's tickets and the door must not hide or reorder text.
 	for _, name := range []struct{ col, v string }{{"firstName", g.FirstName}, {"lastName", g.LastName}} {
 		if err := text.Line(name.v); name.v != "" && err != nil {
-			return fail(name.col, err.Error())
+			return fail(name.col, problem(RowBadText, err.Error(), nil))
 		}
 	}
 	if g.ID == "" && g.Code == "" && (g.FirstName == "" || g.LastName == "") {
-		return fail("name", "a new guest needs a first and a last name")
+		return fail("name", problem(RowNeedsName, "a new guest needs a first and a last name", nil))
 	}
 	if row.Has["dietary"] || row.Has["dietaryTags"] {
 		g.Dietary = NormalizeDietary(g.Dietary)
@@ -298,16 +348,16 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 
 func clip(s string) string { return truncate(s, 40) }
 
-func csvInt(v string, lo, hi int) (int, error) {
+func csvInt(v string, lo, hi int) (int, *rowProblem) {
 	if v == "" {
 		return 0, nil
 	}
 	n, err := strconv.Atoi(v)
 	if err != nil {
-		return 0, fmt.Errorf("%q is not a whole number", clip(v))
+		return 0, problem(RowNotANumber, fmt.Sprintf("%q is not a whole number", clip(v)), map[string]any{"Value": strconv.Quote(clip(v))})
 	}
 	if n < lo || n > hi {
-		return 0, fmt.Errorf("%d is not between %d and %d", n, lo, hi)
+		return 0, problem(RowOutOfRange, fmt.Sprintf("%d is not between %d and %d", n, lo, hi), map[string]any{"Number": n, "Min": lo, "Max": hi})
 	}
 	return n, nil
 }

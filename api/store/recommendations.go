@@ -33,6 +33,10 @@ type RecommendationRequest struct {
 	Dislikes    []string `bson:"dislikes" json:"dislikes"`
 	Mood        string   `bson:"mood,omitempty" json:"mood"`
 	AlcoholFree bool     `bson:"alcoholFree" json:"alcoholFree"`
+	// Language is the language of the page that asked (its
+	// Accept-Language: en, sv or pt-BR), which the answer's reasons are
+	// written in; "" when it did not say.
+	Language string `bson:"language,omitempty" json:"language,omitempty"`
 }
 
 // RecommendedDrink is one pick with the reason it was picked.

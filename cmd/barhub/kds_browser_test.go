@@ -128,47 +128,18 @@ func TestBrowserKitchenDisplay(t *testing.T) {
 	phone := b.Page(t, browsertest.Phone)
 	browsertest.SignIn(t, phone, p.s.URL, p.bartenderCode, p.barLast, "/bar")
 	browsertest.WaitText(t, phone, "#count-queued", "8")
-	checkHeader(t, phone, "bar")
+	browsertest.CheckHeader(t, phone, "bar")
 	browsertest.Navigate(t, phone, p.s.URL+"/door")
 	browsertest.WaitText(t, phone, "#door-in", "0")
-	checkHeader(t, phone, "door")
+	browsertest.CheckHeader(t, phone, "door")
 	guest := b.Page(t, browsertest.Phone)
 	browsertest.SignIn(t, guest, p.s.URL, p.guestCode, p.guestLast, "/")
 	browsertest.WaitText(t, guest, "#whoami", "Ada")
-	checkHeader(t, guest, "guest")
+	browsertest.CheckHeader(t, guest, "guest")
 	host := b.Page(t, browsertest.Phone)
 	browsertest.SignIn(t, host, p.s.URL, p.s.Code, p.s.LastName, "/admin")
 	browsertest.WaitVisible(t, host, `#live-status[data-status="open"]`)
-	checkHeader(t, host, "admin")
-}
-
-// checkHeader fails the test when two visible items of the page's top bar
-// overlap or one sticks out of the screen, measured by their boxes.
-func checkHeader(t *testing.T, ctx context.Context, page string) {
-	t.Helper()
-	problems := browsertest.Eval[[]string](t, ctx, `(() => {
-		const out = [];
-		const bar = document.querySelector("header.topbar");
-		if (!bar) return ["no header.topbar"];
-		const items = [...bar.querySelectorAll(":scope > *, :scope > nav > a")]
-			.filter((el) => !el.matches("nav, .spacer"))
-			.map((el) => ({el, r: el.getBoundingClientRect(), name: el.id || el.className || el.tagName}))
-			.filter((x) => x.r.width > 0 && x.r.height > 0 && getComputedStyle(x.el).visibility !== "hidden");
-		for (const x of items) {
-			if (x.r.left < 0 || x.r.right > innerWidth + 0.5) out.push(x.name + " sticks out: " + Math.round(x.r.left) + "–" + Math.round(x.r.right));
-			// Text wider than its own box runs over its neighbours.
-			if (x.el.scrollWidth > x.el.clientWidth + 1 && !x.el.matches(".whoami")) out.push(x.name + " text overflows its box");
-		}
-		for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) {
-			const a = items[i].r, b = items[j].r;
-			if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(items[i].name + " overlaps " + items[j].name);
-		}
-		return out;
-	})()`)
-	for _, p := range problems {
-		t.Errorf("%s header on a 390 px phone: %s", page, p)
-	}
-	browsertest.ScreenshotOf(t, ctx, "header.topbar", page+"-header")
+	browsertest.CheckHeader(t, host, "admin")
 }
 
 func jsString(s string) string { return fmt.Sprintf("%q", s) }

@@ -267,6 +267,7 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 		Likes:       gu.Tastes.Likes,
 		Dislikes:    gu.Tastes.Dislikes,
 		AlcoholFree: gu.Tastes.AlcoholFree,
+		Language:    gu.Language,
 	}, nil
 }
 

@@ -27,6 +27,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -256,13 +257,83 @@ func Fill(t testing.TB, ctx context.Context, sel, text string) {
 }
 
 // Click clicks the first visible element matched by sel; on touch viewports it taps it.
+//
+// A click lands at a point on the screen, so it waits until the element stands still
+// and is the one a person's finger would hit there: a page that is still laying out
+// (a list redrawn by a live event, a view sliding in, a catalogue arriving) would
+// otherwise take the click somewhere else, and the test would fail far from the cause.
 func Click(t testing.TB, ctx context.Context, sel string) {
 	t.Helper()
-	action := chromedp.Click(chromedp.CSS(sel), chromedp.NodeVisible)
+	x, y := clickPoint(t, ctx, sel)
+	action := chromedp.MouseClickXY(x, y)
 	if vp, ok := ViewportOf(ctx); ok && vp.Touch {
-		action = chromedp.Tap(chromedp.CSS(sel), chromedp.NodeVisible)
+		action = chromedp.TapXY(x, y)
 	}
 	step(t, ctx, "click "+sel, action)
+}
+
+// clickTarget is what clickPointJS reports about the element to click.
+type clickTarget struct {
+	Found   bool    `json:"found"`
+	Visible bool    `json:"visible"`
+	Hit     bool    `json:"hit"`
+	Covered string  `json:"covered"`
+	Box     string  `json:"box"`
+	X       float64 `json:"x"`
+	Y       float64 `json:"y"`
+}
+
+// clickPointJS finds the element, brings it to the middle of the screen when it is not
+// wholly on it, and says where its centre is and whether that point hits it (or a child
+// of it, or the same label or button it sits in).
+const clickPointJS = `((sel) => {
+	const el = document.querySelector(sel);
+	if (!el) return {found: false};
+	let r = el.getBoundingClientRect();
+	const style = getComputedStyle(el);
+	if (r.width === 0 || r.height === 0 || style.visibility === "hidden") return {found: true, visible: false};
+	if (r.top < 0 || r.left < 0 || r.bottom > innerHeight || r.right > innerWidth) {
+		el.scrollIntoView({block: "center", inline: "center", behavior: "instant"});
+		r = el.getBoundingClientRect();
+	}
+	const x = r.left + r.width / 2, y = r.top + r.height / 2;
+	const hit = document.elementFromPoint(x, y);
+	const holder = (n) => n && n.closest("label, button, a, summary");
+	const ok = !!hit && (el.contains(hit) || hit.contains(el) || (holder(el) !== null && holder(el) === holder(hit)));
+	const name = (n) => n ? n.tagName.toLowerCase() + (n.id ? "#" + n.id : "") + (typeof n.className === "string" && n.className.trim() ? "." + n.className.trim().split(/\s+/).join(".") : "") : "nothing";
+	return {found: true, visible: true, hit: ok, covered: ok ? "" : name(hit),
+		box: [r.left, r.top, r.width, r.height].map((v) => v.toFixed(1)).join(","), x, y};
+})`
+
+// clickPoint waits until the element matched by sel is visible, has not moved since the
+// last look 50 ms before, and is what a click at its centre hits; it returns that centre.
+func clickPoint(t testing.TB, ctx context.Context, sel string) (x, y float64) {
+	t.Helper()
+	js := fmt.Sprintf("%s(%q)", clickPointJS, sel)
+	var last, prev clickTarget
+	ok := waitFor(ctx, func(ctx context.Context) (bool, error) {
+		prev = last
+		got, err := chromedp.Run(ctx, chromedp.Evaluate[clickTarget](js))
+		if err != nil {
+			last = clickTarget{}
+			return false, err
+		}
+		last = got
+		return got.Visible && got.Hit && got.Box == prev.Box, nil
+	})
+	if !ok {
+		why := "it is not on the page"
+		switch {
+		case last.Found && !last.Visible:
+			why = "it is not visible"
+		case last.Visible && !last.Hit:
+			why = "a click at its centre would hit " + last.Covered
+		case last.Visible:
+			why = "it kept moving (last box " + last.Box + ")"
+		}
+		t.Fatalf("click %s: %s%s", sel, why, pageState(ctx))
+	}
+	return last.X, last.Y
 }
 
 // Text returns the visible text of the first element matched by sel.
@@ -553,4 +624,41 @@ func Language(t testing.TB, ctx context.Context, acceptLanguage string) {
 		emulation.SetLocaleOverrideParams{Locale: strings.ReplaceAll(strings.TrimSpace(first), "-", "_")}); err != nil {
 		t.Fatalf("set the browser's locale to %s: %v", first, err)
 	}
+}
+
+// CheckHeader fails the test when two visible items of the page's top bar overlap, or one
+// sticks out of the screen, measured by their boxes, and keeps a picture of the bar.
+// The screen is the emulated one: a page wider than a phone makes the browser zoom out
+// and widen innerWidth, which would hide the very overflow this looks for.
+func CheckHeader(t testing.TB, ctx context.Context, page string) {
+	t.Helper()
+	width := "innerWidth"
+	if vp, ok := ViewportOf(ctx); ok {
+		width = strconv.FormatInt(vp.Width, 10)
+	}
+	problems := Eval[[]string](t, ctx, `((width) => {
+		const out = [];
+		if (document.documentElement.scrollWidth > width + 0.5) out.push("the page is " + document.documentElement.scrollWidth + " px wide");
+		const bar = document.querySelector("header.topbar");
+		if (!bar) return out.concat(["no header.topbar"]);
+		const items = [...bar.querySelectorAll(":scope > *, :scope > nav > a")]
+			.filter((el) => !el.matches("nav, .spacer"))
+			.map((el) => ({el, r: el.getBoundingClientRect(), name: el.id || el.className || el.tagName}))
+			.filter((x) => x.r.width > 0 && x.r.height > 0 && getComputedStyle(x.el).visibility !== "hidden");
+		for (const x of items) {
+			if (x.r.left < 0 || x.r.right > width + 0.5) out.push(x.name + " sticks out: " + Math.round(x.r.left) + "–" + Math.round(x.r.right));
+			// Text wider than its own box runs over its neighbours.
+			if (x.el.scrollWidth > x.el.clientWidth + 1 && !x.el.matches(".whoami")) out.push(x.name + " text overflows its box");
+		}
+		for (let i = 0; i < items.length; i++) for (let j = i + 1; j < items.length; j++) {
+			const a = items[i].r, b = items[j].r;
+			if (a.left < b.right - 0.5 && b.left < a.right - 0.5 && a.top < b.bottom - 0.5 && b.top < a.bottom - 0.5) out.push(items[i].name + " overlaps " + items[j].name);
+		}
+		return out;
+	})(`+width+`)`)
+	vp, _ := ViewportOf(ctx)
+	for _, p := range problems {
+		t.Errorf("%s header on a %d px screen: %s", page, vp.Width, p)
+	}
+	ScreenshotOf(t, ctx, "header.topbar", page+"-header")
 }

@@ -198,6 +198,10 @@ func TestSignOut(t *testing.T) {
 	browsertest.Navigate(t, ctx, srv.URL+"/")
 	browsertest.WaitText(t, ctx, "#whoami", "Ada Lovelace")
 	browsertest.Screenshot(t, ctx, "home")
+	// This server has no live socket, so the phone's top bar says "Reconnecting…", its
+	// longest state: "Sign out" must still be on the screen.
+	browsertest.WaitVisible(t, ctx, "#live-status .text")
+	browsertest.CheckHeader(t, ctx, "guest")
 	browsertest.Click(t, ctx, "#logout")
 	browsertest.WaitPath(t, ctx, "/login")
 	if got := browsertest.Eval[string](t, ctx, `localStorage.getItem("barhub.token") || ""`); got != "" {

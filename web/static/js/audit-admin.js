@@ -104,10 +104,17 @@ function detailText(e) {
   if (d.rotated) parts.push(t("audit.detail.rotated"));
   if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: d.queued ?? d.recorded ?? 0 }));
   if ("url" in d) parts.push(d.url || t("audit.detail.urlDefault"));
-  if (d.kind) parts.push(d.kind.replace(/_/g, " "));
+  // A retried job's kind (jobs.kind.image_prompt, .recommendation, .import, .mail, .reminder) or
+  // a reminder's (reminders.kind.unanswered, .morning), in the page's language.
+  if (d.kind) parts.push(kindName(e.action, d.kind));
   if (d.job) parts.push(t("audit.detail.job", { job: d.job }));
   if (d.route) parts.push(d.route);
   return parts.join("; ");
+}
+
+function kindName(action, kind) {
+  const key = action.startsWith("reminder") ? `reminders.kind.${kind}` : `jobs.kind.${kind}`;
+  return has(key) ? t(key) : kind.replace(/_/g, " ");
 }
 
 function subjectCell(e) {

@@ -8,7 +8,15 @@ import { startLive } from "./page.js";
 import { formatDate, formatNumber, t } from "./i18n.js";
 
 const PAGE = 25;
-const KIND_NAMES = { image_prompt: t("jobs.kind.image_prompt"), recommendation: t("jobs.kind.recommendation"), import: t("jobs.kind.import") };
+// Every kind of job the worker runs (the API's ?kind= filter takes the same
+// identifiers), named in the page's language; the API keeps the identifiers.
+const KIND_NAMES = {
+  image_prompt: t("jobs.kind.image_prompt"),
+  recommendation: t("jobs.kind.recommendation"),
+  import: t("jobs.kind.import"),
+  mail: t("jobs.kind.mail"),
+  reminder: t("jobs.kind.reminder"),
+};
 const STATUS_NAMES = { queued: t("jobs.status.queued"), running: t("jobs.status.running"), done: t("jobs.status.done"), dead: t("jobs.status.dead") };
 
 function el(tag, props = {}, ...children) {
@@ -260,7 +268,9 @@ export function startJobsAdmin(area) {
   });
   live.on("alert", (data) => {
     if (data?.code !== "job_dead") return;
-    showNotice(data.message);
+    // The server's message is English with the kind's identifier; the page
+    // says it in its language from the alert's fields.
+    showNotice(data.kind ? t("jobs.deadAlert", { kind: KIND_NAMES[data.kind] || data.kind, subject: data.subject || "", count: data.attempts || 0, error: data.lastError || "" }) : data.message);
     reloadSoon();
   });
   live.on("menu.changed", reloadSoon);

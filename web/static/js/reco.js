@@ -99,7 +99,8 @@ export function startReco(area, me) {
     submit.disabled = false;
     status.replaceChildren();
     if (rec.status !== "done") {
-      result.replaceChildren(el("p", { class: "error", text: rec.error || t("reco.failed") }));
+      // The server's error is English, for API clients; the page says it in its own words.
+      result.replaceChildren(el("p", { class: "error", text: rec.pageText || t("reco.failed") }));
       return;
     }
     const list = el("ol", { class: "reco-picks" });
@@ -128,7 +129,7 @@ export function startReco(area, me) {
     if (!pending) return;
     if (Date.now() - pending.started > GIVE_UP_MS) {
       const id = pending.id;
-      render({ id, status: "failed", error: t("reco.tooLong") });
+      render({ id, status: "failed", pageText: t("reco.tooLong") });
       return;
     }
     try {
