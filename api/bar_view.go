@@ -143,16 +143,16 @@ func (v *orderViews) corrected(orders []order.Order, started time.Time) {
 }
 
 // openOrders counts the guest's open orders (queued or preparing) for the
-// open-order limit, exactly: under the guest's lock it reads the guest's
-// list of orders and, by _id, each order the view does not know to be
-// finished (a guest has a few at most). What it reads also corrects the
-// view.
-func (s *Server) openOrders(ctx context.Context, guestID string) (int, error) {
+// open-order limit, exactly: under the guest's lock, given the guest's
+// list of orders (store.GuestOrderIDs, read under that lock), it reads by
+// _id each order the view does not know to be finished (a guest has a
+// few at most). What it reads also corrects the view.
+func (s *Server) openOrders(ctx context.Context, guestID string, ids []string) (int, error) {
 	view, err := s.bar.orders.get(ctx)
 	if err != nil {
 		return 0, err
 	}
-	unfinished, done, err := s.store.GuestUnfinishedOrders(ctx, guestID, view.Finished)
+	unfinished, done, err := s.store.GuestUnfinishedOrders(ctx, guestID, ids, view.Finished)
 	if err != nil {
 		return 0, err
 	}

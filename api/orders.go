@@ -354,49 +354,73 @@ func (s *Server) placeOnce(ctx context.Context, who auth.Identity, req order.Req
 	defer unlock()
 	hash := req.Hash()
 	id := store.OrderIDFor(who.GuestID, key)
-	if o, found, err := s.placedBefore(ctx, who.GuestID, key, id, hash); err != nil || found {
+	// The guest's list names every order of theirs that was stored
+	// (store.CreateOrder lists it first): an id not on it was never
+	// placed, and needs no look-up. The limit counts from the same list.
+	ids, err := s.store.GuestOrderIDs(ctx, who.GuestID)
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	if slices.Contains(ids, id) {
+		if o, found, err := s.placedBefore(ctx, who.GuestID, id, hash); err != nil || found {
+			return o, found, err
+		}
+	}
+	if o, found, err := s.placedWithRecord(ctx, who.GuestID, key, hash); err != nil || found {
 		return o, found, err
 	}
 	items, confirmed, err := s.checkedItems(ctx, who, req)
 	if err != nil {
 		return order.Order{}, false, err
 	}
-	o, err := s.storeNewOrder(ctx, who, items, confirmed, key, hash, id)
+	o, err := s.storeNewOrder(ctx, who, ids, items, confirmed, key, hash, id)
 	if errors.Is(err, store.ErrConflict) {
 		// Stored meanwhile by a request whose lock had run out.
-		if o, found, err := s.placedBefore(ctx, who.GuestID, key, id, hash); err != nil || found {
+		if o, found, err := s.placedBefore(ctx, who.GuestID, id, hash); err != nil || found {
 			return o, found, err
 		}
 	}
 	return o, false, err
 }
 
-// placedBefore finds the order an earlier request placed with key: by
-// its _id, or through the idempotency record of an order placed before
-// ids came from keys (such records expire after a day). The same key
-// with another body is a 422.
-func (s *Server) placedBefore(ctx context.Context, guestID, key, id, hash string) (order.Order, bool, error) {
+// placedBefore finds the order an earlier request placed as id. The
+// same key with another body is a 422.
+func (s *Server) placedBefore(ctx context.Context, guestID, id, hash string) (order.Order, bool, error) {
 	o, err := s.store.OrderByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
-		rec, rerr := s.store.IdempotencyRecordByID(ctx, store.IdempotencyID(guestID, key))
-		if errors.Is(rerr, store.ErrNotFound) {
-			return order.Order{}, false, nil
-		}
-		if rerr != nil {
-			return order.Order{}, false, rerr
-		}
-		o, err = s.store.OrderByID(ctx, rec.OrderID)
-		if errors.Is(err, store.ErrNotFound) {
-			return order.Order{}, false, nil // that placement failed
-		}
-		if err != nil {
-			return order.Order{}, false, err
-		}
-		o.RequestHash = rec.BodyHash
+		return order.Order{}, false, nil // listed, but its placement failed
 	}
 	if err != nil {
 		return order.Order{}, false, err
 	}
+	return checkReplay(o, guestID, hash)
+}
+
+// placedWithRecord finds an order placed with key before order ids came
+// from keys, through its idempotency record (such records expire after
+// a day).
+func (s *Server) placedWithRecord(ctx context.Context, guestID, key, hash string) (order.Order, bool, error) {
+	rec, err := s.store.IdempotencyRecordByID(ctx, store.IdempotencyID(guestID, key))
+	if errors.Is(err, store.ErrNotFound) {
+		return order.Order{}, false, nil
+	}
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	o, err := s.store.OrderByID(ctx, rec.OrderID)
+	if errors.Is(err, store.ErrNotFound) {
+		return order.Order{}, false, nil // that placement failed
+	}
+	if err != nil {
+		return order.Order{}, false, err
+	}
+	o.RequestHash = rec.BodyHash
+	return checkReplay(o, guestID, hash)
+}
+
+// checkReplay answers a retry with the order its key placed, unless the
+// retry carries another order.
+func checkReplay(o order.Order, guestID, hash string) (order.Order, bool, error) {
 	if o.GuestID != guestID || o.RequestHash != hash {
 		return order.Order{}, false, errUnprocessable("idempotency_key_reused", "this Idempotency-Key was already used for a different order; use a new key for a new order")
 	}
@@ -405,9 +429,9 @@ func (s *Server) placedBefore(ctx context.Context, guestID, key, id, hash string
 
 // storeNewOrder checks the guest's limits and stores the order as id.
 // The caller holds the guest's lock, so two placements cannot both pass
-// the limit.
-func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, items []order.Item, confirmed []string, key, hash, id string) (order.Order, error) {
-	n, err := s.openOrders(ctx, who.GuestID)
+// the limit, and read the guest's order list, ids, under it.
+func (s *Server) storeNewOrder(ctx context.Context, who auth.Identity, ids []string, items []order.Item, confirmed []string, key, hash, id string) (order.Order, error) {
+	n, err := s.openOrders(ctx, who.GuestID, ids)
 	if err != nil {
 		return order.Order{}, err
 	}

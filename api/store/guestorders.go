@@ -43,6 +43,14 @@ func (s *Store) noteGuestOrder(ctx context.Context, guestID, orderID string) err
 	return nil
 }
 
+// GuestOrderIDs returns the ids on guestID's order list, oldest first.
+// CreateOrder lists an id before it stores the order, so every stored
+// order of the guest is on it (an id whose order was never stored may be
+// too).
+func (s *Store) GuestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
+	return s.guestOrderIDs(ctx, guestID)
+}
+
 // guestOrderIDs returns guestID's order ids, oldest first.
 func (s *Store) guestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
 	doc, err := findByID[guestOrdersDoc](ctx, s, collGuestOrders, "order list of guest", guestID)
@@ -122,19 +130,15 @@ func (s *Store) GuestOrdersSince(ctx context.Context, guestID string, since time
 	return out, nil
 }
 
-// GuestUnfinishedOrders reads, each by _id, the guest's orders that
-// finished does not name as served or cancelled, and returns those the bar
-// still has (queued, preparing, ready) and the ids found finished. It is
-// what the open-order limit counts: one read of the guest's list and one
-// per order not known to be finished, where a count by guestId reads
-// every open order on the embedded database. An id whose order is in
-// neither collection (its placement failed, or is still being stored) is
-// in neither result.
-func (s *Store) GuestUnfinishedOrders(ctx context.Context, guestID string, finished func(id string) bool) (unfinished []order.Order, done []string, err error) {
-	ids, err := s.guestOrderIDs(ctx, guestID)
-	if err != nil {
-		return nil, nil, err
-	}
+// GuestUnfinishedOrders reads, each by _id, the orders of ids (guestID's
+// list, GuestOrderIDs) that finished does not name as served or
+// cancelled, and returns those the bar still has (queued, preparing,
+// ready) and the ids found finished. It is what the open-order limit
+// counts: one read per order not known to be finished, where a count by
+// guestId reads every open order on the embedded database. An id whose
+// order is in neither collection (its placement failed, or is still being
+// stored) is in neither result.
+func (s *Store) GuestUnfinishedOrders(ctx context.Context, guestID string, ids []string, finished func(id string) bool) (unfinished []order.Order, done []string, err error) {
 	for _, id := range ids {
 		if finished != nil && finished(id) {
 			continue
