@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"strings"
 	"unicode/utf8"
 )
 
@@ -16,6 +17,13 @@ func (s *Server) checkInput(next http.Handler) http.Handler {
 		w.Header().Set("X-Content-Type-Options", "nosniff")
 		if !utf8.ValidString(r.URL.Path) {
 			s.writeError(w, r, http.StatusBadRequest, "invalid_path", "the address is not valid UTF-8 text")
+			return
+		}
+		// Without escapes every name and value is a piece of the raw query
+		// cut at ASCII bytes, so the raw query's own check covers them all
+		// without building the map (a ticket on every socket's upgrade).
+		if q := r.URL.RawQuery; !strings.Contains(q, "%") && utf8.ValidString(q) {
+			next.ServeHTTP(w, r)
 			return
 		}
 		for name, values := range r.URL.Query() {

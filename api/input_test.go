@@ -45,3 +45,33 @@ func TestJSONAnswersAreNosniff(t *testing.T) {
 		}
 	}
 }
+
+// TestQueryNotUTF8Refused: a query whose names or values are not UTF-8,
+// escaped or raw, is a 400; valid ones, escaped or not, pass.
+func TestQueryNotUTF8Refused(t *testing.T) {
+	e := newTestEnv(t)
+	plain, _ := e.do("GET", "/api/event", "", nil)
+	tests := []struct {
+		query string
+		bad   bool
+	}{
+		{"q=%ff", true},
+		{"%ff=1", true},
+		{"a=1&q=caf%C3%A9%ff", true},
+		{"q=\xff", true},
+		{"\xff=1", true},
+		{"q=caf%C3%A9", false},
+		{"q=café", false},
+		{"ticket=eyJnIjoiYSJ9.c2ln-_x&x=a+b", false},
+		{"", false},
+	}
+	for _, tt := range tests {
+		status, body := e.do("GET", "/api/event?"+tt.query, "", nil)
+		if tt.bad && (status != http.StatusBadRequest || errorCode(t, body) != "invalid_query") {
+			t.Errorf("?%q: %d %s, want 400 invalid_query", tt.query, status, body)
+		}
+		if !tt.bad && status != plain {
+			t.Errorf("?%q: %d %s, want %d as without a query", tt.query, status, body, plain)
+		}
+	}
+}
