@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"fmt"
-	"log/slog"
 	"slices"
 	"testing"
 	"time"
@@ -114,11 +113,7 @@ func TestGuestIndexAnswersAsTheQuery(t *testing.T) {
 func TestGuestIndexSeesAnotherInstancesWrites(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
-	b, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
+	b := storetest.Instance(t, a)
 	people := party(t, a)
 	names := func(q store.GuestQuery) []string {
 		t.Helper()

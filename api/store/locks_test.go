@@ -3,7 +3,6 @@ package store_test
 import (
 	"context"
 	"errors"
-	"log/slog"
 	"sync"
 	"testing"
 	"time"
@@ -22,11 +21,7 @@ import (
 func TestLockAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
-	b, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(ctx)
+	b := storetest.Instance(t, a)
 	counter := func(s *store.Store) error {
 		unlock, err := s.Lock(ctx, "counter", time.Minute)
 		if err != nil {
@@ -70,11 +65,7 @@ func TestLockAcrossInstances(t *testing.T) {
 func TestLockOfADeadHolderExpires(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
-	b, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer b.Close(ctx)
+	b := storetest.Instance(t, a)
 	if _, err := a.Lock(ctx, "stock", 300*time.Millisecond); err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"log/slog"
-	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -95,11 +94,7 @@ func TestClaimOrderMoveEmbedded(t *testing.T) {
 func TestClaimOrderMoveAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
-	b, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
+	b := storetest.Instance(t, a)
 
 	if n := claimAll(t, []*store.Store{a, b}, "o1", 1, 20); n != 1 {
 		t.Errorf("%d of 20 writers on two instances got the claim, want 1", n)
@@ -128,28 +123,7 @@ func TestNextTicketEmbedded(t *testing.T) {
 	s := openEmbedded(t, dir)
 	const night = "2026-12-01"
 	before := s.Writes()
-	var mu sync.Mutex
-	var got []int
-	var wg sync.WaitGroup
-	for range 40 {
-		wg.Go(func() {
-			n, err := s.NextTicket(ctx, night)
-			if err != nil {
-				t.Errorf("next ticket: %v", err)
-				return
-			}
-			mu.Lock()
-			got = append(got, n)
-			mu.Unlock()
-		})
-	}
-	wg.Wait()
-	slices.Sort(got)
-	for i, n := range got {
-		if n != i+1 {
-			t.Fatalf("numbers %v, want 1 to 40 each once", got)
-		}
-	}
+	takeTickets(t, night, 40, func(int) *store.Store { return s })
 	if w := s.Writes() - before; w > 4 {
 		t.Errorf("40 tickets took %d database writes, want a few (one per block)", w)
 	}

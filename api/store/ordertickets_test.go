@@ -2,8 +2,6 @@ package store_test
 
 import (
 	"context"
-	"io"
-	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -18,48 +16,18 @@ import (
 func TestNextTicketAcrossInstances(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
-	b, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { b.Close(context.Background()) })
+	b := storetest.Instance(t, a)
 
 	const night = "2026-12-01"
-	var mu sync.Mutex
-	var got []int
-	var wg sync.WaitGroup
-	for i := range 40 {
-		s := a
+	takeTickets(t, night, 40, func(i int) *store.Store {
 		if i%2 == 1 {
-			s = b
+			return b
 		}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			n, err := s.NextTicket(ctx, night)
-			if err != nil {
-				t.Errorf("next ticket: %v", err)
-				return
-			}
-			mu.Lock()
-			got = append(got, n)
-			mu.Unlock()
-		}()
-	}
-	wg.Wait()
-	slices.Sort(got)
-	for i, n := range got {
-		if n != i+1 {
-			t.Fatalf("numbers %v, want 1 to 40 each once", got)
-		}
-	}
+		return a
+	})
 
 	// A fresh instance (a restart) knows nothing in memory.
-	c, err := store.Open(ctx, store.Config{URI: storetest.URI(t), Database: a.DB().Name()}, slog.New(slog.NewTextHandler(io.Discard, nil)))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close(ctx)
+	c := storetest.Instance(t, a)
 	if n, err := c.NextTicket(ctx, night); err != nil || n != 41 {
 		t.Errorf("after a restart: %d, %v; want 41", n, err)
 	}
@@ -68,5 +36,34 @@ func TestNextTicketAcrossInstances(t *testing.T) {
 	}
 	if n, err := b.NextTicket(ctx, "2026-12-02"); err != nil || n != 1 {
 		t.Errorf("the next night: %d, %v; want 1", n, err)
+	}
+}
+
+// takeTickets has n placements take a ticket number of night at once,
+// placement i through on(i), and fails unless they got 1 to n, each
+// once.
+func takeTickets(t *testing.T, night string, n int, on func(i int) *store.Store) {
+	t.Helper()
+	var mu sync.Mutex
+	var got []int
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			n, err := on(i).NextTicket(context.Background(), night)
+			if err != nil {
+				t.Errorf("next ticket: %v", err)
+				return
+			}
+			mu.Lock()
+			got = append(got, n)
+			mu.Unlock()
+		})
+	}
+	wg.Wait()
+	slices.Sort(got)
+	for i, m := range got {
+		if m != i+1 {
+			t.Fatalf("numbers %v, want 1 to %d each once", got, n)
+		}
 	}
 }

@@ -86,3 +86,17 @@ func New(t testing.TB) *store.Store {
 	})
 	return s
 }
+
+// Instance opens another store on s's database, as a second barhub
+// instance sharing it would, and closes it when the test ends. Its
+// in-memory state (locks, ticket hints, caches) starts empty, so it also
+// stands for s after a restart.
+func Instance(t testing.TB, s *store.Store) *store.Store {
+	t.Helper()
+	other, err := store.Open(context.Background(), store.Config{URI: URI(t), Database: s.DB().Name()}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatalf("open a second store on %s: %v", s.DB().Name(), err)
+	}
+	t.Cleanup(func() { other.Close(context.Background()) })
+	return other
+}
