@@ -34,6 +34,16 @@ type Ingredient struct {
 	Key string `bson:"key" json:"-"`
 }
 
+// StockKey is the key the ingredient is stocked and bought under: Key,
+// or, for an ingredient not stored yet (Key is set on save), its name
+// folded.
+func (in Ingredient) StockKey() string {
+	if in.Key != "" {
+		return in.Key
+	}
+	return IngredientKey(in.Name)
+}
+
 // ImagePrompt is the text an image model is given to picture a drink, and
 // where it came from.
 type ImagePrompt struct {

@@ -415,10 +415,7 @@ func (m *model) cost(keep []bool) (bottleCount, lines, packCount, unserved int) 
 			continue
 		}
 		for _, in := range d.Ingredients {
-			key := in.Key
-			if key == "" {
-				key = menu.IngredientKey(in.Name)
-			}
+			key := in.StockKey()
 			l := byKey[key]
 			if l == nil {
 				l = &sum{counts: map[string]float64{}}
@@ -526,10 +523,7 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 		}
 		n := planned[i]
 		for _, in := range d.Ingredients {
-			key := in.Key
-			if key == "" {
-				key = menu.IngredientKey(in.Name)
-			}
+			key := in.StockKey()
 			l := byKey[key]
 			if l == nil {
 				l = &line{need: Need{Key: key, Name: in.Name}, counts: map[string]float64{}}
