@@ -135,41 +135,9 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	e := newBarEnv(t)
 	barEvents := listen(t, e.hub, hub.TopicBar)
 	body := map[string]any{"items": []any{one("paloma")}}
-	for round := range 3 {
-		key := newKey()
-		var wg sync.WaitGroup
-		statuses := make([]int, 20)
-		ids := make([]string, 20)
-		for i := range 20 {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				status, raw := e.do("POST", "/api/orders", e.gTok, body, "Idempotency-Key", key)
-				var v orderView
-				if status < 300 {
-					decodeInto(t, raw, &v)
-				}
-				statuses[i], ids[i] = status, v.ID
-			}()
-		}
-		wg.Wait()
-		created := 0
-		for i := range 20 {
-			switch statuses[i] {
-			case 201:
-				created++
-			case 200:
-			default:
-				t.Errorf("round %d retry %d: %d", round, i, statuses[i])
-			}
-			if ids[i] != ids[0] {
-				t.Errorf("round %d: answers name orders %s and %s", round, ids[0], ids[i])
-			}
-		}
-		if created != 1 {
-			t.Errorf("round %d: %d answers said created, want 1", round, created)
-		}
-		e.move(ids[0], "start", 200) // keep under the open-order limit
+	for range 3 {
+		id := retryAtOnce(t, []*testEnv{e.testEnv}, e.gTok, body, newKey(), 20)
+		e.move(id, "start", 200) // keep under the open-order limit
 	}
 	if n := countOrders(t, e, e.guest.ID); n != 3 {
 		t.Errorf("%d orders after 3 rounds of 20 retries, want 3", n)
@@ -177,6 +145,46 @@ func TestIdempotencyConcurrent(t *testing.T) {
 	if n := len(barEvents.named(t, "order.placed")); n != 3 {
 		t.Errorf("%d order.placed events, want 3", n)
 	}
+}
+
+// retryAtOnce sends n copies of one order with one Idempotency-Key at
+// once, copy i to envs[i%len(envs)] (one instance, or several sharing a
+// database), and fails unless exactly one answer says created and every
+// answer names the same order, whose id it returns.
+func retryAtOnce(t *testing.T, envs []*testEnv, tok string, body any, key string, n int) string {
+	t.Helper()
+	statuses := make([]int, n)
+	ids := make([]string, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		e := envs[i%len(envs)]
+		wg.Go(func() {
+			status, raw := e.do("POST", "/api/orders", tok, body, "Idempotency-Key", key)
+			var v orderView
+			if status < 300 {
+				decodeInto(t, raw, &v)
+			}
+			statuses[i], ids[i] = status, v.ID
+		})
+	}
+	wg.Wait()
+	created := 0
+	for i, status := range statuses {
+		switch status {
+		case 201:
+			created++
+		case 200:
+		default:
+			t.Errorf("retry %d: %d", i, status)
+		}
+		if ids[i] != ids[0] {
+			t.Errorf("answers name orders %s and %s", ids[0], ids[i])
+		}
+	}
+	if created != 1 {
+		t.Errorf("%d answers said created, want 1", created)
+	}
+	return ids[0]
 }
 
 func TestOpenOrderLimit(t *testing.T) {
