@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -470,8 +471,53 @@ func OrderIDFor(guestID, key string) string {
 	return hex.EncodeToString(sum[:12])
 }
 
+// legacyRecords remembers, on the embedded database, that the
+// idempotency collection is empty. Placements no longer write records
+// (OrderIDFor), so once it is seen empty it stays empty, and a
+// placement's look-up of its key's record, one read each, can be skipped:
+// every writer of the embedded database is in this process
+// (moveclaims.go). A shared database is always read: an instance of an
+// older barhub may still write records there.
+type legacyRecords struct {
+	state atomic.Int32 // recordsUnknown, recordsNone or recordsSome
+}
+
+const (
+	recordsUnknown = iota
+	recordsNone
+	recordsSome
+)
+
+// noIdempotencyRecords reports whether the embedded database is known to
+// hold no idempotency record, looking once.
+func (s *Store) noIdempotencyRecords(ctx context.Context) bool {
+	if s.embedded == nil {
+		return false
+	}
+	r := &s.embedded.idempotency
+	switch r.state.Load() {
+	case recordsNone:
+		return true
+	case recordsSome:
+		return false
+	}
+	n, err := s.coll(collIdempotency).CountDocuments(ctx, bson.D{}, options.Count().SetLimit(1))
+	if err != nil || n > 0 {
+		if err == nil {
+			r.state.CompareAndSwap(recordsUnknown, recordsSome)
+		}
+		return false
+	}
+	// A record reserved meanwhile has set recordsSome, which stays.
+	return r.state.CompareAndSwap(recordsUnknown, recordsNone)
+}
+
 // ReserveIdempotencyKey inserts rec; ErrConflict when the key is taken.
 func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord) error {
+	if s.embedded != nil {
+		// Before the insert: no look-up may skip a record once it exists.
+		s.embedded.idempotency.state.Store(recordsSome)
+	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collIdempotency).InsertOne(ctx, rec); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("reserve idempotency key: %w", ErrConflict)
@@ -484,6 +530,9 @@ func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord
 // IdempotencyRecordByID loads a record.
 func (s *Store) IdempotencyRecordByID(ctx context.Context, id string) (IdempotencyRecord, error) {
 	var rec IdempotencyRecord
+	if s.noIdempotencyRecords(ctx) {
+		return rec, fmt.Errorf("load idempotency key: %w", ErrNotFound)
+	}
 	err := s.coll(collIdempotency).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&rec)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return rec, fmt.Errorf("load idempotency key: %w", ErrNotFound)

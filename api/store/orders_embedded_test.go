@@ -130,3 +130,36 @@ func TestGuestOrderListsEmbedded(t *testing.T) {
 		t.Errorf("after a new placement: ann's list %v", ids)
 	}
 }
+
+// On the embedded database a placement's look-up of its key's old
+// idempotency record is skipped once the collection is seen empty; a
+// record reserved after that, or found at start, is still read.
+func TestIdempotencyRecordsEmbedded(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openEmbedded(t, dir)
+	id := store.IdempotencyID("ann", "key-1")
+	if _, err := s.IdempotencyRecordByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no records: %v, want ErrNotFound", err)
+	}
+	if _, err := s.IdempotencyRecordByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no records, again: %v, want ErrNotFound", err)
+	}
+	rec := store.IdempotencyRecord{ID: id, GuestID: "ann", BodyHash: "h1", OrderID: "o1", CreatedAt: at(0), ExpiresAt: at(60)}
+	if err := s.ReserveIdempotencyKey(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.IdempotencyRecordByID(ctx, id); err != nil || got.OrderID != "o1" {
+		t.Errorf("a record reserved after the empty look-up: %+v, %v", got, err)
+	}
+	s.Close(ctx)
+
+	s = openEmbedded(t, dir)
+	defer s.Close(ctx)
+	if got, err := s.IdempotencyRecordByID(ctx, id); err != nil || got.OrderID != "o1" {
+		t.Errorf("a record found at start: %+v, %v", got, err)
+	}
+	if _, err := s.IdempotencyRecordByID(ctx, store.IdempotencyID("bob", "key-1")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another key: %v, want ErrNotFound", err)
+	}
+}
