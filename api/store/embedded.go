@@ -61,6 +61,9 @@ type Embedded struct {
 	// idempotency says whether the idempotency collection may hold records
 	// (orders.go).
 	idempotency legacyRecords
+	// removals batches the removal of finished orders from the open
+	// orders (orders.go).
+	removals openRemovals
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by
