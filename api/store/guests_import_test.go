@@ -173,7 +173,7 @@ func TestInsertGuestsGivesUpOnEndlessCollisions(t *testing.T) {
 // TestGuestIndexSeesABatchedImport: guests inserted in chunks on one
 // instance are in the very next guest list of this instance and of
 // another one on the same database, both of which had read the list
-// before.
+// before, and in the first list of an instance started after.
 func TestGuestIndexSeesABatchedImport(t *testing.T) {
 	ctx := context.Background()
 	a := storetest.New(t)
@@ -194,7 +194,10 @@ func TestGuestIndexSeesABatchedImport(t *testing.T) {
 			t.Fatalf("guest %d: %v", i, err)
 		}
 	}
-	for name, s := range map[string]*store.Store{"this instance": a, "another instance": b} {
+	// A third instance, started after the import, reads every guest at
+	// its first list read, the log's entries of the import included.
+	c := storetest.Instance(t, a)
+	for name, s := range map[string]*store.Store{"this instance": a, "another instance": b, "an instance started after": c} {
 		page, total, err := s.ListGuests(ctx, store.GuestQuery{Q: "bulk", Limit: store.MaxPageSize})
 		if err != nil {
 			t.Fatal(err)
