@@ -54,6 +54,10 @@ type Embedded struct {
 	uri    string
 	dir    string
 	log    *slog.Logger
+
+	// guestOrders are the guests' order lists, kept in this process
+	// because every writer of this database is (guestorders.go).
+	guestOrders guestOrderLists
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by

@@ -63,7 +63,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if o.Status.Final() {
 		coll = collArchive
 	}
-	if err := s.noteGuestOrder(ctx, o.GuestID, o.ID); err != nil {
+	if err := s.noteGuestOrder(ctx, o); err != nil {
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err }); err != nil {
