@@ -130,3 +130,106 @@ func TestGuestOrderListsEmbedded(t *testing.T) {
 		t.Errorf("after a new placement: ann's list %v", ids)
 	}
 }
+
+// On the embedded database a placement's look-up of its key's old
+// idempotency record is skipped once the collection is seen empty; a
+// record reserved after that, or found at start, is still read.
+func TestIdempotencyRecordsEmbedded(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openEmbedded(t, dir)
+	id := store.IdempotencyID("ann", "key-1")
+	if _, err := s.IdempotencyRecordByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no records: %v, want ErrNotFound", err)
+	}
+	if _, err := s.IdempotencyRecordByID(ctx, id); !errors.Is(err, store.ErrNotFound) {
+		t.Fatalf("no records, again: %v, want ErrNotFound", err)
+	}
+	rec := store.IdempotencyRecord{ID: id, GuestID: "ann", BodyHash: "h1", OrderID: "o1", CreatedAt: at(0), ExpiresAt: at(60)}
+	if err := s.ReserveIdempotencyKey(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.IdempotencyRecordByID(ctx, id); err != nil || got.OrderID != "o1" {
+		t.Errorf("a record reserved after the empty look-up: %+v, %v", got, err)
+	}
+	s.Close(ctx)
+
+	s = openEmbedded(t, dir)
+	defer s.Close(ctx)
+	if got, err := s.IdempotencyRecordByID(ctx, id); err != nil || got.OrderID != "o1" {
+		t.Errorf("a record found at start: %+v, %v", got, err)
+	}
+	if _, err := s.IdempotencyRecordByID(ctx, store.IdempotencyID("bob", "key-1")); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("another key: %v, want ErrNotFound", err)
+	}
+}
+
+// Thirty orders served at once on the embedded database: their removals
+// from the open orders share writes, and each serve returns only once its
+// order is archived and gone from the open orders. A stale serve (a
+// version already moved on) is refused and leaves the order as it was.
+func TestServeAtOnceEmbedded(t *testing.T) {
+	ctx := context.Background()
+	s := openEmbedded(t, t.TempDir())
+	defer s.Close(ctx)
+	const n = 30
+	for i := range n {
+		o := newOrder(fmt.Sprintf("o%02d", i), "ann", order.Ready, at(i))
+		o.Version = 3
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := s.Writes()
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			o, err := s.OrderByID(ctx, fmt.Sprintf("o%02d", i))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			o.Status, o.Version = order.Served, 4
+			if err := s.ReplaceOrder(ctx, o, 3); err != nil {
+				t.Errorf("serve %s: %v", o.ID, err)
+				return
+			}
+			// Its serve returned: gone from the open orders already.
+			if open, done, err := s.GuestUnfinishedOrders(ctx, "ann", []string{o.ID}, nil); err != nil || len(open) != 0 || len(done) != 1 {
+				t.Errorf("%s after its serve: still open %v, done %v, %v", o.ID, orderIDs(open), done, err)
+			}
+			if got, err := s.OrderByID(ctx, o.ID); err != nil || got.Status != order.Served {
+				t.Errorf("%s after its serve: %s, %v", o.ID, got.Status, err)
+			}
+		})
+	}
+	wg.Wait()
+	if w := s.Writes() - before; w > 2*n {
+		t.Errorf("%d serves took %d writes, want at most %d", n, w, 2*n)
+	} else {
+		t.Logf("%d serves took %d writes", n, w)
+	}
+	if q, err := s.BarQueue(ctx); err != nil || len(q) != 0 {
+		t.Errorf("open orders after serving all: %v, %v", orderIDs(q), err)
+	}
+	if c, err := s.FinishedOrderCounts(ctx); err != nil || c[order.Served] != n {
+		t.Errorf("finished counts %v, %v; want %d served", c, err, n)
+	}
+
+	o := newOrder("late", "ann", order.Ready, at(40))
+	o.Version = 3
+	if err := s.CreateOrder(ctx, o); err != nil {
+		t.Fatal(err)
+	}
+	stale := *o
+	stale.Status, stale.Version = order.Served, 3
+	if err := s.ReplaceOrder(ctx, stale, 2); !errors.Is(err, store.ErrConflict) {
+		t.Errorf("a stale serve: %v, want ErrConflict", err)
+	}
+	if got, err := s.OrderByID(ctx, "late"); err != nil || got.Status != order.Ready {
+		t.Errorf("after a stale serve: %s, %v; want ready", got.Status, err)
+	}
+	if c, _ := s.FinishedOrderCounts(ctx); c[order.Served] != n {
+		t.Errorf("a stale serve left an archived copy: %v", c)
+	}
+}
