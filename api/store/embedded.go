@@ -61,8 +61,8 @@ type Embedded struct {
 	// idempotency says whether the idempotency collection may hold records
 	// (orders.go).
 	idempotency legacyRecords
-	// removals are the open copies of archived orders still to remove
-	// (orders_removals.go).
+	// removals batches the removal of finished orders from the open
+	// orders (orders.go).
 	removals openRemovals
 }
 

@@ -66,12 +66,11 @@ func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 	if l.loaded {
 		return nil
 	}
-	open := map[string]int{} // id → version, of the open orders
-	leftOver := map[string]int{}
+	seen := map[string]bool{}
 	lists := map[string][]listedOrder{}
 	for _, coll := range []string{collOrders, collArchive} {
 		cur, err := s.coll(coll).Find(ctx, bson.D{},
-			options.Find().SetProjection(bson.D{{Key: "guestId", Value: 1}, {Key: "createdAt", Value: 1}, {Key: "version", Value: 1}}))
+			options.Find().SetProjection(bson.D{{Key: "guestId", Value: 1}, {Key: "createdAt", Value: 1}}))
 		if err != nil {
 			return fmt.Errorf("build the guests' order lists: %w", err)
 		}
@@ -79,28 +78,17 @@ func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 			ID        string    `bson:"_id"`
 			GuestID   string    `bson:"guestId"`
 			CreatedAt time.Time `bson:"createdAt"`
-			Version   int       `bson:"version"`
 		}
 		if err := cur.All(ctx, &docs); err != nil {
 			return fmt.Errorf("build the guests' order lists: %w", err)
 		}
 		for _, d := range docs {
-			if coll == collOrders {
-				open[d.ID] = d.Version
-			} else if v, ok := open[d.ID]; ok {
-				// In both: the last process stopped before it removed the
-				// open copy (orders_removals.go). The archived copy is the
-				// newer one; the open one is left out and removed.
-				if d.Version >= v {
-					leftOver[d.ID] = v
-				}
-				continue
+			if seen[d.ID] {
+				continue // in both: a crash between archiving and removal (ReconcileOrders)
 			}
+			seen[d.ID] = true
 			lists[d.GuestID] = append(lists[d.GuestID], listedOrder{id: d.ID, created: d.CreatedAt})
 		}
-	}
-	for id, v := range leftOver {
-		s.embedded.removals.add(s, id, v)
 	}
 	for _, list := range lists {
 		slices.SortFunc(list, func(a, b listedOrder) int {
@@ -114,23 +102,6 @@ func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 		})
 	}
 	l.lists, l.loaded = lists, true
-	return nil
-}
-
-// openReady makes sure, on the embedded database, that the open orders
-// left over by the last process (archived, not yet removed) are known
-// before any read of the open orders: the first read builds the lists,
-// which finds them.
-func (s *Store) openReady(ctx context.Context) error {
-	if s.embedded == nil {
-		return nil
-	}
-	l := &s.embedded.guestOrders
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	if err := l.loadLocked(ctx, s); err != nil {
-		return fmt.Errorf("read the open orders: %w", err)
-	}
 	return nil
 }
 

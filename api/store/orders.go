@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -78,14 +79,6 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 
 func (s *Store) findOrder(ctx context.Context, coll, id string) (order.Order, error) {
 	var o order.Order
-	if coll == collOrders && s.embedded != nil {
-		if err := s.openReady(ctx); err != nil {
-			return o, err
-		}
-	}
-	if coll == collOrders && s.embedded != nil && s.embedded.removals.has(id) {
-		return o, fmt.Errorf("load order %s: %w", id, ErrNotFound) // archived
-	}
 	err := s.coll(coll).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&o)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return o, fmt.Errorf("load order %s: %w", id, ErrNotFound)
@@ -113,13 +106,6 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 // filter is the second line of defence.
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
 	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
-	if err := s.openReady(ctx); err != nil {
-		return err
-	}
-	if s.embedded != nil && s.embedded.removals.has(o.ID) {
-		// Archived already; its open copy is on its way out.
-		return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
-	}
 	if !o.Status.Final() {
 		var res *mongo.UpdateResult
 		err := s.retry(ctx, onBusy, func() (err error) {
@@ -134,9 +120,6 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		}
 		return nil
 	}
-	if s.embedded != nil {
-		return s.archiveEmbedded(ctx, o, expected)
-	}
 	// Archive first, then remove from the open orders: a crash in between
 	// leaves the order in both, which readers and ReconcileOrders resolve
 	// to the archived (newer) copy; never in neither.
@@ -147,15 +130,11 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	var res *mongo.DeleteResult
-	err := s.retry(ctx, onBusy, func() (err error) {
-		res, err = s.coll(collOrders).DeleteOne(ctx, current)
-		return err
-	})
+	removed, err := s.removeOpen(ctx, o.ID, expected)
 	if err != nil {
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	if res.DeletedCount == 0 {
+	if !removed {
 		// Someone else moved it on; take our copy back out (its _id was
 		// ours alone: the insert would have failed otherwise).
 		s.retry(ctx, onBusy, func() error {
@@ -167,6 +146,151 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 	return nil
 }
 
+// removeOpen removes order id at version from the open orders, once its
+// archived copy is stored, and reports whether it was there to remove.
+func (s *Store) removeOpen(ctx context.Context, id string, version int) (bool, error) {
+	if s.embedded != nil {
+		return s.embedded.removals.remove(ctx, s, openRemoval{id: id, version: version})
+	}
+	removed, err := s.deleteOpen(ctx, []openRemoval{{id: id, version: version}})
+	if err != nil {
+		return false, err
+	}
+	return removed[0], nil
+}
+
+type openRemoval struct {
+	id      string
+	version int
+}
+
+// deleteOpen removes each order of batch at its version from the open
+// orders in one write, and reports for each whether it was there. When
+// the write removes fewer than it was given, the open orders are read
+// again: an order still there (at another version) was moved on by
+// someone else; one gone was removed, by this write or by
+// ReconcileOrders, which removes an open copy only when its archived copy
+// (the caller's) is there.
+func (s *Store) deleteOpen(ctx context.Context, batch []openRemoval) ([]bool, error) {
+	or := make(bson.A, len(batch))
+	for i, r := range batch {
+		or[i] = bson.D{{Key: "_id", Value: r.id}, {Key: "version", Value: r.version}}
+	}
+	q := or[0].(bson.D)
+	if len(batch) > 1 {
+		q = bson.D{{Key: "$or", Value: or}}
+	}
+	var res *mongo.DeleteResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collOrders).DeleteMany(ctx, q)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	removed := make([]bool, len(batch))
+	for i := range removed {
+		removed[i] = true
+	}
+	if int(res.DeletedCount) == len(batch) {
+		return removed, nil
+	}
+	if len(batch) == 1 {
+		removed[0] = false
+		return removed, nil
+	}
+	for i, r := range batch {
+		_, err := s.findOrder(ctx, collOrders, r.id)
+		if err == nil {
+			removed[i] = false
+		} else if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	return removed, nil
+}
+
+// openRemovals batches, on the embedded database, the removals of
+// finished orders from the open orders: serving (or cancelling) an order
+// is two writes, its archived copy and its removal, and the removals of
+// orders finished while one is waiting for the database's one writer go
+// in the next write together (a group commit). Each caller still returns
+// only once its own removal is stored, so every reader sees what it saw
+// before: the order archived, then gone from the open orders. A crash
+// leaves what it left before, for each order of the batch: both copies,
+// which ReconcileOrders resolves to the archived one.
+type openRemovals struct {
+	mu      sync.Mutex
+	queue   []*queuedRemoval
+	leading bool // a caller is writing a batch
+}
+
+type queuedRemoval struct {
+	openRemoval
+	done chan removalResult // one at a time: "lead", then the result
+}
+
+type removalResult struct {
+	lead    bool // write the queue's next batch, this removal in it
+	removed bool
+	err     error
+}
+
+// removalTimeout bounds a batch's write, which is not cancelled with the
+// request that happens to write it.
+const removalTimeout = 30 * time.Second
+
+// remove queues r and returns once it is removed. The caller that finds
+// nobody writing a batch writes the queue's; when it is done, the oldest
+// removal queued meanwhile writes the next.
+func (m *openRemovals) remove(ctx context.Context, s *Store, r openRemoval) (bool, error) {
+	q := &queuedRemoval{openRemoval: r, done: make(chan removalResult, 1)}
+	m.mu.Lock()
+	m.queue = append(m.queue, q)
+	lead := !m.leading
+	m.leading = true
+	m.mu.Unlock()
+	for {
+		if lead {
+			m.writeBatch(ctx, s)
+		}
+		res := <-q.done
+		if !res.lead {
+			return res.removed, res.err
+		}
+		lead = true
+	}
+}
+
+// writeBatch removes the queued orders and hands the next batch on.
+func (m *openRemovals) writeBatch(ctx context.Context, s *Store) {
+	m.mu.Lock()
+	batch := m.queue
+	m.queue = nil
+	m.mu.Unlock()
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removalTimeout)
+	defer cancel()
+	rs := make([]openRemoval, len(batch))
+	for i, q := range batch {
+		rs[i] = q.openRemoval
+	}
+	removed, err := s.deleteOpen(wctx, rs)
+	for i, q := range batch {
+		res := removalResult{err: err}
+		if err == nil {
+			res.removed = removed[i]
+		}
+		q.done <- res
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.queue) == 0 {
+		m.leading = false
+		return
+	}
+	m.queue[0].done <- removalResult{lead: true}
+}
+
 // OrderClaimKey names the claim that guards moving order id on from
 // version.
 func OrderClaimKey(id string, version int) string {
@@ -174,12 +298,6 @@ func OrderClaimKey(id string, version int) string {
 }
 
 func (s *Store) findOrders(ctx context.Context, coll string, q bson.D, opts *options.FindOptionsBuilder) ([]order.Order, error) {
-	if coll == collOrders {
-		if err := s.openReady(ctx); err != nil {
-			return nil, err
-		}
-		q = s.stillOpen(q)
-	}
 	cur, err := s.coll(coll).Find(ctx, q, opts)
 	if err != nil {
 		return nil, err
@@ -239,10 +357,7 @@ var openStatuses = bson.A{string(order.Queued), string(order.Preparing)}
 
 // CountOpenOrders counts a guest's orders still waiting for the bar.
 func (s *Store) CountOpenOrders(ctx context.Context, guestID string) (int, error) {
-	if err := s.openReady(ctx); err != nil {
-		return 0, err
-	}
-	n, err := s.coll(collOrders).CountDocuments(ctx, s.stillOpen(bson.D{{Key: "guestId", Value: guestID}, {Key: "status", Value: bson.D{{Key: "$in", Value: openStatuses}}}}))
+	n, err := s.coll(collOrders).CountDocuments(ctx, bson.D{{Key: "guestId", Value: guestID}, {Key: "status", Value: bson.D{{Key: "$in", Value: openStatuses}}}})
 	if err != nil {
 		return 0, fmt.Errorf("count open orders of %s: %w", guestID, err)
 	}
@@ -262,10 +377,7 @@ func (s *Store) BarQueue(ctx context.Context) ([]order.Order, error) {
 // OpenQueue lists the queued and preparing orders with only what a
 // queue estimate needs.
 func (s *Store) OpenQueue(ctx context.Context) ([]order.Entry, error) {
-	if err := s.openReady(ctx); err != nil {
-		return nil, err
-	}
-	cur, err := s.coll(collOrders).Find(ctx, s.stillOpen(bson.D{{Key: "status", Value: bson.D{{Key: "$in", Value: openStatuses}}}}),
+	cur, err := s.coll(collOrders).Find(ctx, bson.D{{Key: "status", Value: bson.D{{Key: "$in", Value: openStatuses}}}},
 		options.Find().SetProjection(bson.D{{Key: "status", Value: 1}, {Key: "createdAt", Value: 1}, {Key: "startedAt", Value: 1}}))
 	if err != nil {
 		return nil, fmt.Errorf("load the queue: %w", err)
@@ -386,18 +498,9 @@ func (s *Store) SweepPrepTimes(ctx context.Context, before time.Time) (int64, er
 }
 
 func (s *Store) countByStatus(ctx context.Context, coll string, out map[order.Status]int) error {
-	pipeline := mongo.Pipeline{
+	cur, err := s.coll(coll).Aggregate(ctx, mongo.Pipeline{
 		{{Key: "$group", Value: bson.D{{Key: "_id", Value: "$status"}, {Key: "n", Value: bson.D{{Key: "$sum", Value: 1}}}}}},
-	}
-	if coll == collOrders {
-		if err := s.openReady(ctx); err != nil {
-			return err
-		}
-		if q := s.stillOpen(bson.D{}); len(q) > 0 {
-			pipeline = append(mongo.Pipeline{{{Key: "$match", Value: q}}}, pipeline...)
-		}
-	}
-	cur, err := s.coll(coll).Aggregate(ctx, pipeline)
+	})
 	if err != nil {
 		return fmt.Errorf("count orders: %w", err)
 	}
@@ -466,14 +569,7 @@ func (s *Store) ListOrders(ctx context.Context, f OrderFilter) ([]order.Order, i
 		if f.Status != "" && f.Status.Final() != (coll == collArchive) {
 			continue
 		}
-		cq := q
-		if coll == collOrders {
-			if err := s.openReady(ctx); err != nil {
-				return nil, 0, err
-			}
-			cq = s.stillOpen(q)
-		}
-		n, err := s.coll(coll).CountDocuments(ctx, cq)
+		n, err := s.coll(coll).CountDocuments(ctx, q)
 		if err != nil {
 			return nil, 0, fmt.Errorf("count orders: %w", err)
 		}
