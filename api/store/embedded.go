@@ -64,6 +64,8 @@ type Embedded struct {
 	// removals batches the removal of finished orders from the open
 	// orders (orders.go).
 	removals openRemovals
+	// orderLocks make each move of an order one step (orders.go).
+	orderLocks orderLocks
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by

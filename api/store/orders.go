@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"sort"
 	"sync"
 	"sync/atomic"
@@ -105,6 +106,9 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 // safe on a database whose conditional writes are not atomic; the version
 // filter is the second line of defence.
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
+	if s.embedded != nil {
+		return s.replaceOrderEmbedded(ctx, o, expected)
+	}
 	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
 	if !o.Status.Final() {
 		var res *mongo.UpdateResult
@@ -146,6 +150,71 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 	return nil
 }
 
+// orderLocks make, on the embedded database, each order's compare (a read
+// by _id) and set (a write by _id) one step: every writer of the orders is
+// in this process (moveclaims.go). The embedded database looks a document
+// up through the _id index only when _id is the whole filter; with the
+// version in the filter too, each move of an order read every open order
+// (a queue of 300 made every start and ready decode 300 documents).
+type orderLocks [64]sync.Mutex
+
+func (l *orderLocks) of(id string) *sync.Mutex {
+	h := fnv.New32a()
+	h.Write([]byte(id))
+	return &l[h.Sum32()%uint32(len(l))]
+}
+
+// replaceOrderEmbedded is ReplaceOrder on the embedded database: the
+// version compared under the order's lock, every write by _id alone.
+func (s *Store) replaceOrderEmbedded(ctx context.Context, o order.Order, expected int) error {
+	mu := s.embedded.orderLocks.of(o.ID)
+	mu.Lock()
+	defer mu.Unlock()
+	conflict := fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+	cur, err := s.findOrder(ctx, collOrders, o.ID)
+	if errors.Is(err, ErrNotFound) || (err == nil && cur.Version != expected) {
+		return conflict
+	}
+	if err != nil {
+		return fmt.Errorf("update order %s: %w", o.ID, err)
+	}
+	byID := bson.D{{Key: "_id", Value: o.ID}}
+	if !o.Status.Final() {
+		var res *mongo.UpdateResult
+		err := s.retry(ctx, onBusy, func() (err error) {
+			res, err = s.coll(collOrders).ReplaceOne(ctx, byID, o)
+			return err
+		})
+		if err != nil {
+			return fmt.Errorf("update order %s: %w", o.ID, err)
+		}
+		if res.MatchedCount == 0 {
+			return conflict
+		}
+		return nil
+	}
+	// Archive first, then remove from the open orders (ReplaceOrder says
+	// why).
+	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collArchive).InsertOne(ctx, o); return err }); err != nil {
+		if mongo.IsDuplicateKeyError(err) {
+			return conflict // finished already
+		}
+		return fmt.Errorf("archive order %s: %w", o.ID, err)
+	}
+	removed, err := s.embedded.removals.remove(ctx, s, openRemoval{id: o.ID, version: expected})
+	if err != nil {
+		return fmt.Errorf("archive order %s: %w", o.ID, err)
+	}
+	if !removed {
+		s.retry(ctx, onBusy, func() error {
+			_, err := s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
+			return err
+		})
+		return conflict
+	}
+	return nil
+}
+
 // removeOpen removes order id at version from the open orders, once its
 // archived copy is stored, and reports whether it was there to remove.
 func (s *Store) removeOpen(ctx context.Context, id string, version int) (bool, error) {
@@ -165,20 +234,29 @@ type openRemoval struct {
 }
 
 // deleteOpen removes each order of batch at its version from the open
-// orders in one write, and reports for each whether it was there. When
+// orders in one write (a batch of more than one only on the embedded
+// database, whose callers compared the versions under the orders' locks),
+// and reports for each whether it was there. When
 // the write removes fewer than it was given, the open orders are read
 // again: an order still there (at another version) was moved on by
 // someone else; one gone was removed, by this write or by
 // ReconcileOrders, which removes an open copy only when its archived copy
 // (the caller's) is there.
 func (s *Store) deleteOpen(ctx context.Context, batch []openRemoval) ([]bool, error) {
-	or := make(bson.A, len(batch))
-	for i, r := range batch {
-		or[i] = bson.D{{Key: "_id", Value: r.id}, {Key: "version", Value: r.version}}
-	}
-	q := or[0].(bson.D)
-	if len(batch) > 1 {
-		q = bson.D{{Key: "$or", Value: or}}
+	var q bson.D
+	switch {
+	case s.embedded == nil:
+		q = bson.D{{Key: "_id", Value: batch[0].id}, {Key: "version", Value: batch[0].version}}
+	case len(batch) == 1:
+		// The version was compared under the order's lock (orderLocks),
+		// and _id alone is looked up through the index.
+		q = bson.D{{Key: "_id", Value: batch[0].id}}
+	default:
+		ids := make(bson.A, len(batch))
+		for i, r := range batch {
+			ids[i] = r.id
+		}
+		q = bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}
 	}
 	var res *mongo.DeleteResult
 	err := s.retry(ctx, onBusy, func() (err error) {

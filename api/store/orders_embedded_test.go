@@ -233,3 +233,46 @@ func TestServeAtOnceEmbedded(t *testing.T) {
 		t.Errorf("a stale serve left an archived copy: %v", c)
 	}
 }
+
+// On the embedded database the version is compared under the order's own
+// lock: sixteen moves of one version at once, without any claim, move the
+// order exactly once, whether to a next status or to the archive.
+func TestReplaceOrderComparesVersionEmbedded(t *testing.T) {
+	ctx := context.Background()
+	s := openEmbedded(t, t.TempDir())
+	defer s.Close(ctx)
+	for _, to := range []order.Status{order.Preparing, order.Cancelled} {
+		id := "o-" + string(to)
+		if err := s.CreateOrder(ctx, newOrder(id, "ann", order.Queued, at(0))); err != nil {
+			t.Fatal(err)
+		}
+		var wins sync.WaitGroup
+		var mu sync.Mutex
+		won := 0
+		for i := range 16 {
+			wins.Go(func() {
+				o, err := s.OrderByID(ctx, id)
+				if err != nil {
+					t.Error(err)
+					return
+				}
+				o.Status, o.Version = to, 2
+				o.History = append(o.History, order.Transition{From: order.Queued, To: to, ActorID: fmt.Sprint(i)})
+				err = s.ReplaceOrder(ctx, o, 1)
+				switch {
+				case err == nil:
+					mu.Lock()
+					won++
+					mu.Unlock()
+				case !errors.Is(err, store.ErrConflict):
+					t.Errorf("move %d: %v", i, err)
+				}
+			})
+		}
+		wins.Wait()
+		got, err := s.OrderByID(ctx, id)
+		if won != 1 || err != nil || got.Status != to || got.Version != 2 || len(got.History) != 2 {
+			t.Errorf("to %s: %d moves won; order %s v%d with %d history entries, %v", to, won, got.Status, got.Version, len(got.History), err)
+		}
+	}
+}
