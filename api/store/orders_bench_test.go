@@ -3,9 +3,11 @@ package store_test
 import (
 	"context"
 	"fmt"
+	"log/slog"
 	"testing"
 
 	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/api/store/storetest"
 )
 
@@ -26,6 +28,37 @@ func BenchmarkOrdersByGuest2500(b *testing.B) {
 		got, err := s.OrdersByGuest(ctx, fmt.Sprintf("g%03d", i%500), 50)
 		if err != nil || len(got) != 5 {
 			b.Fatalf("%d orders, %v; want 5", len(got), err)
+		}
+	}
+}
+
+// BenchmarkMoveInALongQueue moves orders on (start, then back by a new
+// version each time) with 300 open orders on the embedded database, as
+// the bar does in a rush that has got ahead of it.
+func BenchmarkMoveInALongQueue(b *testing.B) {
+	ctx := context.Background()
+	s, err := store.Open(ctx, store.Config{DataDir: b.TempDir()}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer s.Close(ctx)
+	const n = 300
+	for i := range n {
+		if err := s.CreateOrder(ctx, newOrder(fmt.Sprintf("o%05d", i), fmt.Sprintf("g%03d", i), order.Queued, at(i))); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		for i := range 10 {
+			o, err := s.OrderByID(ctx, fmt.Sprintf("o%05d", i*29))
+			if err != nil {
+				b.Fatal(err)
+			}
+			from := o.Version
+			o.Version++
+			if err := s.ReplaceOrder(ctx, o, from); err != nil {
+				b.Fatal(err)
+			}
 		}
 	}
 }
