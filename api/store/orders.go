@@ -171,14 +171,17 @@ func (s *Store) replaceOrderEmbedded(ctx context.Context, o order.Order, expecte
 	mu.Lock()
 	defer mu.Unlock()
 	conflict := fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
-	cur, err := s.findOrder(ctx, collOrders, o.ID)
-	if errors.Is(err, ErrNotFound) || (err == nil && cur.Version != expected) {
+	byID := bson.D{{Key: "_id", Value: o.ID}}
+	var cur struct {
+		Version int `bson:"version"`
+	}
+	err := s.coll(collOrders).FindOne(ctx, byID, options.FindOne().SetProjection(bson.D{{Key: "version", Value: 1}})).Decode(&cur)
+	if errors.Is(err, mongo.ErrNoDocuments) || (err == nil && cur.Version != expected) {
 		return conflict
 	}
 	if err != nil {
 		return fmt.Errorf("update order %s: %w", o.ID, err)
 	}
-	byID := bson.D{{Key: "_id", Value: o.ID}}
 	if !o.Status.Final() {
 		var res *mongo.UpdateResult
 		err := s.retry(ctx, onBusy, func() (err error) {
