@@ -11,6 +11,7 @@ import (
 	"net/http"
 	"sync"
 	"sync/atomic"
+	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -99,6 +100,26 @@ type shard struct {
 	topics map[string]map[*conn]*sub
 	conns  map[*conn]struct{}
 	inbox  chan *delivery
+	// raw is the fan-out's one attempt at writing a frame itself; guarded
+	// by mu.
+	raw rawWrite
+}
+
+// rawWrite is a write(2) of buf to whichever socket RawConn.Write hands
+// it, made once, never waiting for room. It is built once per shard so a
+// delivery allocates no closure.
+type rawWrite struct {
+	buf []byte
+	n   int
+	err error
+	fn  func(fd uintptr) bool
+}
+
+func (w *rawWrite) do(fd uintptr) bool {
+	w.n, w.err = syscall.Write(int(fd), w.buf)
+	// true: on EAGAIN the runtime must not park the fan-out until the
+	// socket is writable; the socket's writer goroutine takes over.
+	return true
 }
 
 func (s *shard) run() {
@@ -132,9 +153,56 @@ func (s *shard) fanOut(d *delivery) {
 				continue
 			}
 		}
-		if send && !c.trySend(d.out) {
+		if send && !s.sendLocked(c, d.out) {
 			s.dropSlowLocked(c)
 		}
+	}
+}
+
+// sendLocked is trySend for the fan-out, with a fast path for the usual
+// case, a socket with nothing queued and no writer running: the fan-out
+// writes the frame itself, in one non-blocking write, instead of queueing
+// it and starting a writer goroutine (a goroutine, a wake-up of another
+// thread, then the same write). What the socket does not take at once
+// goes to a writer goroutine, which writes the rest first; the queue and
+// its slow-consumer cut-off are as before. Called with s.mu held.
+func (s *shard) sendLocked(c *conn, m *outMsg) bool {
+	if c.raw == nil || c.dead.Load() || len(c.queue) != 0 || c.writing.Load() || !c.writing.CompareAndSwap(false, true) {
+		return c.trySend(m)
+	}
+	// The fan-out is now the socket's writer.
+	if len(c.queue) != 0 || !c.ctl.mu.TryLock() {
+		// Someone queued meanwhile (frames already queued go first), or
+		// the library is writing a control frame and may be blocked in it.
+		return c.handOver(m, 0)
+	}
+	w := &s.raw
+	w.buf, w.n, w.err = m.frame, 0, nil
+	if w.fn == nil {
+		w.fn = w.do
+	}
+	err := c.raw.Write(w.fn)
+	c.ctl.mu.Unlock()
+	n, werr := w.n, w.err
+	w.buf = nil
+	switch {
+	case err != nil:
+		// The connection is closed.
+		c.kill(websocket.StatusAbnormalClosure, "")
+		c.release()
+		return true
+	case n == len(m.frame):
+		c.hub.observe(m)
+		c.hub.metrics.messagesOut.Inc()
+		c.release()
+		return true
+	case werr == syscall.EAGAIN || werr == syscall.EINTR || (werr == nil && n >= 0):
+		// The socket's buffer is full, or took only part of the frame.
+		return c.handOver(m, max(n, 0))
+	default:
+		c.kill(websocket.StatusAbnormalClosure, "")
+		c.release()
+		return true
 	}
 }
 
@@ -194,6 +262,10 @@ type conn struct {
 	nc    net.Conn
 	shard *shard
 	queue chan *outMsg
+	// raw is nc's file descriptor for the fan-out's own writes, nil when
+	// nc has none (TLS, tests' pipes); ctl is how the library writes.
+	raw syscall.RawConn
+	ctl *ctlWriter
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -207,7 +279,8 @@ type conn struct {
 	closeTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
-	// writing is set while a writer goroutine runs.
+	// writing is set while a writer goroutine runs, or while the fan-out
+	// writes a frame itself.
 	writing atomic.Bool
 
 	// topics is guarded by shard.mu.
@@ -219,19 +292,25 @@ type conn struct {
 	replayAt     time.Time
 }
 
-func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
+func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, ctl *ctlWriter, id Identity) *conn {
 	s := h.shards[h.nextID.Add(1)%uint64(len(h.shards))]
 	c := &conn{
 		hub:   h,
 		id:    id,
 		ws:    ws,
 		nc:    nc,
+		ctl:   ctl,
 		shard: s,
 		queue: make(chan *outMsg, h.cfg.QueueSize),
 		done:  make(chan struct{}),
 
 		replayTokens: float64(h.cfg.MaxReplaysPerMinute),
 		replayAt:     time.Now(),
+	}
+	if sc, ok := nc.(syscall.Conn); ok && ctl != nil {
+		if raw, err := sc.SyscallConn(); err == nil {
+			c.raw = raw
+		}
 	}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -354,6 +433,54 @@ func (c *conn) writeLoop() {
 			return
 		}
 	}
+}
+
+// release gives up the writer's role after a write made by the fan-out,
+// as writeLoop does when it runs out of messages.
+func (c *conn) release() {
+	c.writing.Store(false)
+	if len(c.queue) == 0 && !c.dead.Load() {
+		return
+	}
+	if c.writing.CompareAndSwap(false, true) {
+		go c.writeLoop()
+	}
+}
+
+// handOver passes the writer's role, held by the fan-out, to a writer
+// goroutine that first writes m from byte off (the fan-out wrote the
+// bytes before it), then the queue. With off 0, m joins the queue
+// instead, behind what is there already; false means the queue is full.
+func (c *conn) handOver(m *outMsg, off int) bool {
+	if off == 0 {
+		select {
+		case c.queue <- m:
+		default:
+			go c.writeLoop()
+			return false
+		}
+		go c.writeLoop()
+		return true
+	}
+	go c.writeRest(m, off)
+	return true
+}
+
+// writeRest writes the end of a frame the fan-out began, then carries on
+// as the writer.
+func (c *conn) writeRest(m *outMsg, off int) {
+	if !c.dead.Load() {
+		c.writeStart.Store(time.Now().UnixNano())
+		_, err := c.nc.Write(m.frame[off:])
+		c.writeStart.Store(0)
+		if err != nil {
+			c.kill(websocket.StatusAbnormalClosure, "")
+		} else {
+			c.hub.observe(m)
+			c.hub.metrics.messagesOut.Inc()
+		}
+	}
+	c.writeLoop()
 }
 
 // write sends m and whatever else is queued, up to maxBatch frames.
@@ -679,6 +806,22 @@ func resyncOut(topic, epoch string, seq uint64) *outMsg {
 type upgradeWriter struct {
 	http.ResponseWriter
 	netConn net.Conn
+	ctl     *ctlWriter
+}
+
+// ctlWriter is the connection as the WebSocket library writes to it:
+// control frames (pong, ping, close). Its lock tells the fan-out, which
+// must never wait, that the library is writing, maybe blocked on a full
+// socket: then the fan-out leaves its frame to the writer goroutine.
+type ctlWriter struct {
+	nc net.Conn
+	mu sync.Mutex
+}
+
+func (w *ctlWriter) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.nc.Write(p)
 }
 
 func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
@@ -703,9 +846,9 @@ func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			nc.Close()
 			return nil, nil, err
 		}
-		u.netConn = nc
-		return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(nc, writeBufSize)), nil
+		u.netConn, u.ctl = nc, &ctlWriter{nc: nc}
+		return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(u.ctl, writeBufSize)), nil
 	}
-	u.netConn = nc
-	return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, size), bufio.NewWriterSize(nc, writeBufSize)), nil
+	u.netConn, u.ctl = nc, &ctlWriter{nc: nc}
+	return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, size), bufio.NewWriterSize(u.ctl, writeBufSize)), nil
 }
