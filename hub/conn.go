@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"syscall"
@@ -100,38 +101,59 @@ type shard struct {
 	topics map[string]map[*conn]*sub
 	conns  map[*conn]struct{}
 	inbox  chan *delivery
-	// raw is the fan-out's one attempt at writing a frame itself; guarded
-	// by mu.
-	raw rawWrite
+
+	// staged holds, during one fan-out, the frames the shard writes
+	// itself, socket by socket; raw is its scratch for writing them.
+	// Guarded by mu.
+	staged []staging
+	raw    rawWrite
 }
 
-// rawWrite is a write(2) of buf to whichever socket RawConn.Write hands
-// it, made once, never waiting for room. It is built once per shard so a
-// delivery allocates no closure.
-type rawWrite struct {
-	buf []byte
-	n   int
-	err error
-	fn  func(fd uintptr) bool
+// staging is the frames for one socket in one fan-out.
+type staging struct {
+	c    *conn
+	msgs []*outMsg
 }
 
-func (w *rawWrite) do(fd uintptr) bool {
-	w.n, w.err = syscall.Write(int(fd), w.buf)
-	// true: on EAGAIN the runtime must not park the fan-out until the
-	// socket is writable; the socket's writer goroutine takes over.
-	return true
-}
+// maxFanOut is the most deliveries fanned out together: a socket gets
+// their frames in one write.
+const maxFanOut = maxBatch / 2
 
 func (s *shard) run() {
+	var batch []*delivery
 	for d := range s.inbox {
-		s.fanOut(d)
+		batch = append(batch[:0], d)
+		// Deliveries that queued up while the last ones were written go
+		// out together: a shard that falls behind catches up with one
+		// write per socket for several events.
+	more:
+		for len(batch) < maxFanOut {
+			select {
+			case d, ok := <-s.inbox:
+				if !ok {
+					break more
+				}
+				batch = append(batch, d)
+			default:
+				break more
+			}
+		}
+		s.fanOut(batch)
+		clear(batch)
 	}
 }
 
-func (s *shard) fanOut(d *delivery) {
-	h := s.hub
+func (s *shard) fanOut(batch []*delivery) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	for _, d := range batch {
+		s.fanOutLocked(d)
+	}
+	s.flushLocked()
+}
+
+func (s *shard) fanOutLocked(d *delivery) {
+	h := s.hub
 	for c, sb := range s.topics[d.topic] {
 		if !sb.live {
 			if len(sb.pending) >= maxPendingFactor*h.cfg.QueueSize {
@@ -148,7 +170,7 @@ func (s *shard) fanOut(d *delivery) {
 		sb.epoch, sb.lastSeq = d.epoch, d.seq
 		if resync {
 			h.metrics.resyncs.Inc()
-			if !c.trySend(resyncOut(d.topic, d.epoch, d.resyncSeq())) {
+			if !s.sendLocked(c, resyncOut(d.topic, d.epoch, d.resyncSeq())) {
 				s.dropSlowLocked(c)
 				continue
 			}
@@ -160,50 +182,97 @@ func (s *shard) fanOut(d *delivery) {
 }
 
 // sendLocked is trySend for the fan-out, with a fast path for the usual
-// case, a socket with nothing queued and no writer running: the fan-out
-// writes the frame itself, in one non-blocking write, instead of queueing
-// it and starting a writer goroutine (a goroutine, a wake-up of another
-// thread, then the same write). What the socket does not take at once
-// goes to a writer goroutine, which writes the rest first; the queue and
-// its slow-consumer cut-off are as before. Called with s.mu held.
+// case, a socket with nothing queued and no writer running: the shard
+// becomes its writer and writes the frames itself when the fan-out is
+// done (flushLocked), in one non-blocking write, instead of queueing them
+// and starting a writer goroutine (a goroutine, a wake-up of another
+// thread, then the same write). Called with s.mu held.
 func (s *shard) sendLocked(c *conn, m *outMsg) bool {
+	if c.stagedAt != 0 {
+		// The shard is c's writer already: what it has queued for c so
+		// far goes first.
+		st := &s.staged[c.stagedAt-1]
+		st.msgs = append(st.msgs, m)
+		return true
+	}
 	if c.raw == nil || c.dead.Load() || len(c.queue) != 0 || c.writing.Load() || !c.writing.CompareAndSwap(false, true) {
 		return c.trySend(m)
 	}
-	// The fan-out is now the socket's writer.
-	if len(c.queue) != 0 || !c.ctl.mu.TryLock() {
-		// Someone queued meanwhile (frames already queued go first), or
-		// the library is writing a control frame and may be blocked in it.
-		return c.handOver(m, 0)
+	if len(c.queue) != 0 {
+		// Queued meanwhile: that goes first.
+		return c.handOver([]*outMsg{m}, 0)
+	}
+	if len(s.staged) < cap(s.staged) {
+		s.staged = s.staged[:len(s.staged)+1]
+	} else {
+		s.staged = append(s.staged, staging{})
+	}
+	st := &s.staged[len(s.staged)-1]
+	st.c = c
+	st.msgs = append(st.msgs[:0], m)
+	c.stagedAt = int32(len(s.staged))
+	return true
+}
+
+// flushLocked writes the frames staged in a fan-out, one write per
+// socket. What a socket does not take at once goes to a writer goroutine,
+// which writes the rest first and then the queue; the queue and its
+// slow-consumer cut-off are as before.
+func (s *shard) flushLocked() {
+	for i := range s.staged {
+		st := &s.staged[i]
+		c := st.c
+		c.stagedAt = 0
+		s.writeStaged(c, st.msgs)
+		clear(st.msgs)
+		st.msgs = st.msgs[:0]
+		st.c = nil
+	}
+	s.staged = s.staged[:0]
+}
+
+func (s *shard) writeStaged(c *conn, msgs []*outMsg) {
+	if c.dead.Load() {
+		c.release()
+		return
+	}
+	if !c.ctl.mu.TryLock() {
+		// The library is writing a control frame and may be blocked in it.
+		c.handOver(slices.Clone(msgs), 0)
+		return
 	}
 	w := &s.raw
-	w.buf, w.n, w.err = m.frame, 0, nil
-	if w.fn == nil {
-		w.fn = w.do
-	}
+	w.set(msgs)
 	err := c.raw.Write(w.fn)
 	c.ctl.mu.Unlock()
 	n, werr := w.n, w.err
-	w.buf = nil
-	switch {
-	case err != nil:
-		// The connection is closed.
+	w.reset()
+	if err != nil || (werr != nil && werr != syscall.EAGAIN && werr != syscall.EINTR) {
+		// The connection is closed or broken.
 		c.kill(websocket.StatusAbnormalClosure, "")
 		c.release()
-		return true
-	case n == len(m.frame):
-		c.hub.observe(m)
-		c.hub.metrics.messagesOut.Inc()
-		c.release()
-		return true
-	case werr == syscall.EAGAIN || werr == syscall.EINTR || (werr == nil && n >= 0):
-		// The socket's buffer is full, or took only part of the frame.
-		return c.handOver(m, max(n, 0))
-	default:
-		c.kill(websocket.StatusAbnormalClosure, "")
-		c.release()
-		return true
+		return
 	}
+	n = max(n, 0)
+	h := c.hub
+	done := 0
+	for _, m := range msgs {
+		if n < len(m.frame) {
+			break
+		}
+		n -= len(m.frame)
+		h.observe(m)
+		done++
+	}
+	if done > 0 {
+		h.metrics.messagesOut.Add(float64(done))
+	}
+	if done == len(msgs) {
+		c.release()
+		return
+	}
+	// The socket's buffer is full, or took only part.
+	c.handOver(slices.Clone(msgs[done:]), n)
 }
 
 // dropSlowLocked closes c as a slow consumer and removes it at once, so
@@ -279,9 +348,12 @@ type conn struct {
 	closeTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
-	// writing is set while a writer goroutine runs, or while the fan-out
-	// writes a frame itself.
+	// writing is set while a writer goroutine runs, or while the shard
+	// writes frames itself.
 	writing atomic.Bool
+	// stagedAt is 1 + c's index in shard.staged while the shard holds
+	// frames for it, else 0. Guarded by shard.mu.
+	stagedAt int32
 
 	// topics is guarded by shard.mu.
 	topics map[string]*sub
@@ -307,7 +379,7 @@ func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, ctl *ctlWriter, id Identi
 		replayTokens: float64(h.cfg.MaxReplaysPerMinute),
 		replayAt:     time.Now(),
 	}
-	if sc, ok := nc.(syscall.Conn); ok && ctl != nil {
+	if sc, ok := nc.(syscall.Conn); ok && ctl != nil && rawWrites {
 		if raw, err := sc.SyscallConn(); err == nil {
 			c.raw = raw
 		}
@@ -447,37 +519,39 @@ func (c *conn) release() {
 	}
 }
 
-// handOver passes the writer's role, held by the fan-out, to a writer
-// goroutine that first writes m from byte off (the fan-out wrote the
-// bytes before it), then the queue. With off 0, m joins the queue
-// instead, behind what is there already; false means the queue is full.
-func (c *conn) handOver(m *outMsg, off int) bool {
-	if off == 0 {
-		select {
-		case c.queue <- m:
-		default:
-			go c.writeLoop()
-			return false
-		}
-		go c.writeLoop()
-		return true
-	}
-	go c.writeRest(m, off)
+// handOver passes the writer's role, held by the shard, to a writer
+// goroutine that first writes msgs, the first from byte off (the shard
+// wrote the bytes before it), then the queue.
+func (c *conn) handOver(msgs []*outMsg, off int) bool {
+	go c.writeRest(msgs, off)
 	return true
 }
 
-// writeRest writes the end of a frame the fan-out began, then carries on
-// as the writer.
-func (c *conn) writeRest(m *outMsg, off int) {
+// writeRest writes what the shard could not, then carries on as the
+// writer.
+func (c *conn) writeRest(msgs []*outMsg, off int) {
 	if !c.dead.Load() {
 		c.writeStart.Store(time.Now().UnixNano())
-		_, err := c.nc.Write(m.frame[off:])
+		var err error
+		if len(msgs) == 1 {
+			_, err = c.nc.Write(msgs[0].frame[off:])
+		} else {
+			vec := make([][]byte, 0, len(msgs))
+			vec = append(vec, msgs[0].frame[off:])
+			for _, m := range msgs[1:] {
+				vec = append(vec, m.frame)
+			}
+			bufs := net.Buffers(vec)
+			_, err = bufs.WriteTo(c.nc)
+		}
 		c.writeStart.Store(0)
 		if err != nil {
 			c.kill(websocket.StatusAbnormalClosure, "")
 		} else {
-			c.hub.observe(m)
-			c.hub.metrics.messagesOut.Inc()
+			for _, m := range msgs {
+				c.hub.observe(m)
+			}
+			c.hub.metrics.messagesOut.Add(float64(len(msgs)))
 		}
 	}
 	c.writeLoop()

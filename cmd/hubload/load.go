@@ -125,7 +125,13 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 	}
 	var t totals
 	connect0, ccpu0 := time.Now(), procCPU(cfg.pid)
-	socks, err := openSockets(ctx, cfg, api, base, msgs, &t)
+	rd, err := newReaders(cfg.n, &t)
+	if err != nil {
+		return nil, err
+	}
+	// After the sockets' net.Conns are closed (defers run last first).
+	defer rd.close()
+	socks, err := openSockets(ctx, cfg, api, base, msgs, rd)
 	res.Connect = time.Since(connect0)
 	res.ConnectCPU = procCPU(cfg.pid) - ccpu0
 	defer func() {
@@ -193,7 +199,7 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 	return res, nil
 }
 
-func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.URL, msgs int, t *totals) ([]*sock, error) {
+func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.URL, msgs int, rd *readers) ([]*sock, error) {
 	ws := *base
 	ws.Scheme = "ws"
 	if base.Scheme == "https" {
@@ -224,7 +230,7 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 					s, err = dial(&u, topic, 30*time.Second, msgs)
 					if err == nil {
 						socks[i] = s
-						go s.readLoop(t)
+						err = rd.add(i, s)
 						break
 					}
 					time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
@@ -259,9 +265,9 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 	default:
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for t.subscribed.Load() < int64(cfg.n) {
+	for rd.t.subscribed.Load() < int64(cfg.n) {
 		if time.Now().After(deadline) {
-			return socks, fmt.Errorf("only %d of %d sockets subscribed", t.subscribed.Load(), cfg.n)
+			return socks, fmt.Errorf("only %d of %d sockets subscribed", rd.t.subscribed.Load(), cfg.n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
