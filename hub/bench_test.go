@@ -165,7 +165,7 @@ func BenchmarkFanOut(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.fanOut([]*delivery{{topic: TopicGuests, seq: uint64(i + 1), out: out}})
+		s.fanOut(&delivery{topic: TopicGuests, seq: uint64(i + 1), out: out})
 		if (i+1)%128 == 0 {
 			// Counted in: a writer would receive each delivery too.
 			for _, c := range conns {

@@ -9,10 +9,8 @@ import (
 	"io"
 	"net"
 	"net/http"
-	"slices"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/coder/websocket"
@@ -101,64 +99,18 @@ type shard struct {
 	topics map[string]map[*conn]*sub
 	conns  map[*conn]struct{}
 	inbox  chan *delivery
-
-	// staged holds, during one fan-out, the frames the shard writes
-	// itself, socket by socket; raw is its scratch for writing them.
-	// Guarded by mu.
-	staged []staging
-	raw    rawWrite
 }
-
-// staging is the frames for one socket in one fan-out.
-type staging struct {
-	c    *conn
-	msgs []*outMsg
-}
-
-// maxFanOut is the most deliveries fanned out together: a socket gets
-// their frames in one write.
-const maxFanOut = maxBatch / 2
 
 func (s *shard) run() {
-	var batch []*delivery
 	for d := range s.inbox {
-		batch = append(batch[:0], d)
-		// Deliveries that queued up while the last ones were written go
-		// out together: a shard that falls behind catches up with one
-		// write per socket for several events.
-	more:
-		for len(batch) < maxFanOut {
-			select {
-			case d, ok := <-s.inbox:
-				if !ok {
-					break more
-				}
-				batch = append(batch, d)
-			default:
-				break more
-			}
-		}
-		s.fanOut(batch)
-		clear(batch)
+		s.fanOut(d)
 	}
 }
 
-func (s *shard) fanOut(batch []*delivery) {
-	// Behind (more than one delivery waiting), the shard leaves the
-	// writes to the sockets' writer goroutines, as everything did before
-	// it wrote frames itself: measured on two saturated cores, writing
-	// them itself cost as much CPU per delivery and added latency.
-	direct := len(batch) == 1 && len(s.inbox) == 0
+func (s *shard) fanOut(d *delivery) {
+	h := s.hub
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	for _, d := range batch {
-		s.fanOutLocked(d, direct)
-	}
-	s.flushLocked()
-}
-
-func (s *shard) fanOutLocked(d *delivery, direct bool) {
-	h := s.hub
 	for c, sb := range s.topics[d.topic] {
 		if !sb.live {
 			if len(sb.pending) >= maxPendingFactor*h.cfg.QueueSize {
@@ -175,109 +127,15 @@ func (s *shard) fanOutLocked(d *delivery, direct bool) {
 		sb.epoch, sb.lastSeq = d.epoch, d.seq
 		if resync {
 			h.metrics.resyncs.Inc()
-			if !s.sendLocked(c, resyncOut(d.topic, d.epoch, d.resyncSeq()), direct) {
+			if !c.trySend(resyncOut(d.topic, d.epoch, d.resyncSeq())) {
 				s.dropSlowLocked(c)
 				continue
 			}
 		}
-		if send && !s.sendLocked(c, d.out, direct) {
+		if send && !c.trySend(d.out) {
 			s.dropSlowLocked(c)
 		}
 	}
-}
-
-// sendLocked is trySend for the fan-out, with a fast path for the usual
-// case, a socket with nothing queued and no writer running: the shard
-// becomes its writer and writes the frames itself when the fan-out is
-// done (flushLocked), in one non-blocking write, instead of queueing them
-// and starting a writer goroutine (a goroutine, a wake-up of another
-// thread, then the same write). Called with s.mu held.
-func (s *shard) sendLocked(c *conn, m *outMsg, direct bool) bool {
-	if c.stagedAt != 0 {
-		// The shard is c's writer already: what it has queued for c so
-		// far goes first.
-		st := &s.staged[c.stagedAt-1]
-		st.msgs = append(st.msgs, m)
-		return true
-	}
-	if !direct || c.raw == nil || c.dead.Load() || len(c.queue) != 0 || c.writing.Load() || !c.writing.CompareAndSwap(false, true) {
-		return c.trySend(m)
-	}
-	if len(c.queue) != 0 {
-		// Queued meanwhile: that goes first.
-		return c.handOver([]*outMsg{m}, 0)
-	}
-	if len(s.staged) < cap(s.staged) {
-		s.staged = s.staged[:len(s.staged)+1]
-	} else {
-		s.staged = append(s.staged, staging{})
-	}
-	st := &s.staged[len(s.staged)-1]
-	st.c = c
-	st.msgs = append(st.msgs[:0], m)
-	c.stagedAt = int32(len(s.staged))
-	return true
-}
-
-// flushLocked writes the frames staged in a fan-out, one write per
-// socket. What a socket does not take at once goes to a writer goroutine,
-// which writes the rest first and then the queue; the queue and its
-// slow-consumer cut-off are as before.
-func (s *shard) flushLocked() {
-	for i := range s.staged {
-		st := &s.staged[i]
-		c := st.c
-		c.stagedAt = 0
-		s.writeStaged(c, st.msgs)
-		clear(st.msgs)
-		st.msgs = st.msgs[:0]
-		st.c = nil
-	}
-	s.staged = s.staged[:0]
-}
-
-func (s *shard) writeStaged(c *conn, msgs []*outMsg) {
-	if c.dead.Load() {
-		c.release()
-		return
-	}
-	if !c.ctl.mu.TryLock() {
-		// The library is writing a control frame and may be blocked in it.
-		c.handOver(slices.Clone(msgs), 0)
-		return
-	}
-	w := &s.raw
-	w.set(msgs)
-	err := c.raw.Write(w.fn)
-	c.ctl.mu.Unlock()
-	n, werr := w.n, w.err
-	w.reset()
-	if err != nil || (werr != nil && werr != syscall.EAGAIN && werr != syscall.EINTR) {
-		// The connection is closed or broken.
-		c.kill(websocket.StatusAbnormalClosure, "")
-		c.release()
-		return
-	}
-	n = max(n, 0)
-	h := c.hub
-	done := 0
-	for _, m := range msgs {
-		if n < len(m.frame) {
-			break
-		}
-		n -= len(m.frame)
-		h.observe(m)
-		done++
-	}
-	if done > 0 {
-		h.metrics.messagesOut.Add(float64(done))
-	}
-	if done == len(msgs) {
-		c.release()
-		return
-	}
-	// The socket's buffer is full, or took only part.
-	c.handOver(slices.Clone(msgs[done:]), n)
 }
 
 // dropSlowLocked closes c as a slow consumer and removes it at once, so
@@ -336,10 +194,6 @@ type conn struct {
 	nc    net.Conn
 	shard *shard
 	queue chan *outMsg
-	// raw is nc's file descriptor for the fan-out's own writes, nil when
-	// nc has none (TLS, tests' pipes); ctl is how the library writes.
-	raw syscall.RawConn
-	ctl *ctlWriter
 
 	done      chan struct{}
 	closeOnce sync.Once
@@ -353,12 +207,8 @@ type conn struct {
 	closeTimer *time.Timer
 	// writeStart is the unix nanos the current write began, 0 when idle.
 	writeStart atomic.Int64
-	// writing is set while a writer goroutine runs, or while the shard
-	// writes frames itself.
+	// writing is set while a writer goroutine runs.
 	writing atomic.Bool
-	// stagedAt is 1 + c's index in shard.staged while the shard holds
-	// frames for it, else 0. Guarded by shard.mu.
-	stagedAt int32
 
 	// topics is guarded by shard.mu.
 	topics map[string]*sub
@@ -369,25 +219,19 @@ type conn struct {
 	replayAt     time.Time
 }
 
-func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, ctl *ctlWriter, id Identity) *conn {
+func (h *Hub) newConn(ws *websocket.Conn, nc net.Conn, id Identity) *conn {
 	s := h.shards[h.nextID.Add(1)%uint64(len(h.shards))]
 	c := &conn{
 		hub:   h,
 		id:    id,
 		ws:    ws,
 		nc:    nc,
-		ctl:   ctl,
 		shard: s,
 		queue: make(chan *outMsg, h.cfg.QueueSize),
 		done:  make(chan struct{}),
 
 		replayTokens: float64(h.cfg.MaxReplaysPerMinute),
 		replayAt:     time.Now(),
-	}
-	if sc, ok := nc.(syscall.Conn); ok && ctl != nil && rawWrites {
-		if raw, err := sc.SyscallConn(); err == nil {
-			c.raw = raw
-		}
 	}
 	s.mu.Lock()
 	s.conns[c] = struct{}{}
@@ -510,56 +354,6 @@ func (c *conn) writeLoop() {
 			return
 		}
 	}
-}
-
-// release gives up the writer's role after a write made by the fan-out,
-// as writeLoop does when it runs out of messages.
-func (c *conn) release() {
-	c.writing.Store(false)
-	if len(c.queue) == 0 && !c.dead.Load() {
-		return
-	}
-	if c.writing.CompareAndSwap(false, true) {
-		go c.writeLoop()
-	}
-}
-
-// handOver passes the writer's role, held by the shard, to a writer
-// goroutine that first writes msgs, the first from byte off (the shard
-// wrote the bytes before it), then the queue.
-func (c *conn) handOver(msgs []*outMsg, off int) bool {
-	go c.writeRest(msgs, off)
-	return true
-}
-
-// writeRest writes what the shard could not, then carries on as the
-// writer.
-func (c *conn) writeRest(msgs []*outMsg, off int) {
-	if !c.dead.Load() {
-		c.writeStart.Store(time.Now().UnixNano())
-		var err error
-		if len(msgs) == 1 {
-			_, err = c.nc.Write(msgs[0].frame[off:])
-		} else {
-			vec := make([][]byte, 0, len(msgs))
-			vec = append(vec, msgs[0].frame[off:])
-			for _, m := range msgs[1:] {
-				vec = append(vec, m.frame)
-			}
-			bufs := net.Buffers(vec)
-			_, err = bufs.WriteTo(c.nc)
-		}
-		c.writeStart.Store(0)
-		if err != nil {
-			c.kill(websocket.StatusAbnormalClosure, "")
-		} else {
-			for _, m := range msgs {
-				c.hub.observe(m)
-			}
-			c.hub.metrics.messagesOut.Add(float64(len(msgs)))
-		}
-	}
-	c.writeLoop()
 }
 
 // write sends m and whatever else is queued, up to maxBatch frames.
@@ -885,22 +679,6 @@ func resyncOut(topic, epoch string, seq uint64) *outMsg {
 type upgradeWriter struct {
 	http.ResponseWriter
 	netConn net.Conn
-	ctl     *ctlWriter
-}
-
-// ctlWriter is the connection as the WebSocket library writes to it:
-// control frames (pong, ping, close). Its lock tells the fan-out, which
-// must never wait, that the library is writing, maybe blocked on a full
-// socket: then the fan-out leaves its frame to the writer goroutine.
-type ctlWriter struct {
-	nc net.Conn
-	mu sync.Mutex
-}
-
-func (w *ctlWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.nc.Write(p)
 }
 
 func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
@@ -925,9 +703,9 @@ func (u *upgradeWriter) Hijack() (net.Conn, *bufio.ReadWriter, error) {
 			nc.Close()
 			return nil, nil, err
 		}
-		u.netConn, u.ctl = nc, &ctlWriter{nc: nc}
-		return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(u.ctl, writeBufSize)), nil
+		u.netConn = nc
+		return nc, bufio.NewReadWriter(br, bufio.NewWriterSize(nc, writeBufSize)), nil
 	}
-	u.netConn, u.ctl = nc, &ctlWriter{nc: nc}
-	return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, size), bufio.NewWriterSize(u.ctl, writeBufSize)), nil
+	u.netConn = nc
+	return nc, bufio.NewReadWriter(bufio.NewReaderSize(r, size), bufio.NewWriterSize(nc, writeBufSize)), nil
 }

@@ -607,7 +607,7 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		ws.Close(websocket.StatusGoingAway, "server shutting down")
 		return
 	}
-	c := h.newConn(ws, uw.netConn, uw.ctl, id)
+	c := h.newConn(ws, uw.netConn, id)
 	h.conns.Add(1)
 	c.start()
 	// Returning lets net/http release the request and its buffers; the

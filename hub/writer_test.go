@@ -10,11 +10,11 @@ import (
 	"time"
 )
 
-// Frames the shard writes itself and frames left to the writer goroutine
-// (a full socket, a partial write, a batch of several) reach the client
-// whole and in order, with the library's own control frames (pongs to
-// the client's pings) between them, never inside one.
-func TestShardAndWriterFramesStayWholeAndInOrder(t *testing.T) {
+// Frames reach the client whole and in order whether they go out one by
+// one to a socket that keeps up or in batches to one that fills (a full
+// socket, a partial write), with the library's own control frames (pongs
+// to the client's pings) between them, never inside one.
+func TestWriterFramesStayWholeAndInOrder(t *testing.T) {
 	tests := []struct {
 		name   string
 		events int
