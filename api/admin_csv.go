@@ -141,6 +141,12 @@ func (s *Server) handleImportGuests(w http.ResponseWriter, r *http.Request) {
 // a row with neither is a new guest, unless someone with the same name is
 // already invited (a second import of one list must not invite everyone
 // twice).
+//
+// New guests are stored together (store.InsertGuests: a few writes a
+// hundred guests rather than five a guest), once every row is read; a row
+// that names a new guest still waiting — by its id, its code or, without
+// either, its name — first has the waiting ones stored, so it is judged
+// as if each row had been applied before the next.
 func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bool) (importReport, []guest.Guest, error) {
 	rep := importReport{DryRun: dryRun, Columns: file.Columns, IgnoredColumns: file.Ignored, Rows: []importRow{}}
 	names, err := s.store.NameIndex(ctx)
@@ -148,8 +154,15 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 		return rep, nil, err
 	}
 	by := identity(ctx).GuestID
-	seen := map[string]int{} // identity key → row
-	var changed []guest.Guest
+	seen := map[string]int{}       // identity key → row
+	saved := map[int]guest.Guest{} // index in rep.Rows → the guest as stored
+	var waiting []newGuest
+	waitingKeys := map[string]bool{}
+	flush := func() {
+		s.importCreateAll(ctx, waiting, rep.Rows, saved, names)
+		waiting = waiting[:0]
+		clear(waitingKeys)
+	}
 	for _, row := range file.Rows {
 		out := importRow{Row: row.Line, Name: row.Guest.Name()}
 		refuse := func(code, reason string, vars map[string]any) {
@@ -171,20 +184,39 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 			refuse(reasonDuplicateRow, fmt.Sprintf("the same guest as row %d", seen[key]), map[string]any{"Row": seen[key]})
 		default:
 			seen[key] = row.Line
+			if waitingKeys[key] {
+				flush()
+			}
 			existing, found, err := s.matchImportRow(ctx, g)
 			switch {
 			case err != nil:
-				return rep, changed, err
+				flush() // the rows before this one are applied, as they would be one by one
+				return rep, nil, err
 			case found:
-				s.importUpdate(ctx, row, existing, by, dryRun, &out, &changed)
+				if after, ok := s.importUpdate(ctx, row, existing, by, dryRun, &out); ok {
+					saved[len(rep.Rows)] = after
+				}
 			case g.ID == "" && g.Code == "" && names[nameKey] != "":
 				refuse(reasonAlreadyInvited, fmt.Sprintf("%s is already invited (id %s); add the id column to update them", g.Name(), names[nameKey]),
 					map[string]any{"Name": g.Name(), "ID": names[nameKey]})
 			default:
-				s.importCreate(ctx, g, dryRun, &out, &changed)
-				names[nameKey] = out.ID
+				if s.importCreate(&g, dryRun, &out) {
+					waiting = append(waiting, newGuest{at: len(rep.Rows), g: g, nameKey: nameKey})
+					waitingKeys["name:"+nameKey] = true
+					if g.ID != "" {
+						waitingKeys["id:"+g.ID] = true
+					}
+					if g.Code != "" {
+						waitingKeys["code:"+g.Code] = true
+					}
+				}
 			}
 		}
+		rep.Rows = append(rep.Rows, out)
+	}
+	flush()
+	var changed []guest.Guest
+	for i, out := range rep.Rows {
 		switch out.Status {
 		case rowCreated:
 			rep.Created++
@@ -193,9 +225,48 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 		default:
 			rep.Refused++
 		}
-		rep.Rows = append(rep.Rows, out)
+		if g, ok := saved[i]; ok {
+			changed = append(changed, g)
+		}
 	}
 	return rep, changed, nil
+}
+
+// newGuest is a row's new guest waiting to be stored.
+type newGuest struct {
+	at      int // index in the report's rows
+	g       guest.Guest
+	nameKey string
+}
+
+// importCreateAll stores the waiting new guests and reports each row's
+// outcome: its id, or why it was not saved. A name whose guest was not
+// saved stays free for the rows after.
+func (s *Server) importCreateAll(ctx context.Context, waiting []newGuest, rows []importRow, saved map[int]guest.Guest, names map[string]string) {
+	if len(waiting) == 0 {
+		return
+	}
+	gs := make([]guest.Guest, len(waiting))
+	for i, w := range waiting {
+		gs[i] = w.g
+	}
+	errs := s.store.InsertGuests(ctx, gs)
+	for i, w := range waiting {
+		out := &rows[w.at]
+		names[w.nameKey] = ""
+		if err := errs[i]; err != nil {
+			out.refuse(reasonNotSaved, "could not be saved", nil)
+			if errors.Is(err, store.ErrConflict) {
+				out.refuse(reasonTaken, "its id or code belongs to another guest", nil)
+			} else {
+				s.log.WarnContext(ctx, "import row", "err", err)
+			}
+			continue
+		}
+		out.ID = gs[i].ID
+		names[w.nameKey] = gs[i].ID
+		saved[w.at] = gs[i]
+	}
 }
 
 // matchImportRow finds the guest a row names by id or code.
@@ -216,37 +287,28 @@ func (s *Server) matchImportRow(ctx context.Context, g guest.Guest) (guest.Guest
 	return found, err == nil, err
 }
 
-func (s *Server) importCreate(ctx context.Context, g guest.Guest, dryRun bool, out *importRow, changed *[]guest.Guest) {
+// importCreate checks a row's new guest: true when it is to be stored
+// (never on a dry run, which only reports what would be).
+func (s *Server) importCreate(g *guest.Guest, dryRun bool, out *importRow) bool {
 	if g.FirstName == "" || g.LastName == "" {
 		out.refuse(reasonNoMatch, "no guest has this id or code, and a new guest needs a first and a last name", nil)
-		return
+		return false
 	}
 	if g.Status == guest.StatusPending {
 		g.RSVPDate = nil
 	}
 	out.Status = rowCreated
-	if dryRun {
-		return
-	}
-	if err := s.store.InsertGuest(ctx, &g); err != nil {
-		out.refuse(reasonNotSaved, "could not be saved", nil)
-		if errors.Is(err, store.ErrConflict) {
-			out.refuse(reasonTaken, "its id or code belongs to another guest", nil)
-		} else {
-			s.log.WarnContext(ctx, "import row", "err", err)
-		}
-		return
-	}
-	out.ID = g.ID
-	*changed = append(*changed, g)
+	return !dryRun
 }
 
-func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing guest.Guest, by string, dryRun bool, out *importRow, changed *[]guest.Guest) {
+// importUpdate applies a row to the guest it names: the guest as saved,
+// and true, when it changed.
+func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing guest.Guest, by string, dryRun bool, out *importRow) (guest.Guest, bool) {
 	g := row.Guest
 	out.ID = existing.ID
 	if row.Has["code"] && g.Code != "" && g.Code != existing.Code {
 		out.refuse(reasonCodeDiffers, "the code differs from the guest's code; codes change only by making a new one on the guest desk", nil)
-		return
+		return guest.Guest{}, false
 	}
 	var p guest.Patch
 	if row.Has["firstName"] {
@@ -305,12 +367,12 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 			vars = map[string]any{"Column": fe.Field}
 		}
 		out.refuse(reasonInvalid, err.Error(), vars)
-		return
+		return guest.Guest{}, false
 	}
 	out.Changes = differences(existing, after)
 	out.Status = rowUpdated
 	if len(out.Changes) == 0 || dryRun {
-		return
+		return guest.Guest{}, false
 	}
 	saved, err := s.store.UpdateGuest(ctx, existing.ID, p, by)
 	if err != nil {
@@ -321,12 +383,12 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 		} else {
 			s.log.WarnContext(ctx, "import row", "err", err)
 		}
-		return
+		return guest.Guest{}, false
 	}
 	if saved.Role != existing.Role {
 		s.accessChanged(ctx, existing.ID)
 	}
-	*changed = append(*changed, saved)
+	return saved, true
 }
 
 // Codes of the reasons the import itself refuses a row for; a row the

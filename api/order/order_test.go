@@ -2,6 +2,7 @@ package order
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -238,6 +239,25 @@ func TestPlaceIn(t *testing.T) {
 	}
 	if _, ok := PlaceIn(open, "zzz", prep, now); ok {
 		t.Error("unknown order placed")
+	}
+	open = append(open, Entry{ID: "r", Status: Ready, CreatedAt: at(5)})
+	if _, ok := PlaceIn(open, "r", prep, now); ok {
+		t.Error("a ready order placed in the queue")
+	}
+}
+
+// BenchmarkPlaceIn: the place of the newest order in a rush's queue of
+// 2,000, as each placement's answer works it out.
+func BenchmarkPlaceIn(b *testing.B) {
+	t0 := time.Date(2026, 6, 1, 20, 0, 0, 0, time.UTC)
+	open := make([]Entry, 2000)
+	for i := range open {
+		open[i] = Entry{ID: fmt.Sprintf("o%05d", i), Status: Queued, CreatedAt: t0.Add(time.Duration(i) * time.Second)}
+	}
+	for b.Loop() {
+		if _, ok := PlaceIn(open, "o01999", time.Minute, t0); !ok {
+			b.Fatal("not placed")
+		}
 	}
 }
 

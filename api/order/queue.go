@@ -58,45 +58,60 @@ type Entry struct {
 // taken to work on as many orders at once as it is preparing now (at
 // least one): with two in the making and three queued ahead, the fourth
 // queued order waits for two rounds, then its own.
+//
+// The orders stand in order of creation (ids breaking ties), in any order
+// in open: one pass counts the orders ahead, without sorting a copy of the
+// queue for every order shown (a guest's list shows up to fifty, and a
+// rush's queue is hundreds long).
 func PlaceIn(open []Entry, id string, prep time.Duration, now time.Time) (Place, bool) {
-	sorted := append([]Entry(nil), open...)
-	sort.Slice(sorted, func(i, j int) bool {
-		if !sorted[i].CreatedAt.Equal(sorted[j].CreatedAt) {
-			return sorted[i].CreatedAt.Before(sorted[j].CreatedAt)
+	at := -1
+	for i := range open {
+		if open[i].ID == id {
+			at = i
+			break
 		}
-		return sorted[i].ID < sorted[j].ID
-	})
-	parallel := 0
-	for _, e := range sorted {
-		if e.Status == Preparing {
+	}
+	if at < 0 {
+		return Place{}, false
+	}
+	e := open[at]
+	if e.Status != Preparing && e.Status != Queued {
+		return Place{}, false
+	}
+	parallel, ahead, queuedAhead := 0, 0, 0
+	for i := range open {
+		o := &open[i]
+		if o.Status == Preparing {
 			parallel++
+		}
+		if i == at || !o.before(e) {
+			continue
+		}
+		ahead++
+		if o.Status == Queued {
+			queuedAhead++
 		}
 	}
 	if parallel == 0 {
 		parallel = 1
 	}
-	queuedAhead := 0
-	for i, e := range sorted {
-		if e.ID != id {
-			if e.Status == Queued {
-				queuedAhead++
-			}
-			continue
-		}
-		p := Place{Position: i + 1}
-		switch e.Status {
-		case Preparing:
-			p.Wait = prep
-			if e.StartedAt != nil {
-				p.Wait = max(0, prep-now.Sub(*e.StartedAt))
-			}
-		case Queued:
-			rounds := queuedAhead/parallel + 1
-			p.Wait = time.Duration(rounds) * prep
-		default:
-			return Place{}, false
+	p := Place{Position: ahead + 1}
+	if e.Status == Preparing {
+		p.Wait = prep
+		if e.StartedAt != nil {
+			p.Wait = max(0, prep-now.Sub(*e.StartedAt))
 		}
 		return p, true
 	}
-	return Place{}, false
+	rounds := queuedAhead/parallel + 1
+	p.Wait = time.Duration(rounds) * prep
+	return p, true
+}
+
+// before orders entries by creation, ids breaking ties.
+func (e *Entry) before(o Entry) bool {
+	if !e.CreatedAt.Equal(o.CreatedAt) {
+		return e.CreatedAt.Before(o.CreatedAt)
+	}
+	return e.ID < o.ID
 }

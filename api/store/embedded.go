@@ -54,6 +54,16 @@ type Embedded struct {
 	uri    string
 	dir    string
 	log    *slog.Logger
+
+	// guestOrders are the guests' order lists, kept in this process
+	// because every writer of this database is (guestorders.go).
+	guestOrders guestOrderLists
+	// idempotency says whether the idempotency collection may hold records
+	// (orders.go).
+	idempotency legacyRecords
+	// removals batches the removal of finished orders from the open
+	// orders (orders.go).
+	removals openRemovals
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"sync"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -14,12 +15,19 @@ import (
 )
 
 // A guest's own orders (the phone's "my orders", pacing, the AI's view of
-// past drinks) are found through one document per guest listing their
-// order ids, oldest first, and then one _id look-up per order. Filtering
-// the orders by guestId instead reads every order of the night on the
-// embedded database, which filters nothing but _id in SQL: 271 ms for one
-// guest's list at 2,500 orders, against a few ms this way
+// past drinks, the open-order limit) are found through a list of the
+// guest's order ids, oldest first, and then one _id look-up per order.
+// Filtering the orders by guestId instead reads every order of the night
+// on the embedded database, which filters nothing but _id in SQL: 271 ms
+// for one guest's list at 2,500 orders, against a few ms this way
 // (BenchmarkOrdersByGuest2500).
+//
+// On a shared database the list is one document per guest, which every
+// instance updates. On the embedded database every writer is in this
+// process (moveclaims.go says why), so the lists are kept in memory
+// instead, built from the orders and the archive at first use and kept by
+// CreateOrder: a placement writes the order alone, where the document
+// cost a second fsynced write each.
 const collGuestOrders = "guestorders"
 
 type guestOrdersDoc struct {
@@ -27,18 +35,134 @@ type guestOrdersDoc struct {
 	Orders  []string `bson:"orders"`
 }
 
-// noteGuestOrder adds orderID to guestID's list. CreateOrder calls it
-// before it stores the order, so no stored order is ever missing from its
-// guest's list; an id whose order was never stored is skipped on reading.
-func (s *Store) noteGuestOrder(ctx context.Context, guestID, orderID string) error {
+// guestOrderLists are the embedded database's lists of each guest's
+// order ids, in order of creation.
+type guestOrderLists struct {
+	mu     sync.Mutex
+	loaded bool
+	lists  map[string][]listedOrder // guestId → orders, oldest first
+}
+
+type listedOrder struct {
+	id      string
+	created time.Time
+}
+
+// before orders the lists: by creation, ids breaking ties.
+func (a listedOrder) before(b listedOrder) bool {
+	if !a.created.Equal(b.created) {
+		return a.created.Before(b.created)
+	}
+	return a.id < b.id
+}
+
+// loadLocked builds the lists from every stored order, once; the caller
+// holds l.mu. The open orders are read before the archive: an order
+// moving to the archive meanwhile is archived before it leaves the open
+// orders (ReplaceOrder), so it is in one of the two reads, never missed.
+// Nothing is inserted meanwhile: CreateOrder lists an order, which waits
+// for this, before it stores it.
+func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
+	if l.loaded {
+		return nil
+	}
+	seen := map[string]bool{}
+	lists := map[string][]listedOrder{}
+	for _, coll := range []string{collOrders, collArchive} {
+		cur, err := s.coll(coll).Find(ctx, bson.D{},
+			options.Find().SetProjection(bson.D{{Key: "guestId", Value: 1}, {Key: "createdAt", Value: 1}}))
+		if err != nil {
+			return fmt.Errorf("build the guests' order lists: %w", err)
+		}
+		var docs []struct {
+			ID        string    `bson:"_id"`
+			GuestID   string    `bson:"guestId"`
+			CreatedAt time.Time `bson:"createdAt"`
+		}
+		if err := cur.All(ctx, &docs); err != nil {
+			return fmt.Errorf("build the guests' order lists: %w", err)
+		}
+		for _, d := range docs {
+			if seen[d.ID] {
+				continue // in both: a crash between archiving and removal (ReconcileOrders)
+			}
+			seen[d.ID] = true
+			lists[d.GuestID] = append(lists[d.GuestID], listedOrder{id: d.ID, created: d.CreatedAt})
+		}
+	}
+	for _, list := range lists {
+		slices.SortFunc(list, func(a, b listedOrder) int {
+			if a.before(b) {
+				return -1
+			}
+			if b.before(a) {
+				return 1
+			}
+			return 0
+		})
+	}
+	l.lists, l.loaded = lists, true
+	return nil
+}
+
+// add lists an order of guestID, in its place by creation (the end, but
+// for orders stored out of order). An id listed already stays where it is,
+// as $addToSet leaves it on a shared database.
+func (l *guestOrderLists) add(ctx context.Context, s *Store, guestID string, o listedOrder) error {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.loadLocked(ctx, s); err != nil {
+		return err
+	}
+	list := l.lists[guestID]
+	if slices.ContainsFunc(list, func(x listedOrder) bool { return x.id == o.id }) {
+		return nil
+	}
+	i := len(list)
+	for i > 0 && o.before(list[i-1]) {
+		i--
+	}
+	l.lists[guestID] = slices.Insert(list, i, o)
+	return nil
+}
+
+// ids returns a copy of guestID's list.
+func (l *guestOrderLists) ids(ctx context.Context, s *Store, guestID string) ([]string, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if err := l.loadLocked(ctx, s); err != nil {
+		return nil, err
+	}
+	list := l.lists[guestID]
+	if len(list) == 0 {
+		return nil, nil
+	}
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = o.id
+	}
+	return out, nil
+}
+
+// noteGuestOrder adds o to its guest's list. CreateOrder calls it before
+// it stores the order, so no stored order is ever missing from its
+// guest's list; an id whose order was never stored is skipped on reading
+// (and, on the embedded database, gone after a restart).
+func (s *Store) noteGuestOrder(ctx context.Context, o *order.Order) error {
+	if s.embedded != nil {
+		if err := s.embedded.guestOrders.add(ctx, s, o.GuestID, listedOrder{id: o.ID, created: o.CreatedAt}); err != nil {
+			return fmt.Errorf("list order %s for guest %s: %w", o.ID, o.GuestID, err)
+		}
+		return nil
+	}
 	err := s.retry(ctx, onBusyOrDuplicate, func() error {
-		_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}},
-			bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: orderID}}}},
+		_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: o.GuestID}},
+			bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: o.ID}}}},
 			options.UpdateOne().SetUpsert(true))
 		return err
 	})
 	if err != nil {
-		return fmt.Errorf("list order %s for guest %s: %w", orderID, guestID, err)
+		return fmt.Errorf("list order %s for guest %s: %w", o.ID, o.GuestID, err)
 	}
 	return nil
 }
@@ -53,6 +177,13 @@ func (s *Store) GuestOrderIDs(ctx context.Context, guestID string) ([]string, er
 
 // guestOrderIDs returns guestID's order ids, oldest first.
 func (s *Store) guestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
+	if s.embedded != nil {
+		ids, err := s.embedded.guestOrders.ids(ctx, s, guestID)
+		if err != nil {
+			return nil, fmt.Errorf("order list of guest %s: %w", guestID, err)
+		}
+		return ids, nil
+	}
 	doc, err := findByID[guestOrdersDoc](ctx, s, collGuestOrders, "order list of guest", guestID)
 	if errors.Is(err, ErrNotFound) {
 		return nil, nil

@@ -20,25 +20,8 @@ import (
 // and with the summary counts moved. A taken id or code is ErrConflict.
 func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 	defer s.guestWrites.begin()()
-	if g.ID == "" {
-		g.ID = NewID()
-	}
-	if g.Role == "" {
-		g.Role = guest.RoleGuest
-	}
-	if g.Status == "" {
-		g.Status = guest.StatusPending
-	}
-	if g.ExpectedGuests < 1 {
-		g.ExpectedGuests = 1
-	}
-	g.LastNameKey = guest.NameKey(g.LastName)
-	g.Dietary = guest.NormalizeDietary(g.Dietary)
-	g.Companions = guest.NormalizeCompanions(g.Companions)
-	g.RefreshNeeds()
-	g.Tastes = guest.NormalizeTastes(g.Tastes)
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	g.CreatedAt, g.UpdatedAt = now, now
+	prepareNewGuest(g, now)
 	if g.Code == "" {
 		code, err := s.reserveCode(ctx, g.ID)
 		if err != nil {
@@ -69,6 +52,30 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 		s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)
 	}
 	return nil
+}
+
+// prepareNewGuest fills in what a new guest's document holds besides the
+// host's fields: its id (unless given), the defaults, the derived keys and
+// needs, and the times.
+func prepareNewGuest(g *guest.Guest, now time.Time) {
+	if g.ID == "" {
+		g.ID = NewID()
+	}
+	if g.Role == "" {
+		g.Role = guest.RoleGuest
+	}
+	if g.Status == "" {
+		g.Status = guest.StatusPending
+	}
+	if g.ExpectedGuests < 1 {
+		g.ExpectedGuests = 1
+	}
+	g.LastNameKey = guest.NameKey(g.LastName)
+	g.Dietary = guest.NormalizeDietary(g.Dietary)
+	g.Companions = guest.NormalizeCompanions(g.Companions)
+	g.RefreshNeeds()
+	g.Tastes = guest.NormalizeTastes(g.Tastes)
+	g.CreatedAt, g.UpdatedAt = now, now
 }
 
 // UpdateGuest applies the host's patch to guest id, by the guest (admin)

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -63,7 +65,7 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if o.Status.Final() {
 		coll = collArchive
 	}
-	if err := s.noteGuestOrder(ctx, o.GuestID, o.ID); err != nil {
+	if err := s.noteGuestOrder(ctx, o); err != nil {
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err }); err != nil {
@@ -128,15 +130,11 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	var res *mongo.DeleteResult
-	err := s.retry(ctx, onBusy, func() (err error) {
-		res, err = s.coll(collOrders).DeleteOne(ctx, current)
-		return err
-	})
+	removed, err := s.removeOpen(ctx, o.ID, expected)
 	if err != nil {
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	if res.DeletedCount == 0 {
+	if !removed {
 		// Someone else moved it on; take our copy back out (its _id was
 		// ours alone: the insert would have failed otherwise).
 		s.retry(ctx, onBusy, func() error {
@@ -146,6 +144,151 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 	}
 	return nil
+}
+
+// removeOpen removes order id at version from the open orders, once its
+// archived copy is stored, and reports whether it was there to remove.
+func (s *Store) removeOpen(ctx context.Context, id string, version int) (bool, error) {
+	if s.embedded != nil {
+		return s.embedded.removals.remove(ctx, s, openRemoval{id: id, version: version})
+	}
+	removed, err := s.deleteOpen(ctx, []openRemoval{{id: id, version: version}})
+	if err != nil {
+		return false, err
+	}
+	return removed[0], nil
+}
+
+type openRemoval struct {
+	id      string
+	version int
+}
+
+// deleteOpen removes each order of batch at its version from the open
+// orders in one write, and reports for each whether it was there. When
+// the write removes fewer than it was given, the open orders are read
+// again: an order still there (at another version) was moved on by
+// someone else; one gone was removed, by this write or by
+// ReconcileOrders, which removes an open copy only when its archived copy
+// (the caller's) is there.
+func (s *Store) deleteOpen(ctx context.Context, batch []openRemoval) ([]bool, error) {
+	or := make(bson.A, len(batch))
+	for i, r := range batch {
+		or[i] = bson.D{{Key: "_id", Value: r.id}, {Key: "version", Value: r.version}}
+	}
+	q := or[0].(bson.D)
+	if len(batch) > 1 {
+		q = bson.D{{Key: "$or", Value: or}}
+	}
+	var res *mongo.DeleteResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collOrders).DeleteMany(ctx, q)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	removed := make([]bool, len(batch))
+	for i := range removed {
+		removed[i] = true
+	}
+	if int(res.DeletedCount) == len(batch) {
+		return removed, nil
+	}
+	if len(batch) == 1 {
+		removed[0] = false
+		return removed, nil
+	}
+	for i, r := range batch {
+		_, err := s.findOrder(ctx, collOrders, r.id)
+		if err == nil {
+			removed[i] = false
+		} else if !errors.Is(err, ErrNotFound) {
+			return nil, err
+		}
+	}
+	return removed, nil
+}
+
+// openRemovals batches, on the embedded database, the removals of
+// finished orders from the open orders: serving (or cancelling) an order
+// is two writes, its archived copy and its removal, and the removals of
+// orders finished while one is waiting for the database's one writer go
+// in the next write together (a group commit). Each caller still returns
+// only once its own removal is stored, so every reader sees what it saw
+// before: the order archived, then gone from the open orders. A crash
+// leaves what it left before, for each order of the batch: both copies,
+// which ReconcileOrders resolves to the archived one.
+type openRemovals struct {
+	mu      sync.Mutex
+	queue   []*queuedRemoval
+	leading bool // a caller is writing a batch
+}
+
+type queuedRemoval struct {
+	openRemoval
+	done chan removalResult // one at a time: "lead", then the result
+}
+
+type removalResult struct {
+	lead    bool // write the queue's next batch, this removal in it
+	removed bool
+	err     error
+}
+
+// removalTimeout bounds a batch's write, which is not cancelled with the
+// request that happens to write it.
+const removalTimeout = 30 * time.Second
+
+// remove queues r and returns once it is removed. The caller that finds
+// nobody writing a batch writes the queue's; when it is done, the oldest
+// removal queued meanwhile writes the next.
+func (m *openRemovals) remove(ctx context.Context, s *Store, r openRemoval) (bool, error) {
+	q := &queuedRemoval{openRemoval: r, done: make(chan removalResult, 1)}
+	m.mu.Lock()
+	m.queue = append(m.queue, q)
+	lead := !m.leading
+	m.leading = true
+	m.mu.Unlock()
+	for {
+		if lead {
+			m.writeBatch(ctx, s)
+		}
+		res := <-q.done
+		if !res.lead {
+			return res.removed, res.err
+		}
+		lead = true
+	}
+}
+
+// writeBatch removes the queued orders and hands the next batch on.
+func (m *openRemovals) writeBatch(ctx context.Context, s *Store) {
+	m.mu.Lock()
+	batch := m.queue
+	m.queue = nil
+	m.mu.Unlock()
+	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removalTimeout)
+	defer cancel()
+	rs := make([]openRemoval, len(batch))
+	for i, q := range batch {
+		rs[i] = q.openRemoval
+	}
+	removed, err := s.deleteOpen(wctx, rs)
+	for i, q := range batch {
+		res := removalResult{err: err}
+		if err == nil {
+			res.removed = removed[i]
+		}
+		q.done <- res
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if len(m.queue) == 0 {
+		m.leading = false
+		return
+	}
+	m.queue[0].done <- removalResult{lead: true}
 }
 
 // OrderClaimKey names the claim that guards moving order id on from
@@ -470,8 +613,53 @@ func OrderIDFor(guestID, key string) string {
 	return hex.EncodeToString(sum[:12])
 }
 
+// legacyRecords remembers, on the embedded database, that the
+// idempotency collection is empty. Placements no longer write records
+// (OrderIDFor), so once it is seen empty it stays empty, and a
+// placement's look-up of its key's record, one read each, can be skipped:
+// every writer of the embedded database is in this process
+// (moveclaims.go). A shared database is always read: an instance of an
+// older barhub may still write records there.
+type legacyRecords struct {
+	state atomic.Int32 // recordsUnknown, recordsNone or recordsSome
+}
+
+const (
+	recordsUnknown = iota
+	recordsNone
+	recordsSome
+)
+
+// noIdempotencyRecords reports whether the embedded database is known to
+// hold no idempotency record, looking once.
+func (s *Store) noIdempotencyRecords(ctx context.Context) bool {
+	if s.embedded == nil {
+		return false
+	}
+	r := &s.embedded.idempotency
+	switch r.state.Load() {
+	case recordsNone:
+		return true
+	case recordsSome:
+		return false
+	}
+	n, err := s.coll(collIdempotency).CountDocuments(ctx, bson.D{}, options.Count().SetLimit(1))
+	if err != nil || n > 0 {
+		if err == nil {
+			r.state.CompareAndSwap(recordsUnknown, recordsSome)
+		}
+		return false
+	}
+	// A record reserved meanwhile has set recordsSome, which stays.
+	return r.state.CompareAndSwap(recordsUnknown, recordsNone)
+}
+
 // ReserveIdempotencyKey inserts rec; ErrConflict when the key is taken.
 func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord) error {
+	if s.embedded != nil {
+		// Before the insert: no look-up may skip a record once it exists.
+		s.embedded.idempotency.state.Store(recordsSome)
+	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collIdempotency).InsertOne(ctx, rec); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("reserve idempotency key: %w", ErrConflict)
@@ -484,6 +672,9 @@ func (s *Store) ReserveIdempotencyKey(ctx context.Context, rec IdempotencyRecord
 // IdempotencyRecordByID loads a record.
 func (s *Store) IdempotencyRecordByID(ctx context.Context, id string) (IdempotencyRecord, error) {
 	var rec IdempotencyRecord
+	if s.noIdempotencyRecords(ctx) {
+		return rec, fmt.Errorf("load idempotency key: %w", ErrNotFound)
+	}
 	err := s.coll(collIdempotency).FindOne(ctx, bson.D{{Key: "_id", Value: id}}).Decode(&rec)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return rec, fmt.Errorf("load idempotency key: %w", ErrNotFound)

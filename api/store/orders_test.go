@@ -26,9 +26,27 @@ func newOrder(id, guestID string, status order.Status, created time.Time) *order
 	}
 }
 
+// TestOrderQueries runs on a shared database's store, where each guest's
+// order list is a document, and on the embedded database's, where it is
+// kept in memory.
 func TestOrderQueries(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		open func(t *testing.T) *store.Store
+	}{
+		{"shared", func(t *testing.T) *store.Store { return storetest.New(t) }},
+		{"embedded", func(t *testing.T) *store.Store {
+			s := openEmbedded(t, t.TempDir())
+			t.Cleanup(func() { s.Close(context.Background()) })
+			return s
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) { testOrderQueries(t, tc.open(t)) })
+	}
+}
+
+func testOrderQueries(t *testing.T, s *store.Store) {
 	ctx := context.Background()
-	s := storetest.New(t)
 	orders := []*order.Order{
 		newOrder("o1", "ann", order.Served, at(0)),
 		newOrder("o2", "ann", order.Queued, at(5)),

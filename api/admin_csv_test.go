@@ -1,0 +1,122 @@
+package api
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/api/guest"
+)
+
+// TestImportInChunksReportsEveryRow: an import of several chunks of new
+// guests, with refused rows and updates among them, reports each row as
+// one applied after the other would be — including rows that name a new
+// guest of an earlier row by its code or its name — and both instances'
+// guest lists show every new guest at once. Run again, the same file adds
+// nobody.
+func TestImportInChunksReportsEveryRow(t *testing.T) {
+	envs := newCluster(t, 2, 0, nil)
+	e := envs[0]
+	admin := e.addGuest(guest.Guest{FirstName: "Party", LastName: "Host", Role: guest.RoleAdmin})
+	old := e.addGuest(guest.Guest{FirstName: "Old", LastName: "Friend"})
+	tok := e.tokenFor(admin)
+	for _, env := range envs { // both guest lists are read before: the import must reach them
+		if status, body := env.do("GET", "/api/admin/guests?limit=5", tok, nil); status != 200 {
+			t.Fatalf("list: %d %s", status, body)
+		}
+	}
+	newCode := guest.NewCode()
+	rows := make([]string, 260)
+	for i := range rows {
+		rows[i] = fmt.Sprintf(",,Imp%d,Row%d,", i, i)
+	}
+	type want struct {
+		status, reasonCode string
+	}
+	special := map[int]struct {
+		row  string
+		want want
+	}{
+		10:  {",,Cy,,", want{rowRefused, guest.RowEmpty}},
+		50:  {",,Imp5,Row5,", want{rowRefused, reasonDuplicateRow}},
+		120: {",,Old,Friend,", want{rowRefused, reasonAlreadyInvited}},
+		130: {"," + old.Code + ",Old,Friend,coming", want{rowUpdated, ""}},
+		140: {"new-id-1," + newCode + ",Nia,New,", want{rowCreated, ""}},
+		200: {"," + newCode + ",Nia,New,coming", want{rowUpdated, ""}}, // the guest of row 140
+		210: {",,Nia,New,", want{rowRefused, reasonAlreadyInvited}},
+		220: {"other-id," + old.Code + ",Zed,Zee,", want{rowRefused, reasonTaken}},
+	}
+	for i, s := range special {
+		rows[i] = s.row
+	}
+	csv := "id,code,firstName,lastName,status\n" + strings.Join(rows, "\n") + "\n"
+	status, body := e.do("POST", "/api/admin/guests/import", tok, csv, "Content-Type", "text/csv")
+	if status != 200 {
+		t.Fatalf("import: %d %s", status, body)
+	}
+	var rep importReport
+	decodeInto(t, body, &rep)
+	if len(rep.Rows) != len(rows) {
+		t.Fatalf("%d rows reported of %d", len(rep.Rows), len(rows))
+	}
+	created := 0
+	for i, r := range rep.Rows {
+		w := want{rowCreated, ""}
+		if s, ok := special[i]; ok {
+			w = s.want
+		}
+		if r.Row != i+2 || r.Status != w.status || !strings.Contains(w.reasonCode, r.ReasonCode) {
+			t.Errorf("row %d (%s): %+v, want %+v", i+2, rows[i], r, w)
+		}
+		if r.Status == rowCreated {
+			created++
+			if r.ID == "" {
+				t.Errorf("row %d created without an id", r.Row)
+			}
+		}
+	}
+	if rep.Created != created || created != len(rows)-7 || rep.Updated != 2 || rep.Refused != 5 {
+		t.Errorf("created %d (%d rows), updated %d, refused %d", rep.Created, created, rep.Updated, rep.Refused)
+	}
+	if r := rep.Rows[200]; r.ID != "new-id-1" || strings.Join(r.Changes, ",") != "status" {
+		t.Errorf("row 202 updated %+v, want new-id-1's status", r)
+	}
+	if r := rep.Rows[210]; !strings.Contains(r.Reason, "new-id-1") {
+		t.Errorf("row 212: %+v, want already invited as new-id-1", r)
+	}
+	ctx := context.Background()
+	if g, err := e.store.GuestByCode(ctx, newCode); err != nil || g.ID != "new-id-1" || g.Status != guest.StatusComing {
+		t.Errorf("Nia New: %+v %v", g, err)
+	}
+	if g, err := e.store.GuestByCode(ctx, old.Code); err != nil || g.ID != old.ID || g.Status != guest.StatusComing {
+		t.Errorf("Old Friend: %+v %v", g, err)
+	}
+	for i, env := range envs {
+		status, body := env.do("GET", "/api/admin/guests?q=imp&limit=500", tok, nil)
+		var page struct {
+			Guests []guest.Guest `json:"guests"`
+			Total  int           `json:"total"`
+		}
+		decodeInto(t, body, &page)
+		if status != 200 || page.Total != created-1 || len(page.Guests) != created-1 { // Nia is no Imp
+			t.Errorf("instance %d lists %d (total %d) of the %d imported: %d", i, len(page.Guests), page.Total, created-1, status)
+		}
+	}
+	var st statsView
+	_, body = e.do("GET", "/api/admin/stats", tok, nil)
+	decodeInto(t, body, &st)
+	if st.Invited != created+1 || st.Coming != 2 {
+		t.Errorf("stats: %s, want %d invited, 2 coming", body, created+1)
+	}
+
+	// The same file again: nobody new, nothing changed.
+	status, body = e.do("POST", "/api/admin/guests/import", tok, csv, "Content-Type", "text/csv")
+	decodeInto(t, body, &rep)
+	if status != 200 || rep.Created != 0 {
+		t.Errorf("second run: %d, %d created", status, rep.Created)
+	}
+	if n, err := e.store.CountGuests(ctx, nil); err != nil || int(n) != created+2 {
+		t.Errorf("%d guests after the second run (%v), want %d", n, err, created+2)
+	}
+}

@@ -1,0 +1,42 @@
+package store
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"testing"
+
+	"github.com/barhub/barhub/api/order"
+)
+
+// deleteOpen removes a batch of open orders in one write and tells which
+// were there at the version given: one moved on meanwhile (another
+// version) stays and is reported, one already gone counts as removed.
+func TestDeleteOpenBatch(t *testing.T) {
+	ctx := context.Background()
+	s, err := Open(ctx, Config{DataDir: t.TempDir()}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	for _, id := range []string{"a", "b", "c"} {
+		if err := s.CreateOrder(ctx, &order.Order{ID: id, GuestID: "ann", Status: order.Ready, Version: 3}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	before := s.Writes()
+	removed, err := s.deleteOpen(ctx, []openRemoval{{"a", 3}, {"b", 2}, {"gone", 1}, {"c", 3}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := []bool{true, false, true, true}; !slices.Equal(removed, want) {
+		t.Errorf("removed %v, want %v", removed, want)
+	}
+	if w := s.Writes() - before; w != 1 {
+		t.Errorf("a batch of four took %d writes, want 1", w)
+	}
+	q, err := s.BarQueue(ctx)
+	if err != nil || len(q) != 1 || q[0].ID != "b" {
+		t.Errorf("open orders after the batch: %v, %v; want b alone", q, err)
+	}
+}
