@@ -7,6 +7,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/url"
 	"strconv"
@@ -18,7 +19,12 @@ import (
 // subscribe and read events, with a fixed buffer and no allocation per
 // message, so the tool spends its share of the CPU on reading sockets.
 type sock struct {
-	nc  net.Conn
+	nc net.Conn
+	// wr is where frames to the server go: nc, or the socket's file
+	// descriptor once a poller reads it.
+	wr io.Writer
+	// fd is the socket's descriptor while a poller reads it, else -1.
+	fd  int
 	buf [4096]byte
 	r   int // start of unread data in buf
 	w   int // end of data in buf
@@ -59,7 +65,7 @@ func dial(u *url.URL, topic string, timeout time.Duration, latCap int) (*sock, e
 	if err != nil {
 		return nil, fmt.Errorf("dial %s: %w", u.Host, err)
 	}
-	s := &sock{nc: nc, lat: make([]uint32, 0, latCap)}
+	s := &sock{nc: nc, wr: nc, fd: -1, lat: make([]uint32, 0, latCap)}
 	nc.SetDeadline(time.Now().Add(timeout))
 	var key [16]byte
 	rand.Read(key[:])
@@ -109,37 +115,50 @@ func (s *sock) writeFrame(op byte, p []byte) error {
 	b := s.ctl[:0]
 	b = append(b, 0x80|op, 0x80|byte(len(p)), 0, 0, 0, 0)
 	b = append(b, p...)
-	_, err := s.nc.Write(b)
+	_, err := s.wr.Write(b)
 	return err
 }
 
-// readLoop reads frames until the connection ends.
+// readLoop reads frames until the connection ends: one goroutine per
+// socket, the portable way.
 func (s *sock) readLoop(t *totals) {
 	defer s.nc.Close()
-	for {
-		if err := s.parse(t); err != nil {
-			s.closeMsg = err.Error()
-			t.closed.Add(1)
-			return
+	err := s.took(0, t)
+	for err == nil {
+		var n int
+		n, err = s.nc.Read(s.buf[s.w:])
+		if err == nil {
+			err = s.took(n, t)
 		}
-		if s.r > 0 {
-			s.w = copy(s.buf[:], s.buf[s.r:s.w])
-			s.r = 0
-		}
-		n, err := s.nc.Read(s.buf[s.w:])
-		if err != nil {
-			s.closeMsg = err.Error()
-			t.closed.Add(1)
-			return
-		}
-		if s.skip > 0 {
-			d := min(s.skip, n)
-			copy(s.buf[s.w:], s.buf[s.w+d:s.w+n])
-			n -= d
-			s.skip -= d
-		}
-		s.w += n
 	}
+	s.end(err, t)
+}
+
+// took handles n bytes just read into buf[w:] (0: what is buffered
+// already): it drops the rest of an oversized frame, handles every
+// complete frame, and moves a partial one to the front.
+func (s *sock) took(n int, t *totals) error {
+	if s.skip > 0 {
+		d := min(s.skip, n)
+		copy(s.buf[s.w:], s.buf[s.w+d:s.w+n])
+		n -= d
+		s.skip -= d
+	}
+	s.w += n
+	if err := s.parse(t); err != nil {
+		return err
+	}
+	if s.r > 0 {
+		s.w = copy(s.buf[:], s.buf[s.r:s.w])
+		s.r = 0
+	}
+	return nil
+}
+
+// end records why the socket stopped being read.
+func (s *sock) end(err error, t *totals) {
+	s.closeMsg = err.Error()
+	t.closed.Add(1)
 }
 
 // errClosed is returned when the server closed the socket.

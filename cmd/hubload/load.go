@@ -91,7 +91,10 @@ type result struct {
 	// subscription: a reconnect storm of N sockets, Concurrency at once.
 	Connect time.Duration
 	// ConnectCPU is the server's CPU time over the connect phase.
-	ConnectCPU      time.Duration
+	ConnectCPU time.Duration
+	// ConnectToolCPU is this tool's own, over the same phase: the two
+	// share the cores, so the storm's wall time is their sum over two.
+	ConnectToolCPU  time.Duration
 	ServerRSSBefore int64
 	ServerRSSIdle   int64
 	ServerRSSEnd    int64
@@ -124,10 +127,17 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 		msgs = cfg.rounds
 	}
 	var t totals
-	connect0, ccpu0 := time.Now(), procCPU(cfg.pid)
-	socks, err := openSockets(ctx, cfg, api, base, msgs, &t)
+	connect0, ccpu0, tcpu0 := time.Now(), procCPU(cfg.pid), selfCPU()
+	rd, err := newReaders(cfg.n, &t)
+	if err != nil {
+		return nil, err
+	}
+	// After the sockets' net.Conns are closed (defers run last first).
+	defer rd.close()
+	socks, err := openSockets(ctx, cfg, api, base, msgs, rd)
 	res.Connect = time.Since(connect0)
 	res.ConnectCPU = procCPU(cfg.pid) - ccpu0
+	res.ConnectToolCPU = selfCPU() - tcpu0
 	defer func() {
 		for _, s := range socks {
 			s.nc.Close()
@@ -193,7 +203,7 @@ func load(ctx context.Context, cfg loadConfig, out io.Writer) (*result, error) {
 	return res, nil
 }
 
-func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.URL, msgs int, t *totals) ([]*sock, error) {
+func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.URL, msgs int, rd *readers) ([]*sock, error) {
 	ws := *base
 	ws.Scheme = "ws"
 	if base.Scheme == "https" {
@@ -206,6 +216,8 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 	var wg sync.WaitGroup
 	for w := 0; w < cfg.concurrency; w++ {
 		wg.Go(func() {
+			tickets := newTicketConn(base.Host, api.token)
+			defer tickets.close()
 			for i := range jobs {
 				topic := "guests"
 				if cfg.mode == "guests" {
@@ -214,7 +226,7 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 				var err error
 				for attempt := 0; attempt < 5; attempt++ {
 					var ticket string
-					ticket, err = api.ticket(ctx)
+					ticket, err = tickets.ticket()
 					if err != nil {
 						continue
 					}
@@ -224,7 +236,7 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 					s, err = dial(&u, topic, 30*time.Second, msgs)
 					if err == nil {
 						socks[i] = s
-						go s.readLoop(t)
+						err = rd.add(i, s)
 						break
 					}
 					time.Sleep(time.Duration(attempt+1) * 200 * time.Millisecond)
@@ -259,9 +271,9 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 	default:
 	}
 	deadline := time.Now().Add(30 * time.Second)
-	for t.subscribed.Load() < int64(cfg.n) {
+	for rd.t.subscribed.Load() < int64(cfg.n) {
 		if time.Now().After(deadline) {
-			return socks, fmt.Errorf("only %d of %d sockets subscribed", t.subscribed.Load(), cfg.n)
+			return socks, fmt.Errorf("only %d of %d sockets subscribed", rd.t.subscribed.Load(), cfg.n)
 		}
 		time.Sleep(10 * time.Millisecond)
 	}
@@ -351,7 +363,8 @@ func report(out io.Writer, cfg loadConfig, r *result) {
 	fmt.Fprintf(out, "\ndelivered %d/%d (lost %d), duplicates %d, gaps %d, sockets closed %d, publish errors %d\n",
 		r.Delivered, r.Expected, r.Expected-r.Delivered, r.Dups, r.Gaps, r.Closed, r.PublishErrors.Load())
 	fmt.Fprintf(out, "latency p50 %s p95 %s p99 %s max %s\n", ms(r.P50), ms(r.P95), ms(r.P99), ms(r.Max))
-	fmt.Fprintf(out, "connect %d sockets %s\n", r.Sockets, ms(r.Connect))
+	fmt.Fprintf(out, "connect %d sockets %s; hubload CPU %.0f µs per connect\n", r.Sockets, ms(r.Connect),
+		float64(r.ConnectToolCPU.Microseconds())/float64(max(r.Sockets, 1)))
 	if cfg.pid > 0 && r.Sockets > 0 {
 		fmt.Fprintf(out, "server CPU %.0f µs per connect (%.2f s over the connect phase)\n",
 			float64(r.ConnectCPU.Microseconds())/float64(r.Sockets), r.ConnectCPU.Seconds())
@@ -447,16 +460,6 @@ func (a *apiClient) login(ctx context.Context, code, last string) error {
 	}
 	a.token = resp.Token
 	return nil
-}
-
-func (a *apiClient) ticket(ctx context.Context) (string, error) {
-	var resp struct {
-		Ticket string `json:"ticket"`
-	}
-	if err := a.do(ctx, "/api/ws/ticket", struct{}{}, &resp); err != nil {
-		return "", err
-	}
-	return resp.Ticket, nil
 }
 
 // announce sends batch one request each, or, with asList, as one request
