@@ -167,6 +167,40 @@ func (s *Store) noteGuestOrder(ctx context.Context, o *order.Order) error {
 	return nil
 }
 
+// SaveGuestOrderLists writes every guest's order list, built from the
+// orders and the archive, to the shared documents, and returns how many
+// guests have orders. A data folder served by one process keeps its lists
+// in memory only, so "barhub db" runs this before several instances share
+// the folder: without it their "my orders", pacing and open-order limit
+// would miss the orders placed before. Ids already on a document stay
+// where they are ($addToSet, as a placement adds them), so it is safe
+// while instances place orders.
+func (s *Store) SaveGuestOrderLists(ctx context.Context) (int, error) {
+	var built guestOrderLists
+	built.mu.Lock()
+	err := built.loadLocked(ctx, s)
+	built.mu.Unlock()
+	if err != nil {
+		return 0, err
+	}
+	for guestID, list := range built.lists {
+		ids := make([]string, len(list))
+		for i, o := range list {
+			ids[i] = o.id
+		}
+		err := s.retry(ctx, onBusyOrDuplicate, func() error {
+			_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}},
+				bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: bson.D{{Key: "$each", Value: ids}}}}}},
+				options.UpdateOne().SetUpsert(true))
+			return err
+		})
+		if err != nil {
+			return 0, fmt.Errorf("save the order list of guest %s: %w", guestID, err)
+		}
+	}
+	return len(built.lists), nil
+}
+
 // GuestOrderIDs returns the ids on guestID's order list, oldest first.
 // CreateOrder lists an id before it stores the order, so every stored
 // order of the guest is on it (an id whose order was never stored may be

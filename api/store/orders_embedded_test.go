@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"slices"
 	"sync"
 	"testing"
@@ -274,5 +275,72 @@ func TestReplaceOrderComparesVersionEmbedded(t *testing.T) {
 		if won != 1 || err != nil || got.Status != to || got.Version != 2 || len(got.History) != 2 {
 			t.Errorf("to %s: %d moves won; order %s v%d with %d history entries, %v", to, won, got.Status, got.Version, len(got.History), err)
 		}
+	}
+}
+
+// A data folder served by one process keeps its order lists in memory; when
+// "barhub db" then serves it to several instances, SaveGuestOrderLists puts
+// them on the shared documents, so the instances' "my orders" and open-order
+// limit see the orders placed before, and their own placements go on after.
+func TestSaveGuestOrderListsForSharing(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	s := openEmbedded(t, dir)
+	for i, o := range []*order.Order{
+		newOrder("ann-2", "ann", order.Queued, at(2)),
+		newOrder("ann-1", "ann", order.Queued, at(1)),
+		newOrder("bob-1", "bob", order.Queued, at(3)),
+	} {
+		if err := s.CreateOrder(ctx, o); err != nil {
+			t.Fatalf("order %d: %v", i, err)
+		}
+	}
+	bob, err := s.OrderByID(ctx, "bob-1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	bob.Status, bob.Version = order.Served, 2
+	if err := s.ReplaceOrder(ctx, bob, 1); err != nil {
+		t.Fatal(err)
+	}
+	s.Close(ctx)
+
+	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: dir}, slog.New(slog.DiscardHandler))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer emb.Close()
+	shared := func() *store.Store {
+		st, err := store.Open(ctx, store.Config{URI: emb.URI()}, slog.New(slog.DiscardHandler))
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { st.Close(ctx) })
+		return st
+	}
+	a, b := shared(), shared()
+	if ids, _ := a.GuestOrderIDs(ctx, "ann"); len(ids) != 0 {
+		t.Fatalf("before saving, a shared instance found ann's list %v: the test shows nothing", ids)
+	}
+	for range 2 { // saving twice changes nothing
+		if n, err := a.SaveGuestOrderLists(ctx); err != nil || n != 2 {
+			t.Fatalf("save: %d guests, %v; want 2", n, err)
+		}
+	}
+	if ids, err := b.GuestOrderIDs(ctx, "ann"); err != nil || !slices.Equal(ids, []string{"ann-1", "ann-2"}) {
+		t.Errorf("ann's list on another instance: %v, %v; want [ann-1 ann-2]", ids, err)
+	}
+	if mine, err := b.OrdersByGuest(ctx, "bob", 0); err != nil || !slices.Equal(orderIDs(mine), []string{"bob-1"}) || mine[0].Status != order.Served {
+		t.Errorf("bob's orders on another instance: %v, %v; want bob-1, served", orderIDs(mine), err)
+	}
+	if err := b.CreateOrder(ctx, newOrder("ann-3", "ann", order.Queued, at(4))); err != nil {
+		t.Fatal(err)
+	}
+	ids, err := a.GuestOrderIDs(ctx, "ann")
+	if err != nil || !slices.Equal(ids, []string{"ann-1", "ann-2", "ann-3"}) {
+		t.Errorf("after a shared placement: %v, %v", ids, err)
+	}
+	if open, _, err := a.GuestUnfinishedOrders(ctx, "ann", ids, nil); err != nil || len(open) != 3 {
+		t.Errorf("ann's unfinished orders: %d, %v; want 3", len(open), err)
 	}
 }

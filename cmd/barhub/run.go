@@ -451,9 +451,29 @@ func runDB(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
+	// Served by one process, the folder kept the guests' order lists in
+	// memory; the instances about to share it read them from documents.
+	if err := saveGuestOrderLists(ctx, emb.URI(), logger); err != nil {
+		emb.Close()
+		return err
+	}
 	fmt.Fprintf(stdout, "embedded database ready: MONGODB_URI=%s\n", emb.URI())
 	<-ctx.Done()
 	emb.Close()
+	return nil
+}
+
+func saveGuestOrderLists(ctx context.Context, uri string, logger *slog.Logger) error {
+	st, err := store.Open(ctx, store.Config{URI: uri}, logger)
+	if err != nil {
+		return err
+	}
+	defer st.Close(context.Background())
+	n, err := st.SaveGuestOrderLists(ctx)
+	if err != nil {
+		return err
+	}
+	logger.Info("guests' order lists saved for shared use", "guests", n)
 	return nil
 }
 
