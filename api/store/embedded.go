@@ -13,6 +13,8 @@ import (
 
 	"github.com/FerretDB/FerretDB/ferretdb"
 	_ "modernc.org/sqlite" // the driver FerretDB's SQLite backend uses, for IndexIDs
+
+	"github.com/barhub/barhub/api/order"
 )
 
 // EmbeddedConfig configures the embedded FerretDB.
@@ -62,8 +64,12 @@ type Embedded struct {
 	// (orders.go).
 	idempotency legacyRecords
 	// removals batches the removal of finished orders from the open
-	// orders (orders.go).
-	removals openRemovals
+	// orders: serving (or cancelling) an order is two writes, its archived
+	// copy and its removal, and a crash between them leaves both copies,
+	// which ReconcileOrders resolves to the archived one (orders.go).
+	removals groupCommit[openRemoval, bool]
+	// inserts batches the placements' inserts of new orders (orders.go).
+	inserts groupCommit[*order.Order, error]
 	// orderLocks make each move of an order one step (orders.go).
 	orderLocks orderLocks
 }

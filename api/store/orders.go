@@ -1,6 +1,7 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -69,13 +70,48 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 	if err := s.noteGuestOrder(ctx, o); err != nil {
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
-	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err }); err != nil {
+	var err error
+	if s.embedded != nil && coll == collOrders {
+		var werr error
+		werr, err = s.embedded.inserts.do(ctx, o, s.insertOrders)
+		err = cmp.Or(err, werr)
+	} else {
+		err = s.retry(ctx, onBusy, func() error { _, err := s.coll(coll).InsertOne(ctx, o); return err })
+	}
+	if err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("create order %s: %w", o.ID, ErrConflict)
 		}
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
 	return nil
+}
+
+// insertOrders stores new open orders in one insert command: on the
+// embedded database the placements waiting for its one writer share one
+// transaction and one commit (inserts, a groupCommit). It returns each
+// order's failure (a duplicate _id: that key's order is stored already).
+// When the command had to be tried again, an order found stored as a
+// duplicate may be the first try's, which is this placement's own.
+func (s *Store) insertOrders(ctx context.Context, batch []*order.Order) ([]error, error) {
+	docs := make([]any, len(batch))
+	for i, o := range batch {
+		docs[i] = o
+	}
+	werrs, retried, err := s.insertEach(ctx, collOrders, docs)
+	if err != nil || !retried {
+		return werrs, err
+	}
+	for i, o := range batch {
+		if !mongo.IsDuplicateKeyError(werrs[i]) {
+			continue
+		}
+		stored, err := s.findOrder(ctx, collOrders, o.ID)
+		if err == nil && stored.GuestID == o.GuestID && stored.CreatedAt.UnixMilli() == o.CreatedAt.UnixMilli() {
+			werrs[i] = nil
+		}
+	}
+	return werrs, nil
 }
 
 func (s *Store) findOrder(ctx context.Context, coll, id string) (order.Order, error) {
@@ -204,7 +240,7 @@ func (s *Store) replaceOrderEmbedded(ctx context.Context, o order.Order, expecte
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
-	removed, err := s.embedded.removals.remove(ctx, s, openRemoval{id: o.ID, version: expected})
+	removed, err := s.embedded.removals.do(ctx, openRemoval{id: o.ID, version: expected}, s.deleteOpen)
 	if err != nil {
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
@@ -222,7 +258,7 @@ func (s *Store) replaceOrderEmbedded(ctx context.Context, o order.Order, expecte
 // archived copy is stored, and reports whether it was there to remove.
 func (s *Store) removeOpen(ctx context.Context, id string, version int) (bool, error) {
 	if s.embedded != nil {
-		return s.embedded.removals.remove(ctx, s, openRemoval{id: id, version: version})
+		return s.embedded.removals.do(ctx, openRemoval{id: id, version: version}, s.deleteOpen)
 	}
 	removed, err := s.deleteOpen(ctx, []openRemoval{{id: id, version: version}})
 	if err != nil {
@@ -289,87 +325,6 @@ func (s *Store) deleteOpen(ctx context.Context, batch []openRemoval) ([]bool, er
 		}
 	}
 	return removed, nil
-}
-
-// openRemovals batches, on the embedded database, the removals of
-// finished orders from the open orders: serving (or cancelling) an order
-// is two writes, its archived copy and its removal, and the removals of
-// orders finished while one is waiting for the database's one writer go
-// in the next write together (a group commit). Each caller still returns
-// only once its own removal is stored, so every reader sees what it saw
-// before: the order archived, then gone from the open orders. A crash
-// leaves what it left before, for each order of the batch: both copies,
-// which ReconcileOrders resolves to the archived one.
-type openRemovals struct {
-	mu      sync.Mutex
-	queue   []*queuedRemoval
-	leading bool // a caller is writing a batch
-}
-
-type queuedRemoval struct {
-	openRemoval
-	done chan removalResult // one at a time: "lead", then the result
-}
-
-type removalResult struct {
-	lead    bool // write the queue's next batch, this removal in it
-	removed bool
-	err     error
-}
-
-// removalTimeout bounds a batch's write, which is not cancelled with the
-// request that happens to write it.
-const removalTimeout = 30 * time.Second
-
-// remove queues r and returns once it is removed. The caller that finds
-// nobody writing a batch writes the queue's; when it is done, the oldest
-// removal queued meanwhile writes the next.
-func (m *openRemovals) remove(ctx context.Context, s *Store, r openRemoval) (bool, error) {
-	q := &queuedRemoval{openRemoval: r, done: make(chan removalResult, 1)}
-	m.mu.Lock()
-	m.queue = append(m.queue, q)
-	lead := !m.leading
-	m.leading = true
-	m.mu.Unlock()
-	for {
-		if lead {
-			m.writeBatch(ctx, s)
-		}
-		res := <-q.done
-		if !res.lead {
-			return res.removed, res.err
-		}
-		lead = true
-	}
-}
-
-// writeBatch removes the queued orders and hands the next batch on.
-func (m *openRemovals) writeBatch(ctx context.Context, s *Store) {
-	m.mu.Lock()
-	batch := m.queue
-	m.queue = nil
-	m.mu.Unlock()
-	wctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), removalTimeout)
-	defer cancel()
-	rs := make([]openRemoval, len(batch))
-	for i, q := range batch {
-		rs[i] = q.openRemoval
-	}
-	removed, err := s.deleteOpen(wctx, rs)
-	for i, q := range batch {
-		res := removalResult{err: err}
-		if err == nil {
-			res.removed = removed[i]
-		}
-		q.done <- res
-	}
-	m.mu.Lock()
-	defer m.mu.Unlock()
-	if len(m.queue) == 0 {
-		m.leading = false
-		return
-	}
-	m.queue[0].done <- removalResult{lead: true}
 }
 
 // OrderClaimKey names the claim that guards moving order id on from

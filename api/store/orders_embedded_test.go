@@ -168,6 +168,60 @@ func TestIdempotencyRecordsEmbedded(t *testing.T) {
 // Thirty orders served at once on the embedded database: their removals
 // from the open orders share writes, and each serve returns only once its
 // order is archived and gone from the open orders. A stale serve (a
+
+// Placements that wait for the embedded database's one writer share one
+// insert: thirty at once take fewer writes than orders, every order is
+// stored and listed once, and a duplicate among them (a key's second
+// placement) is refused alone.
+func TestPlaceAtOnceEmbedded(t *testing.T) {
+	ctx := context.Background()
+	s := openEmbedded(t, t.TempDir())
+	defer s.Close(ctx)
+	if err := s.CreateOrder(ctx, newOrder("dup", "ann", order.Queued, at(0))); err != nil {
+		t.Fatal(err)
+	}
+	const n = 30
+	before := s.Writes()
+	errs := make([]error, n+1)
+	var wg sync.WaitGroup
+	for i := range n + 1 {
+		wg.Go(func() {
+			id := fmt.Sprintf("o%02d", i)
+			if i == n {
+				id = "dup"
+			}
+			errs[i] = s.CreateOrder(ctx, newOrder(id, fmt.Sprintf("g%d", i%4), order.Queued, at(i+1)))
+		})
+	}
+	wg.Wait()
+	for i, err := range errs[:n] {
+		if err != nil {
+			t.Errorf("order o%02d: %v", i, err)
+		}
+	}
+	if !errors.Is(errs[n], store.ErrConflict) {
+		t.Errorf("the duplicate: %v, want ErrConflict", errs[n])
+	}
+	if w := s.Writes() - before; w > n {
+		t.Errorf("%d placements took %d writes, want at most %d", n+1, w, n)
+	} else {
+		t.Logf("%d placements took %d writes", n+1, w)
+	}
+	q, err := s.BarQueue(ctx)
+	if err != nil || len(q) != n+1 {
+		t.Fatalf("open orders: %d, %v; want %d", len(q), err, n+1)
+	}
+	for g := range 4 {
+		mine, err := s.OrdersByGuest(ctx, fmt.Sprintf("g%d", g), 0)
+		if err != nil || len(mine) != (n-g+3)/4 {
+			t.Errorf("g%d's orders: %v, %v", g, orderIDs(mine), err)
+		}
+	}
+	if o, err := s.OrderByID(ctx, "dup"); err != nil || o.GuestID != "ann" {
+		t.Errorf("the first order of the duplicated id: %+v, %v; want ann's", o, err)
+	}
+}
+
 // version already moved on) is refused and leaves the order as it was.
 func TestServeAtOnceEmbedded(t *testing.T) {
 	ctx := context.Background()
