@@ -273,33 +273,30 @@ type openRemoval struct {
 }
 
 // deleteOpen removes each order of batch at its version from the open
-// orders in one write (a batch of more than one only on the embedded
+// orders in one command (a batch of more than one only on the embedded
 // database, whose callers compared the versions under the orders' locks),
-// and reports for each whether it was there. When
-// the write removes fewer than it was given, the open orders are read
-// again: an order still there (at another version) was moved on by
-// someone else; one gone was removed, by this write or by
-// ReconcileOrders, which removes an open copy only when its archived copy
-// (the caller's) is there.
+// and reports for each whether it was there. When the command removes
+// fewer than it was given, the open orders are read again: an order still
+// there (at another version) was moved on by someone else; one gone was
+// removed, by this command or by ReconcileOrders, which removes an open
+// copy only when its archived copy (the caller's) is there.
 func (s *Store) deleteOpen(ctx context.Context, batch []openRemoval) ([]bool, error) {
-	var q bson.D
-	switch {
-	case s.embedded == nil:
-		q = bson.D{{Key: "_id", Value: batch[0].id}, {Key: "version", Value: batch[0].version}}
-	case len(batch) == 1:
-		// The version was compared under the order's lock (orderLocks),
-		// and _id alone is looked up through the index.
-		q = bson.D{{Key: "_id", Value: batch[0].id}}
-	default:
-		ids := make(bson.A, len(batch))
-		for i, r := range batch {
-			ids[i] = r.id
+	// On the embedded database the versions were compared under the
+	// orders' locks (orderLocks), and each order is deleted by its _id
+	// alone, which the database looks up through the index: one delete
+	// statement per order, all in one command. An $in of the ids would be
+	// one statement, but read every open order.
+	models := make([]mongo.WriteModel, len(batch))
+	for i, r := range batch {
+		q := bson.D{{Key: "_id", Value: r.id}}
+		if s.embedded == nil {
+			q = append(q, bson.E{Key: "version", Value: r.version})
 		}
-		q = bson.D{{Key: "_id", Value: bson.D{{Key: "$in", Value: ids}}}}
+		models[i] = mongo.NewDeleteOneModel().SetFilter(q)
 	}
-	var res *mongo.DeleteResult
+	var res *mongo.BulkWriteResult
 	err := s.retry(ctx, onBusy, func() (err error) {
-		res, err = s.coll(collOrders).DeleteMany(ctx, q)
+		res, err = s.coll(collOrders).BulkWrite(ctx, models)
 		return err
 	})
 	if err != nil {
