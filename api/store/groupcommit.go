@@ -7,12 +7,13 @@ import (
 )
 
 // groupCommit batches writes on the embedded database, whose one writer
-// commits (and, with --db-sync full, fsyncs) each write on its own: the
+// commits (and, with --db-sync full, fsyncs) each command on its own: the
 // items that arrive while a batch is being written go in the next batch
-// together, one write for all of them. Each caller still returns only once
-// its own item is written, with its own result, so every reader sees what
-// it would have seen with one write per item. The zero value is ready; every
-// caller of one groupCommit passes the same write.
+// together, one command for all of them (an insert of many documents is
+// one commit). Each caller still returns only once its own item is
+// written, with its own result, so every reader sees what it would have
+// seen with one write per item. The zero value is ready; every caller of
+// one groupCommit passes the same write.
 type groupCommit[In, Out any] struct {
 	mu      sync.Mutex
 	queue   []*queuedItem[In, Out]
