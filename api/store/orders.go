@@ -141,11 +141,25 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 // "order/<id>/v<expected>" (see Claim), which is what makes the change
 // safe on a database whose conditional writes are not atomic; the version
 // filter is the second line of defence.
+//
+// On the embedded database the version is compared under the order's
+// lock instead (orderLocks) and every write is by _id alone.
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
-	if s.embedded != nil {
-		return s.replaceOrderEmbedded(ctx, o, expected)
-	}
+	conflict := fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
+	if s.embedded != nil {
+		mu := s.embedded.orderLocks.of(o.ID)
+		mu.Lock()
+		defer mu.Unlock()
+		version, err := s.orderVersion(ctx, o.ID)
+		if errors.Is(err, ErrNotFound) || (err == nil && version != expected) {
+			return conflict
+		}
+		if err != nil {
+			return fmt.Errorf("update order %s: %w", o.ID, err)
+		}
+		current = current[:1]
+	}
 	if !o.Status.Final() {
 		var res *mongo.UpdateResult
 		err := s.retry(ctx, onBusy, func() (err error) {
@@ -156,7 +170,7 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 			return fmt.Errorf("update order %s: %w", o.ID, err)
 		}
 		if res.MatchedCount == 0 {
-			return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+			return conflict
 		}
 		return nil
 	}
@@ -166,7 +180,7 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collArchive).InsertOne(ctx, o); return err }); err != nil {
 		if mongo.IsDuplicateKeyError(err) {
 			// Finished already: whoever archived it moved it on first.
-			return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+			return conflict
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
@@ -181,9 +195,23 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 			_, err := s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
 			return err
 		})
-		return fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
+		return conflict
 	}
 	return nil
+}
+
+// orderVersion reads the version of open order id (ErrNotFound: not
+// open), asking for the version alone.
+func (s *Store) orderVersion(ctx context.Context, id string) (int, error) {
+	var cur struct {
+		Version int `bson:"version"`
+	}
+	err := s.coll(collOrders).FindOne(ctx, bson.D{{Key: "_id", Value: id}},
+		options.FindOne().SetProjection(bson.D{{Key: "version", Value: 1}})).Decode(&cur)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return 0, ErrNotFound
+	}
+	return cur.Version, err
 }
 
 // orderLocks make, on the embedded database, each order's compare (a read
@@ -198,60 +226,6 @@ func (l *orderLocks) of(id string) *sync.Mutex {
 	h := fnv.New32a()
 	h.Write([]byte(id))
 	return &l[h.Sum32()%uint32(len(l))]
-}
-
-// replaceOrderEmbedded is ReplaceOrder on the embedded database: the
-// version compared under the order's lock, every write by _id alone.
-func (s *Store) replaceOrderEmbedded(ctx context.Context, o order.Order, expected int) error {
-	mu := s.embedded.orderLocks.of(o.ID)
-	mu.Lock()
-	defer mu.Unlock()
-	conflict := fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
-	byID := bson.D{{Key: "_id", Value: o.ID}}
-	var cur struct {
-		Version int `bson:"version"`
-	}
-	err := s.coll(collOrders).FindOne(ctx, byID, options.FindOne().SetProjection(bson.D{{Key: "version", Value: 1}})).Decode(&cur)
-	if errors.Is(err, mongo.ErrNoDocuments) || (err == nil && cur.Version != expected) {
-		return conflict
-	}
-	if err != nil {
-		return fmt.Errorf("update order %s: %w", o.ID, err)
-	}
-	if !o.Status.Final() {
-		var res *mongo.UpdateResult
-		err := s.retry(ctx, onBusy, func() (err error) {
-			res, err = s.coll(collOrders).ReplaceOne(ctx, byID, o)
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("update order %s: %w", o.ID, err)
-		}
-		if res.MatchedCount == 0 {
-			return conflict
-		}
-		return nil
-	}
-	// Archive first, then remove from the open orders (ReplaceOrder says
-	// why).
-	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collArchive).InsertOne(ctx, o); return err }); err != nil {
-		if mongo.IsDuplicateKeyError(err) {
-			return conflict // finished already
-		}
-		return fmt.Errorf("archive order %s: %w", o.ID, err)
-	}
-	removed, err := s.embedded.removals.do(ctx, openRemoval{id: o.ID, version: expected}, s.deleteOpen)
-	if err != nil {
-		return fmt.Errorf("archive order %s: %w", o.ID, err)
-	}
-	if !removed {
-		s.retry(ctx, onBusy, func() error {
-			_, err := s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
-			return err
-		})
-		return conflict
-	}
-	return nil
 }
 
 // removeOpen removes order id at version from the open orders, once its
