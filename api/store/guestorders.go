@@ -1,10 +1,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -48,31 +50,48 @@ type listedOrder struct {
 	created time.Time
 }
 
-// before orders the lists: by creation, ids breaking ties.
-func (a listedOrder) before(b listedOrder) bool {
-	if !a.created.Equal(b.created) {
-		return a.created.Before(b.created)
+// compare orders the lists: by creation, ids breaking ties.
+func (a listedOrder) compare(b listedOrder) int {
+	return cmp.Or(a.created.Compare(b.created), strings.Compare(a.id, b.id))
+}
+
+// idsOf lists the orders' ids.
+func idsOf(list []listedOrder) []string {
+	out := make([]string, len(list))
+	for i, o := range list {
+		out[i] = o.id
 	}
-	return a.id < b.id
+	return out
 }
 
 // loadLocked builds the lists from every stored order, once; the caller
-// holds l.mu. The open orders are read before the archive: an order
-// moving to the archive meanwhile is archived before it leaves the open
-// orders (ReplaceOrder), so it is in one of the two reads, never missed.
-// Nothing is inserted meanwhile: CreateOrder lists an order, which waits
-// for this, before it stores it.
+// holds l.mu. Nothing is inserted meanwhile: CreateOrder lists an order,
+// which waits for this, before it stores it.
 func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 	if l.loaded {
 		return nil
 	}
+	lists, err := s.readGuestOrderLists(ctx)
+	if err != nil {
+		return err
+	}
+	l.lists, l.loaded = lists, true
+	return nil
+}
+
+// readGuestOrderLists reads every stored order's guest and creation and
+// returns each guest's orders, oldest first. The open orders are read
+// before the archive: an order moving to the archive meanwhile is archived
+// before it leaves the open orders (ReplaceOrder), so it is in one of the
+// two reads, never missed.
+func (s *Store) readGuestOrderLists(ctx context.Context) (map[string][]listedOrder, error) {
 	seen := map[string]bool{}
 	lists := map[string][]listedOrder{}
 	for _, coll := range []string{collOrders, collArchive} {
 		cur, err := s.coll(coll).Find(ctx, bson.D{},
 			options.Find().SetProjection(bson.D{{Key: "guestId", Value: 1}, {Key: "createdAt", Value: 1}}))
 		if err != nil {
-			return fmt.Errorf("build the guests' order lists: %w", err)
+			return nil, fmt.Errorf("build the guests' order lists: %w", err)
 		}
 		var docs []struct {
 			ID        string    `bson:"_id"`
@@ -80,7 +99,7 @@ func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 			CreatedAt time.Time `bson:"createdAt"`
 		}
 		if err := cur.All(ctx, &docs); err != nil {
-			return fmt.Errorf("build the guests' order lists: %w", err)
+			return nil, fmt.Errorf("build the guests' order lists: %w", err)
 		}
 		for _, d := range docs {
 			if seen[d.ID] {
@@ -91,18 +110,9 @@ func (l *guestOrderLists) loadLocked(ctx context.Context, s *Store) error {
 		}
 	}
 	for _, list := range lists {
-		slices.SortFunc(list, func(a, b listedOrder) int {
-			if a.before(b) {
-				return -1
-			}
-			if b.before(a) {
-				return 1
-			}
-			return 0
-		})
+		slices.SortFunc(list, listedOrder.compare)
 	}
-	l.lists, l.loaded = lists, true
-	return nil
+	return lists, nil
 }
 
 // add lists an order of guestID, in its place by creation (the end, but
@@ -119,7 +129,7 @@ func (l *guestOrderLists) add(ctx context.Context, s *Store, guestID string, o l
 		return nil
 	}
 	i := len(list)
-	for i > 0 && o.before(list[i-1]) {
+	for i > 0 && o.compare(list[i-1]) < 0 {
 		i--
 	}
 	l.lists[guestID] = slices.Insert(list, i, o)
@@ -137,11 +147,7 @@ func (l *guestOrderLists) ids(ctx context.Context, s *Store, guestID string) ([]
 	if len(list) == 0 {
 		return nil, nil
 	}
-	out := make([]string, len(list))
-	for i, o := range list {
-		out[i] = o.id
-	}
-	return out, nil
+	return idsOf(list), nil
 }
 
 // noteGuestOrder adds o to its guest's list. CreateOrder calls it before
@@ -155,16 +161,21 @@ func (s *Store) noteGuestOrder(ctx context.Context, o *order.Order) error {
 		}
 		return nil
 	}
-	err := s.retry(ctx, onBusyOrDuplicate, func() error {
-		_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: o.GuestID}},
-			bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: o.ID}}}},
-			options.UpdateOne().SetUpsert(true))
-		return err
-	})
-	if err != nil {
+	if err := s.listGuestOrders(ctx, o.GuestID, []string{o.ID}); err != nil {
 		return fmt.Errorf("list order %s for guest %s: %w", o.ID, o.GuestID, err)
 	}
 	return nil
+}
+
+// listGuestOrders adds ids to guestID's shared list document, in order,
+// leaving an id listed already where it is.
+func (s *Store) listGuestOrders(ctx context.Context, guestID string, ids []string) error {
+	return s.retry(ctx, onBusyOrDuplicate, func() error {
+		_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}},
+			bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: bson.D{{Key: "$each", Value: ids}}}}}},
+			options.UpdateOne().SetUpsert(true))
+		return err
+	})
 }
 
 // SaveGuestOrderLists writes every guest's order list, built from the
@@ -176,29 +187,16 @@ func (s *Store) noteGuestOrder(ctx context.Context, o *order.Order) error {
 // where they are ($addToSet, as a placement adds them), so it is safe
 // while instances place orders.
 func (s *Store) SaveGuestOrderLists(ctx context.Context) (int, error) {
-	var built guestOrderLists
-	built.mu.Lock()
-	err := built.loadLocked(ctx, s)
-	built.mu.Unlock()
+	lists, err := s.readGuestOrderLists(ctx)
 	if err != nil {
 		return 0, err
 	}
-	for guestID, list := range built.lists {
-		ids := make([]string, len(list))
-		for i, o := range list {
-			ids[i] = o.id
-		}
-		err := s.retry(ctx, onBusyOrDuplicate, func() error {
-			_, err := s.coll(collGuestOrders).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}},
-				bson.D{{Key: "$addToSet", Value: bson.D{{Key: "orders", Value: bson.D{{Key: "$each", Value: ids}}}}}},
-				options.UpdateOne().SetUpsert(true))
-			return err
-		})
-		if err != nil {
+	for guestID, list := range lists {
+		if err := s.listGuestOrders(ctx, guestID, idsOf(list)); err != nil {
 			return 0, fmt.Errorf("save the order list of guest %s: %w", guestID, err)
 		}
 	}
-	return len(built.lists), nil
+	return len(lists), nil
 }
 
 // GuestOrderIDs returns the ids on guestID's order list, oldest first.
@@ -206,11 +204,6 @@ func (s *Store) SaveGuestOrderLists(ctx context.Context) (int, error) {
 // order of the guest is on it (an id whose order was never stored may be
 // too).
 func (s *Store) GuestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
-	return s.guestOrderIDs(ctx, guestID)
-}
-
-// guestOrderIDs returns guestID's order ids, oldest first.
-func (s *Store) guestOrderIDs(ctx context.Context, guestID string) ([]string, error) {
 	if s.embedded != nil {
 		ids, err := s.embedded.guestOrders.ids(ctx, s, guestID)
 		if err != nil {
@@ -248,7 +241,7 @@ func (s *Store) guestOrder(ctx context.Context, guestID, id string) (o order.Ord
 // OrdersByGuest lists a guest's orders, newest first, at most limit (0:
 // all).
 func (s *Store) OrdersByGuest(ctx context.Context, guestID string, limit int) ([]order.Order, error) {
-	ids, err := s.guestOrderIDs(ctx, guestID)
+	ids, err := s.GuestOrderIDs(ctx, guestID)
 	if err != nil {
 		return nil, err
 	}
@@ -273,7 +266,7 @@ func (s *Store) OrdersByGuest(ctx context.Context, guestID string, limit int) ([
 // oldest first, for pacing. The list is in order of creation, so the walk
 // back from the newest stops at the first older order.
 func (s *Store) GuestOrdersSince(ctx context.Context, guestID string, since time.Time) ([]order.Order, error) {
-	ids, err := s.guestOrderIDs(ctx, guestID)
+	ids, err := s.GuestOrderIDs(ctx, guestID)
 	if err != nil {
 		return nil, err
 	}
