@@ -37,10 +37,13 @@ type codeDoc struct {
 	At      time.Time `bson:"createdAt"`
 }
 
+// codeAttempts bounds the fresh codes tried for one guest.
+const codeAttempts = 10
+
 // reserveCode inserts a fresh random code for guestID, retrying on the
 // (rare) collision.
 func (s *Store) reserveCode(ctx context.Context, guestID string) (string, error) {
-	for range 10 {
+	for range codeAttempts {
 		code := guest.NewCode()
 		err := s.retry(ctx, onBusy, func() error {
 			_, err := s.coll(collCodes).InsertOne(ctx, codeDoc{Code: code, GuestID: guestID, At: time.Now().UTC()})

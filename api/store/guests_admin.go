@@ -41,7 +41,7 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 		}
 	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuests).InsertOne(ctx, g); return err }); err != nil {
-		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
+		s.freeCode(ctx, g.Code)
 		if mongo.IsDuplicateKeyError(err) {
 			return fmt.Errorf("guest id %s is already in use: %w", g.ID, ErrConflict)
 		}

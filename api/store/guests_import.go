@@ -27,10 +27,6 @@ import (
 // most, not for a whole import.
 const guestInsertChunk = 100
 
-// codeAttempts bounds the fresh codes tried for one guest (reserveCode's
-// bound too).
-const codeAttempts = 10
-
 // InsertGuests stores new guests as InsertGuest does each, and fills in
 // their ids, codes and defaults the same way. It returns each guest's
 // failure (nil: stored): an id or a given code that is taken is an
