@@ -390,17 +390,7 @@ func runSuite(t *testing.T, brokers brokerPair) {
 		slow := e.dial(0, bartender, smallReceiveBuffer)
 		fast.subscribe(TopicBar, nil)
 		slow.subscribe(TopicBar, nil)
-		pad := strings.Repeat("x", 64<<10)
-		drops := func() float64 { return counterValue(t, e.hubs[0].metrics.slowDrops) }
-		var seq uint64
-		for drops() == 0 {
-			if seq == 2000 {
-				t.Fatalf("slow client still connected after %d events of 64 KB", seq)
-			}
-			seq++
-			e.publish(1, TopicBar, "order.placed", map[string]any{"n": seq, "pad": pad})
-			fast.expectEvent(TopicBar, seq)
-		}
+		seq := publishUntilCut(t, e, 1, fast, 64<<10, 2000)
 		if got := e.hubs[0].Presence()[TopicBar]; got != 1 {
 			t.Fatalf("presence on bar = %d after the cut, want 1", got)
 		}
@@ -626,6 +616,25 @@ func TestGapInDeliveryTriggersResync(t *testing.T) {
 		t.Fatalf("got %+v, want resync as of %s:2", m, ep)
 	}
 	c.expectEvent(TopicAdmin, 3)
+}
+
+// publishUntilCut publishes padded events to the bar from instance pub
+// until instance 0 cuts a slow consumer, checking that fast gets every one
+// on the way; more than most events fail the test. It returns the last
+// event's seq.
+func publishUntilCut(t *testing.T, e *testEnv, pub int, fast *client, padBytes int, most uint64) uint64 {
+	t.Helper()
+	pad := strings.Repeat("x", padBytes)
+	var seq uint64
+	for counterValue(t, e.hubs[0].metrics.slowDrops) == 0 {
+		if seq == most {
+			t.Fatalf("the client that never reads is still subscribed after %d events of %d bytes", seq, padBytes)
+		}
+		seq++
+		e.publish(pub, TopicBar, "order.placed", map[string]any{"n": seq, "pad": pad})
+		fast.expectEvent(TopicBar, seq)
+	}
+	return seq
 }
 
 func counterValue(t testing.TB, c prometheus.Counter) float64 {

@@ -91,16 +91,7 @@ func TestSlowConsumerReleasesConnection(t *testing.T) {
 		time.Sleep(10 * time.Millisecond)
 	}
 
-	pad := strings.Repeat("x", 64<<10)
-	var seq uint64
-	for counterValue(t, e.hubs[0].metrics.slowDrops) == 0 {
-		if seq == 2000 {
-			t.Fatalf("the client that never reads is still subscribed after %d events of 64 KB", seq)
-		}
-		seq++
-		e.publish(0, TopicBar, "order.placed", map[string]any{"n": seq, "pad": pad})
-		fast.expectEvent(TopicBar, seq)
-	}
+	publishUntilCut(t, e, 0, fast, 64<<10, 2000)
 	for i := 0; e.hubs[0].Connections() != 1; i++ {
 		if i == 300 {
 			t.Fatalf("%d connections are still open after the slow consumer was cut; want 1", e.hubs[0].Connections())

@@ -107,16 +107,7 @@ func TestStuckPeerIsCutWithoutHoldingOthers(t *testing.T) {
 			for e.hubs[0].Presence()[TopicBar] != 2 {
 				time.Sleep(10 * time.Millisecond)
 			}
-			p := strings.Repeat("x", pad)
-			var seq uint64
-			for counterValue(t, e.hubs[0].metrics.slowDrops) == 0 {
-				if seq == 20000 {
-					t.Fatalf("the peer that never reads is still subscribed after %d events", seq)
-				}
-				seq++
-				e.publish(0, TopicBar, "order.placed", map[string]any{"n": seq, "pad": p})
-				fast.expectEvent(TopicBar, seq)
-			}
+			seq := publishUntilCut(t, e, 0, fast, pad, 20000)
 			if got := e.hubs[0].Presence()[TopicBar]; got != 1 {
 				t.Fatalf("presence on bar = %d after the cut, want 1", got)
 			}

@@ -53,14 +53,7 @@ func TestGuestOrderListsEmbedded(t *testing.T) {
 		t.Errorf("another guest's order id: %v, want ErrConflict", err)
 	}
 	// Serve bob's order: it moves to the archive and stays listed.
-	bob, err := s.OrderByID(ctx, "bob-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bob.Status, bob.Version = order.Served, 2
-	if err := s.ReplaceOrder(ctx, bob, 1); err != nil {
-		t.Fatal(err)
-	}
+	serveOrder(t, s, "bob-1")
 	// A crash between archiving and removing: ann-05 in both.
 	left := newOrder("ann-05", "ann", order.Served, at(15))
 	left.Version = 2
@@ -349,14 +342,7 @@ func TestSaveGuestOrderListsForSharing(t *testing.T) {
 			t.Fatalf("order %d: %v", i, err)
 		}
 	}
-	bob, err := s.OrderByID(ctx, "bob-1")
-	if err != nil {
-		t.Fatal(err)
-	}
-	bob.Status, bob.Version = order.Served, 2
-	if err := s.ReplaceOrder(ctx, bob, 1); err != nil {
-		t.Fatal(err)
-	}
+	serveOrder(t, s, "bob-1")
 	s.Close(ctx)
 
 	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: dir}, slog.New(slog.DiscardHandler))
@@ -396,5 +382,21 @@ func TestSaveGuestOrderListsForSharing(t *testing.T) {
 	}
 	if open, _, err := a.GuestUnfinishedOrders(ctx, "ann", ids, nil); err != nil || len(open) != 3 {
 		t.Errorf("ann's unfinished orders: %d, %v; want 3", len(open), err)
+	}
+}
+
+// serveOrder moves open order id from its version to served, which
+// archives it.
+func serveOrder(t *testing.T, s *store.Store, id string) {
+	t.Helper()
+	ctx := context.Background()
+	o, err := s.OrderByID(ctx, id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	from := o.Version
+	o.Status, o.Version = order.Served, from+1
+	if err := s.ReplaceOrder(ctx, o, from); err != nil {
+		t.Fatalf("serve %s: %v", id, err)
 	}
 }
