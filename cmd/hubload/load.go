@@ -428,11 +428,7 @@ func (a *apiClient) do(ctx context.Context, path string, body, into any) error {
 		data, _ := io.ReadAll(resp.Body)
 		resp.Body.Close()
 		if resp.StatusCode == http.StatusTooManyRequests && attempt < 50 {
-			wait := 100 * time.Millisecond
-			if s, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
-				wait = time.Duration(s) * time.Second
-			}
-			time.Sleep(wait)
+			time.Sleep(retryWait(resp.Header.Get("Retry-After")))
 			continue
 		}
 		if resp.StatusCode/100 != 2 {
@@ -445,6 +441,15 @@ func (a *apiClient) do(ctx context.Context, path string, body, into any) error {
 		}
 		return nil
 	}
+}
+
+// retryWait is how long a 429 asks to wait: its Retry-After in seconds,
+// or a tenth of a second without one.
+func retryWait(retryAfter string) time.Duration {
+	if s, err := strconv.Atoi(retryAfter); err == nil {
+		return time.Duration(s) * time.Second
+	}
+	return 100 * time.Millisecond
 }
 
 func (a *apiClient) login(ctx context.Context, code, last string) error {

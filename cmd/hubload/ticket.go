@@ -58,11 +58,7 @@ func (t *ticketConn) ticket() (string, error) {
 			}
 			return string(ticket), nil
 		case bytes.HasPrefix(status, statusTooMany) && attempt < 50:
-			wait := 100 * time.Millisecond
-			if s, err := strconv.Atoi(string(retry)); err == nil {
-				wait = time.Duration(s) * time.Second
-			}
-			time.Sleep(wait)
+			time.Sleep(retryWait(string(retry)))
 		default:
 			return "", fmt.Errorf("POST /api/ws/ticket: %s: %s", bytes.TrimSpace(status), bytes.TrimSpace(body))
 		}
