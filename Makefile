@@ -29,7 +29,7 @@ BENCHTIME ?= 1s
 FUZZTIME  ?= 10s
 
 .DEFAULT_GOAL := help
-.PHONY: help run build test test-mongo bench lint fmt fuzz clean
+.PHONY: help run build test test-mongo bench load lint fmt fuzz clean
 
 help: ## list the commands
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
@@ -55,6 +55,9 @@ test-mongo: ## the store conformance suite against a real MongoDB: make test-mon
 
 bench: ## run the benchmarks (BENCH=regexp, BENCHTIME=1s, PKGS=./...)
 	.ci/testenv.sh $(GO) test -run '^$$' -bench '$(BENCH)' -benchtime $(BENCHTIME) -benchmem $(PKGS)
+
+load: ## the load scenarios of docs/BENCHMARKS.md, each on a fresh server (about 3 minutes)
+	.ci/testenv.sh .ci/loadtable.sh
 
 lint: ## gofmt must have nothing to say, and go vet must pass
 	@out=$$(gofmt -l .); \
