@@ -6,9 +6,12 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/FerretDB/FerretDB/ferretdb"
@@ -30,6 +33,11 @@ type EmbeddedConfig struct {
 	// operating-system crash (never to a crash of barhub itself, and the
 	// database stays intact either way).
 	Sync string
+	// MaxUpdateStatements refuses update commands with more statements
+	// than this. Zero allows as many as the database can finish;
+	// storetest sets the store's own MaxUpdateStatements so a batch the
+	// store forgot to split fails its tests.
+	MaxUpdateStatements int
 }
 
 // SyncModes are the values EmbeddedConfig.Sync accepts.
@@ -56,6 +64,9 @@ type Embedded struct {
 	uri    string
 	dir    string
 	log    *slog.Logger
+	// gate admits each client's commands to FerretDB only while SQLite's
+	// connection pool can finish them (embeddedgate.go).
+	gate *gate
 
 	// guestOrders are the guests' order lists, kept in this process
 	// because every writer of this database is (guestorders.go).
@@ -180,32 +191,55 @@ func StartEmbedded(ctx context.Context, cfg EmbeddedConfig, logger *slog.Logger)
 		return nil, err
 	}
 	fdbLogger := slog.New(levelFloor{Handler: logger.Handler(), min: slog.LevelWarn}).With("component", "ferretdb")
+	// Clients connect to the gate at cfg.Addr; FerretDB itself listens on
+	// a loopback port only the gate dials.
+	ln, err := net.Listen("tcp", cfg.Addr)
+	if err != nil {
+		return nil, fmt.Errorf("start embedded database: %w", err)
+	}
 	f, err := ferretdb.New(&ferretdb.Config{
-		Listener:  ferretdb.ListenerConfig{TCP: cfg.Addr},
+		Listener:  ferretdb.ListenerConfig{TCP: "127.0.0.1:0"},
 		Handler:   "sqlite",
 		SQLiteURL: sqlite,
 		Logger:    fdbLogger,
 	})
 	if err != nil {
+		ln.Close()
+		return nil, fmt.Errorf("start embedded database: %w", err)
+	}
+	inner, err := url.Parse(f.MongoDBURI())
+	if err != nil {
+		ln.Close()
 		return nil, fmt.Errorf("start embedded database: %w", err)
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
-	e := &Embedded{f: f, cancel: cancel, done: make(chan struct{}), dir: dir, log: fdbLogger}
-	indexed := make(chan struct{})
+	e := &Embedded{f: f, cancel: cancel, done: make(chan struct{}), dir: dir, log: fdbLogger, gate: newGate(cfg.MaxUpdateStatements, fdbLogger)}
+	var wg sync.WaitGroup
+	wg.Add(3)
 	go func() {
-		defer close(e.done)
+		defer wg.Done()
 		f.Run(runCtx)
-		<-indexed
 	}()
 	go func() {
-		defer close(indexed)
+		defer wg.Done()
 		e.keepIDIndexes(runCtx)
 	}()
-	// ferretdb.New already listens, so the address (with the port the
-	// kernel picked) is known now.
-	e.uri = f.MongoDBURI()
+	go func() {
+		defer wg.Done()
+		e.gate.serve(runCtx, ln, inner.Host)
+	}()
+	stop := context.AfterFunc(runCtx, func() { ln.Close() })
+	go func() {
+		defer close(e.done)
+		wg.Wait()
+		stop()
+	}()
+	e.uri = "mongodb://" + ln.Addr().String() + "/"
 	return e, nil
 }
+
+// GateStats reports the gate in front of the embedded database.
+func (e *Embedded) GateStats() GateStats { return e.gate.stats() }
 
 // URI is the mongodb:// address of the embedded server.
 func (e *Embedded) URI() string { return e.uri }

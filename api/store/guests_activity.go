@@ -20,7 +20,8 @@ type Activity struct {
 	LastAccess *time.Time
 }
 
-// RecordActivity writes a batch of activity in one unordered bulk write.
+// RecordActivity writes a batch of activity in unordered bulk writes of
+// at most MaxUpdateStatements guests each.
 // $max keeps a time from going backwards when two instances flush the
 // same guest out of order. It returns how many guests signed in for the
 // first time (the "never logged in" figure moves by that much).
@@ -67,10 +68,7 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	if len(models) == 0 {
 		return 0, nil
 	}
-	if err := s.retry(ctx, onBusy, func() error {
-		_, err := s.coll(collGuests).BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-		return err
-	}); err != nil {
+	if err := s.updateInParts(ctx, collGuests, models); err != nil {
 		return 0, fmt.Errorf("record activity of %d guests: %w", len(models), err)
 	}
 	s.guestsActive(batch)

@@ -38,7 +38,7 @@ func URI(t testing.TB) string {
 			db.err = err
 			return
 		}
-		emb, err := store.StartEmbedded(context.Background(), store.EmbeddedConfig{DataDir: dir}, slog.New(slog.DiscardHandler))
+		emb, err := store.StartEmbedded(context.Background(), store.EmbeddedConfig{DataDir: dir, MaxUpdateStatements: store.MaxUpdateStatements}, slog.New(slog.DiscardHandler))
 		if err != nil {
 			db.err = err
 			return
