@@ -119,6 +119,9 @@ func New(cfg Config, dedup Deduper, logger *slog.Logger) *Notifier {
 	return &Notifier{cfg: cfg, dedup: dedup, log: logger, sentAt: map[string]time.Time{}}
 }
 
+// dedupTimeout bounds the shared claim that deduplicates an alert.
+const dedupTimeout = 3 * time.Second
+
 // Enabled reports whether alerts go anywhere.
 func (n *Notifier) Enabled() bool { return n.cfg.WebhookURL != "" || n.cfg.Mail != nil }
 
@@ -146,7 +149,11 @@ func (n *Notifier) Notify(ctx context.Context, a Alert) (bool, error) {
 	}
 	n.mu.Unlock()
 	if n.dedup != nil {
-		first, err := n.dedup.Once(ctx, "alert/"+key, n.cfg.Repeat)
+		// Bounded: the database that would deduplicate may be the very
+		// thing the alert is about.
+		dctx, cancel := context.WithTimeout(ctx, dedupTimeout)
+		first, err := n.dedup.Once(dctx, "alert/"+key, n.cfg.Repeat)
+		cancel()
 		if err != nil {
 			// Better twice than never: a database hiccup is when alerts matter.
 			n.log.WarnContext(ctx, "alert dedup unavailable; sending anyway", "key", a.Key, "err", err)

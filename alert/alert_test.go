@@ -210,3 +210,46 @@ func TestAlertByMail(t *testing.T) {
 		t.Fatalf("text part: %+v", part)
 	}
 }
+
+// A stuck database is told once, then its recovery; the alert does not
+// wait on the database it is about (the deduplicating claim hangs here).
+func TestWatcherDatabase(t *testing.T) {
+	ctx := context.Background()
+	r := newReceiver(t)
+	n := alert.New(alert.Config{WebhookURL: r.URL, Format: alert.FormatJSON, Instance: "web-1"}, hangingDedup{}, nil)
+	var stuck error
+	w := alert.NewWatcher(n, alert.Probes{Database: func() error { return stuck }}, alert.WatchConfig{Interval: time.Minute})
+	steps := []struct {
+		name string
+		set  func()
+		want int
+	}{
+		{"all well", func() {}, 0},
+		{"a call stuck", func() { stuck = errors.New("1 database calls stuck, the oldest (update on barhub.guests) for 21s") }, 1},
+		{"still stuck: already told", func() {}, 1},
+		{"answers again", func() { stuck = nil }, 2},
+	}
+	for _, s := range steps {
+		s.set()
+		w.Check(ctx) // without a bound on the claim, this never returns
+		if got := len(r.got()); got != s.want {
+			t.Fatalf("%s: %d alerts, want %d", s.name, got, s.want)
+		}
+	}
+	got := r.got()
+	if got[0]["key"] != "database/web-1" || got[0]["severity"] != "critical" || !strings.Contains(got[0]["detail"].(string), "update on barhub.guests") {
+		t.Errorf("alert = %v", got[0])
+	}
+	if got[1]["severity"] != "resolved" {
+		t.Errorf("recovery = %v", got[1])
+	}
+}
+
+// hangingDedup is a shared claim store that never answers, as a stuck
+// database would.
+type hangingDedup struct{}
+
+func (hangingDedup) Once(ctx context.Context, key string, window time.Duration) (bool, error) {
+	<-ctx.Done()
+	return false, ctx.Err()
+}

@@ -14,6 +14,9 @@ type Probes struct {
 	ServerErrors func() (float64, error)
 	// Backplane pings Redis (nil on a single instance without it).
 	Backplane func(ctx context.Context) error
+	// Database says what is wrong with the database calls in flight
+	// (stuck ones), or nil. It must answer without the database.
+	Database func() error
 }
 
 // WatchConfig says how often to look and what counts as trouble.
@@ -39,6 +42,7 @@ type Watcher struct {
 	seenErrors    bool
 	pingFailures  int
 	backplaneDown bool
+	databaseStuck bool
 }
 
 // NewWatcher returns a Watcher; Run or Check drive it.
@@ -91,6 +95,19 @@ func (w *Watcher) Check(ctx context.Context) {
 					Detail:  "Repeated failures: see this instance's log (level error) and /readyz."})
 			}
 			w.lastErrors, w.seenErrors = total, true
+		}
+	}
+	if w.p.Database != nil {
+		switch err := w.p.Database(); {
+		case err != nil && !w.databaseStuck:
+			w.databaseStuck = true
+			w.n.Notify(ctx, Alert{Key: "database/" + w.n.cfg.Instance, Severity: Critical,
+				Summary: "The database stopped answering: requests on this instance are waiting",
+				Detail:  err.Error() + ". See this instance's log (\"database call stuck\") and /readyz; restarting the instance frees it."})
+		case err == nil && w.databaseStuck:
+			w.databaseStuck = false
+			w.n.Notify(ctx, Alert{Key: "database/" + w.n.cfg.Instance, Severity: Resolved,
+				Summary: "The database answers again on this instance"})
 		}
 	}
 	if w.p.Backplane != nil {

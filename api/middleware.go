@@ -124,6 +124,10 @@ func (s *Server) observe(next http.Handler) http.Handler {
 		if sw.status == 0 {
 			sw.status = http.StatusOK
 		}
+		if clientGone(r) {
+			// Whatever was written, nobody read it.
+			sw.status = statusClientClosed
+		}
 		elapsed := time.Since(start)
 		route := routePattern(r)
 		s.metrics.requests.WithLabelValues(route, r.Method, strconv.Itoa(sw.status)).Inc()

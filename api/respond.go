@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -100,9 +101,18 @@ func (s *Server) translate(lang language.Tag, ae *apiError) (string, bool) {
 	return s.locale.Text(lang, "error."+ae.Code, ae.Vars)
 }
 
+// statusClientClosed is the status of a request its client gave up on
+// (nginx's 499): not a server error, so outside the 5xx figures.
+const statusClientClosed = 499
+
+// clientGone reports whether r's client hung up before its answer.
+func clientGone(r *http.Request) bool {
+	return errors.Is(r.Context().Err(), context.Canceled)
+}
+
 // fail writes err: an *apiError as itself; a database still busy after
-// the store's retries, or live updates that could not be published, as a
-// 503 to try again; anything else as a 500 whose
+// the store's retries or not answering in time, or live updates that
+// could not be published, as a 503 to try again; anything else as a 500 whose
 // detail goes to the log only (store errors can carry file paths).
 func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	var ae *apiError
@@ -110,10 +120,11 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeAPIError(w, r, ae)
 		return
 	}
-	if r.Context().Err() != nil && errors.Is(err, r.Context().Err()) {
-		// The client hung up and reads no answer: nothing went wrong here.
+	if clientGone(r) {
+		// The client hung up and reads no answer: nothing went wrong here,
+		// and the metrics count it apart from the server's errors.
 		s.log.InfoContext(r.Context(), "request given up by the client", "route", routePattern(r), "requestId", requestID(r.Context()))
-		s.writeError(w, r, http.StatusServiceUnavailable, "cancelled", "the request was cancelled")
+		s.writeError(w, r, statusClientClosed, "cancelled", "the request was cancelled")
 		return
 	}
 	if errors.Is(err, hub.ErrUnavailable) {
@@ -124,7 +135,7 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeError(w, r, http.StatusServiceUnavailable, "live_unavailable", "live updates are unavailable this very moment; please try again shortly")
 		return
 	}
-	if store.Busy(err) {
+	if store.Busy(err) || store.TimedOut(err) {
 		s.log.WarnContext(r.Context(), "database busy", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
 		w.Header().Set("Retry-After", "1")
 		s.writeError(w, r, http.StatusServiceUnavailable, "busy", "the party's database is busy this very moment; please try again")

@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 
+	"go.mongodb.org/mongo-driver/v2/mongo"
+
 	"github.com/barhub/barhub/hub"
 )
 
@@ -31,7 +33,9 @@ func TestFail(t *testing.T) {
 		{"a conflict", context.Background(), fmt.Errorf("move: %w", errConflict("order_changed", "refresh")), 409, "order_changed", ""},
 		{"database still busy", context.Background(), fmt.Errorf("update guest g1: %w", errors.New("database is locked (5) (SQLITE_BUSY)")), 503, "busy", "1"},
 		{"live updates unavailable", context.Background(), fmt.Errorf("publish announcement on guests: %w: no answer within 3s", hub.ErrUnavailable), 503, "live_unavailable", "5"},
-		{"client hung up", gone, fmt.Errorf("lock guest-orders/g1: %w", context.Canceled), 503, "cancelled", ""},
+		{"database not answering in time", context.Background(), fmt.Errorf("check session of g1: %w", context.DeadlineExceeded), 503, "busy", "1"},
+		{"embedded database full", context.Background(), fmt.Errorf("place order: %w", mongo.CommandError{Code: 50, Name: "MaxTimeMSExpired", Message: "barhub: the embedded database is busy"}), 503, "busy", "1"},
+		{"client hung up", gone, fmt.Errorf("lock guest-orders/g1: %w", context.Canceled), 499, "cancelled", ""},
 		{"anything else", context.Background(), errors.New("open /srv/data/db/barhub.sqlite: disk I/O error"), 500, "internal", ""},
 	}
 	for _, tt := range tests {

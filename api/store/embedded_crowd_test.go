@@ -2,10 +2,13 @@ package store_test
 
 import (
 	"context"
+	"database/sql"
 	"fmt"
 	"log/slog"
+	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -214,3 +217,100 @@ func TestEmbeddedGateCountsCursors(t *testing.T) {
 		t.Errorf("gate = %+v", st)
 	}
 }
+
+// A database that stops writing is seen: the probe /readyz runs fails
+// within its deadline, and the watchdog names the call that waits, while
+// the ping that /readyz used to run still answers. Another process holding
+// SQLite's write lock stands in for any storage that stalls.
+func TestWatchdogSeesAStuckDatabase(t *testing.T) {
+	dir := t.TempDir()
+	ctx := context.Background()
+	var logs strings.Builder
+	var mu sync.Mutex
+	logger := slog.New(slog.NewTextHandler(writerFunc(func(p []byte) (int, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return logs.Write(p)
+	}), nil))
+	s, err := store.Open(ctx, store.Config{DataDir: dir, StuckAfter: 300 * time.Millisecond}, logger)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close(ctx)
+	if err := s.Probe(ctx); err != nil {
+		t.Fatalf("probe of a well database: %v", err)
+	}
+	watchCtx, stopWatch := context.WithCancel(ctx)
+	defer stopWatch()
+	var alerted atomic.Int32
+	go s.Watch(watchCtx, 50*time.Millisecond, func(stuck []store.Call) { alerted.Add(1) })
+
+	lock, err := sql.Open("sqlite", "file:"+filepath.Join(dir, "db", "barhub.sqlite"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer lock.Close()
+	conn, err := lock.Conn(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := conn.ExecContext(ctx, "BEGIN IMMEDIATE"); err != nil {
+		t.Fatal(err)
+	}
+	// A write that waits for the lock, as a request's would.
+	writeDone := make(chan error, 1)
+	go func() {
+		_, err := s.DB().Collection("notes").InsertOne(ctx, bson.D{{Key: "_id", Value: "waits"}})
+		writeDone <- err
+	}()
+	probeCtx, cancel := context.WithTimeout(ctx, 2*time.Second)
+	err = s.Probe(probeCtx)
+	cancel()
+	if err == nil {
+		t.Error("probe while the database cannot write: no error")
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Errorf("ping: %v (it answers without the storage)", err)
+	}
+	deadline := time.Now().Add(5 * time.Second)
+	for len(s.Health().Stuck) == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	h := s.Health()
+	if len(h.Stuck) == 0 || h.Stuck[0].Command != "insert" || h.Stuck[0].Collection != "notes" || h.StuckTotal == 0 {
+		t.Errorf("health while stuck = %+v, want the insert into notes", h)
+	}
+	for alerted.Load() == 0 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alerted.Load() == 0 {
+		t.Error("the watchdog told nobody")
+	}
+	mu.Lock()
+	logged := logs.String()
+	mu.Unlock()
+	if !strings.Contains(logged, "database call stuck") || !strings.Contains(logged, "insert on barhub.notes") {
+		t.Errorf("log = %s", logged)
+	}
+	if err := s.Probe(ctx); err == nil || !strings.Contains(err.Error(), "stuck") {
+		t.Errorf("probe with a call stuck = %v", err)
+	}
+
+	if _, err := conn.ExecContext(ctx, "ROLLBACK"); err != nil {
+		t.Fatal(err)
+	}
+	conn.Close()
+	if err := <-writeDone; err != nil {
+		t.Errorf("the waiting write, once the lock is free: %v", err)
+	}
+	if h := s.Health(); len(h.Stuck) != 0 || h.InFlight != 0 {
+		t.Errorf("health after = %+v", h)
+	}
+	if err := s.Probe(ctx); err != nil {
+		t.Errorf("probe after: %v", err)
+	}
+}
+
+type writerFunc func([]byte) (int, error)
+
+func (f writerFunc) Write(p []byte) (int, error) { return f(p) }

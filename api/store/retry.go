@@ -19,6 +19,13 @@ func Busy(err error) bool {
 	return err != nil && (errors.Is(err, ErrBusy) || strings.Contains(err.Error(), "SQLITE_BUSY") || strings.Contains(err.Error(), "database is locked"))
 }
 
+// TimedOut reports whether err is the database not answering in time: a
+// deadline that ran out on a database call, or the embedded database's
+// gate answering busy after its wait. The caller may try again shortly.
+func TimedOut(err error) bool {
+	return err != nil && (mongo.IsTimeout(err) || errors.Is(err, context.DeadlineExceeded))
+}
+
 // retryPolicy says which failures a write may be retried after.
 type retryPolicy int
 

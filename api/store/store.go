@@ -8,10 +8,12 @@
 package store
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -45,6 +47,9 @@ type Config struct {
 	// Sync is the embedded database's durability setting (see
 	// EmbeddedConfig.Sync).
 	Sync string
+	// StuckAfter is how old a database call is when the watchdog calls it
+	// stuck; zero means StuckAfter.
+	StuckAfter time.Duration
 }
 
 // Store is the connection to the database and the home of every query.
@@ -76,6 +81,12 @@ type Store struct {
 	guestIdx guestIndex
 	// onMongoDB: the server is MongoDB, with TTL and extra indexes (mongodb.go).
 	onMongoDB bool
+	// calls are the commands in flight, for the watchdog (watchdog.go).
+	calls *calls
+	// instance names this host in the health probe's document.
+	instance string
+	// stuckAfter is Config.StuckAfter (watchdog.go).
+	stuckAfter time.Duration
 }
 
 // Open connects to the configured database, starting embedded FerretDB
@@ -106,6 +117,7 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 		return nil, err
 	}
 	s.embedded = emb
+	s.stuckAfter = cmp.Or(cfg.StuckAfter, StuckAfter)
 	if err := s.EnsureIndexes(ctx); err != nil {
 		s.Close(context.Background())
 		return nil, err
@@ -126,9 +138,11 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 }
 
 func connect(ctx context.Context, uri, database string, logger *slog.Logger) (*Store, error) {
+	calls := newCalls()
 	opts := options.Client().ApplyURI(uri).
 		SetServerSelectionTimeout(10 * time.Second).
-		SetConnectTimeout(5 * time.Second)
+		SetConnectTimeout(5 * time.Second).
+		SetMonitor(calls.monitor())
 	client, err := mongo.Connect(opts)
 	if err != nil {
 		return nil, fmt.Errorf("connect to database: %w", err)
@@ -139,7 +153,11 @@ func connect(ctx context.Context, uri, database string, logger *slog.Logger) (*S
 		client.Disconnect(context.Background())
 		return nil, fmt.Errorf("ping database: %w", err)
 	}
-	return &Store{client: client, db: client.Database(database), log: logger}, nil
+	host, err := os.Hostname()
+	if err != nil {
+		host = "unknown"
+	}
+	return &Store{client: client, db: client.Database(database), log: logger, calls: calls, instance: host}, nil
 }
 
 // Ping reports whether the database answers.
@@ -230,7 +248,7 @@ var collections = []string{
 	collSections, collDrinks, collStock, collImages, collVersions,
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
-	collDeliveries, collReminders, collGuestChanges,
+	collDeliveries, collReminders, collGuestChanges, collHealth,
 }
 
 // indexModels lists every index per collection. Each file that owns a

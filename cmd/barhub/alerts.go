@@ -37,6 +37,7 @@ func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.C
 			return counts[store.JobDead], err
 		},
 		ServerErrors: func() (float64, error) { return serverErrors(reg) },
+		Database:     databaseStuck(st),
 	}
 	if rdb != nil {
 		probes.Backplane = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }

@@ -176,7 +176,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	ready := map[string]api.Pinger{"database": a.store}
+	watchDatabase(ctx, a.store, registry)
+	ready := map[string]api.Pinger{"database": dbProbe{a.store}}
 	var broker hub.Broker
 	var rdb *redis.Client // the hub's backplane, shared rate limits and the menu version
 	if cfg.RedisURL != "" {
