@@ -14,10 +14,15 @@ func (s *Server) handleHealthz(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"status": "ok", "version": s.cfg.Version, "uptimeSeconds": int(time.Since(s.started).Seconds())})
 }
 
+// readyTimeout bounds /readyz's checks. The database check is a real write
+// and read, which a crowd can make wait a moment behind its own writes: the
+// bound is for a database that does not answer, not for a busy one.
+const readyTimeout = 5 * time.Second
+
 // handleReadyz checks every dependency; a load balancer takes an instance
 // out of rotation while its database or Redis is unreachable.
 func (s *Server) handleReadyz(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel := context.WithTimeout(r.Context(), 2*time.Second)
+	ctx, cancel := context.WithTimeout(r.Context(), readyTimeout)
 	defer cancel()
 	checks := map[string]string{}
 	status := http.StatusOK
