@@ -62,3 +62,47 @@ row "ready to phone, 100 orders a second"
 "$bin/apiload" -scenario ready -duration 15s -rate 100 -guests 1000
 row "guest desk at 10,000 guests, after a 10,000-row import"
 "$bin/apiload" -scenario desk -duration 15s -concurrency 4 -guests 1 -desk-guests 10000 -import 10000
+
+# A whole party (cmd/apiload/crowd): doors over 10 s, everyone at once, the door, two Wi-Fi
+# blips, an order rush of 100 in one second, an announcement, the desk and /readyz watched.
+# Each phone has its own address (X-Forwarded-For from the trusted loopback), as on a venue's
+# Wi-Fi; the server keeps its own default limits.
+crowd() { "$bin/apiload" -scenario crowd -rate 100 "$@"; }
+for n in 1000 3000; do
+	row "crowd of $n guests, embedded default"
+	data=$(mktemp -d)
+	"$bin/barhub" serve --data "$data" --addr "$addr" --trusted-proxies 127.0.0.1/32 >"$data/log" 2>&1 &
+	pid=$!
+	for _ in $(seq 150); do grep -q "barhub is ready" "$data/log" && break; sleep 0.2; done
+	code=$(grep -o 'code=[A-Z0-9]*' "$data/log" | head -1 | cut -d= -f2)
+	last=$(grep -o 'lastName=[^ ]*' "$data/log" | head -1 | cut -d= -f2)
+	crowd -urls "http://$addr" -code "$code" -last "$last" -guests "$n"
+	stop
+done
+if [ -n "${REDIS_URL:-}" ]; then
+	for n in 1000 3000; do
+		row "crowd of $n guests, two instances on barhub db and Redis"
+		dbdata=$(mktemp -d)
+		"$bin/barhub" db --data "$dbdata" --addr 127.0.0.1:27099 >"$dbdata/log" 2>&1 &
+		dbpid=$!
+		for _ in $(seq 150); do grep -q "embedded database ready" "$dbdata/log" && break; sleep 0.2; done
+		uri=$(grep -o 'MONGODB_URI=[^ ]*' "$dbdata/log" | head -1 | cut -d= -f2-)
+		redis="${REDIS_URL%/*}/6"
+		pids=() urls=() dirs=()
+		for port in 8092 8093; do
+			d=$(mktemp -d)
+			"$bin/barhub" serve --data "$d" --addr "127.0.0.1:$port" --mongodb-uri "$uri" --redis-url "$redis" \
+				--trusted-proxies 127.0.0.1/32 >"$d/log" 2>&1 &
+			pids+=($!) urls+=("http://127.0.0.1:$port") dirs+=("$d")
+			for _ in $(seq 150); do grep -q "barhub is ready" "$d/log" && break; sleep 0.2; done
+		done
+		code=$(cat "${dirs[@]/%//log}" | grep -o 'code=[A-Z0-9]*' | head -1 | cut -d= -f2)
+		last=$(cat "${dirs[@]/%//log}" | grep -o 'lastName=[^ ]*' | head -1 | cut -d= -f2)
+		crowd -urls "$(IFS=,; echo "${urls[*]}")" -code "$code" -last "$last" -guests "$n"
+		kill "${pids[@]}" "$dbpid"
+		wait "${pids[@]}" "$dbpid" 2>/dev/null
+		rm -rf "$dbdata" "${dirs[@]}"
+		redis-cli -u "$redis" flushdb >/dev/null 2>&1 || true
+		sleep 2
+	done
+fi

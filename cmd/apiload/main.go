@@ -46,6 +46,9 @@ type options struct {
 	push        bool
 	deskGuests  int
 	importRows  int
+	// The crowd scenario plays against running instances (crowdload.go).
+	urls, code, last string
+	signInOver       time.Duration
 }
 
 func main() {
@@ -62,7 +65,7 @@ func main() {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("apiload", flag.ContinueOnError)
 	var o options
-	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready, desk or all (all but desk)")
+	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready, desk, crowd or all (all but desk and crowd)")
 	fs.IntVar(&o.deskGuests, "desk-guests", 10000, "guests on the list in the desk scenario (stored straight into the database)")
 	fs.IntVar(&o.importRows, "import", 2000, "rows of the CSV imported in one request at the start of the desk scenario (0: none)")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long each scenario runs")
@@ -78,8 +81,15 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.BoolVar(&o.push, "push", false, "every guest also has a Web Push device at a test push service in this process, so each ready is encrypted and sent")
 	fs.StringVar(&o.cpuProfile, "cpuprofile", "", "write a CPU profile of the whole run (server included) to `file`")
 	fs.StringVar(&o.logLevel, "log", "", "log the server at this `level` (debug, info, warn, error) to stderr; empty logs nothing")
+	fs.StringVar(&o.urls, "urls", "", "crowd: comma-separated `URLs` of running barhub instances (started with --trusted-proxies 127.0.0.1/32)")
+	fs.StringVar(&o.code, "code", "", "crowd: the host's sign-in `code`")
+	fs.StringVar(&o.last, "last", "", "crowd: the host's last `name`")
+	fs.DurationVar(&o.signInOver, "sign-in-over", 10*time.Second, "crowd: every guest signs in within this")
 	if err := fs.Parse(args); err != nil {
 		return err
+	}
+	if o.scenario == "crowd" {
+		return crowdLoad(ctx, o, out)
 	}
 	scenarios := []string{o.scenario}
 	if o.scenario == "all" {

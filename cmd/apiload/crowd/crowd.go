@@ -138,8 +138,8 @@ type party struct {
 	host, bar  *person
 	bartenders []*person // serving the rush, each their own person
 	guests     []*person
-	phones    []*phone
-	barSocket *socket
+	phones     []*phone
+	barSocket  *socket
 
 	mu       sync.Mutex
 	report   Report
