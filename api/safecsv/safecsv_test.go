@@ -68,6 +68,30 @@ func TestPayloadsCannotRun(t *testing.T) {
 	}
 }
 
+// TestStartOnlyIsNotEnough is the issue's finding: the rule barhub had,
+// an apostrophe only before a text that starts with = + - @ tab or CR,
+// leaves the dietary text of the issue a live formula for a spreadsheet
+// that splits at semicolons, quotes or not.
+func TestStartOnlyIsNotEnough(t *testing.T) {
+	old := func(s string) string {
+		if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+			return "'" + s
+		}
+		return s
+	}
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	cw.Write([]string{"g1", "Ada", old(`nuts;=cmd|' /C calc'!A0;`), "ABCDEFGH"})
+	cw.Flush()
+	found := false
+	for _, f := range safecsvtest.Formulas(buf.Bytes()) {
+		found = found || f.Value == `=cmd|' /C calc'!A0` && strings.HasSuffix(f.View, `';'`)
+	}
+	if !found {
+		t.Errorf("the old rule's file shows no =cmd cell when split at semicolons: %v", safecsvtest.Formulas(buf.Bytes()))
+	}
+}
+
 func TestNeutralize(t *testing.T) {
 	tests := []struct{ in, want string }{
 		{"", ""},

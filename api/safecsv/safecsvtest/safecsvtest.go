@@ -22,7 +22,7 @@ const Separators = ",;\t|"
 
 // A Finding is a cell that starts a formula in one view of the file.
 type Finding struct {
-	View  string // how the file was split, e.g. `csv ";"` or `naive ","`
+	View  string // how the file was split, e.g. `csv ';'` or `naive ','`
 	Line  int    // the cell's line in that view, from 1
 	Value string
 }
