@@ -43,8 +43,8 @@ const mark = '\''
 //
 // Apostrophes already there are skipped when looking for the first
 // character, and a part that starts with one gets another: that keeps the
-// rule reversible, so a text that really starts with '=' comes back with
-// its apostrophe.
+// rule reversible, so a text that really starts with "'=" comes back
+// with its apostrophe.
 func Neutralize(s string) string {
 	at := marks(s, false)
 	if len(at) == 0 {
