@@ -206,7 +206,7 @@ func TestShoppingCSV(t *testing.T) {
 	if len(lines) != 11 || lines[0] != strings.Join(plan.CSVColumns, ",") {
 		t.Fatalf("csv has %d lines:\n%s", len(lines), body)
 	}
-	if want := "Spirits & liqueurs,Gin,2 bottles (700 ml),2,bottle (700 ml),1373.8,ml,false,false,,Gin & Tonic; Negroni"; lines[2] != want {
+	if want := `"Spirits & liqueurs","Gin","2 bottles (700 ml)",2,"bottle (700 ml)",1373.8,"ml",false,false,,"Gin & Tonic; Negroni"`; lines[2] != want {
 		t.Errorf("gin line %q\nwant     %q", lines[2], want)
 	}
 }
@@ -291,8 +291,8 @@ func TestShoppingPlanTrim(t *testing.T) {
 		t.Fatalf("csv: %d %v", resp.StatusCode, err)
 	}
 	lines := strings.Split(strings.TrimSpace(string(raw)), "\n")
-	if len(lines) != 13 || !slices.Contains(lines, "Spirits & liqueurs,White rum,1 bottle (700 ml),1,bottle (700 ml),401.1,ml,false,false,,Daiquiri; Mojito; Piña Colada") ||
-		!slices.Contains(lines, `"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,16,leaf,false,true,a bunch has about 8 sprigs or 60 leaves,Mojito`) {
+	if len(lines) != 13 || !slices.Contains(lines, `"Spirits & liqueurs","White rum","1 bottle (700 ml)",1,"bottle (700 ml)",401.1,"ml",false,false,,"Daiquiri; Mojito; Piña Colada"`) ||
+		!slices.Contains(lines, `"Fruit, herbs & garnish","Mint","1 bunch",1,"bunch",16,"leaf",false,true,"a bunch has about 8 sprigs or 60 leaves","Mojito"`) {
 		t.Errorf("trimmed csv:\n%s", raw)
 	}
 	for _, l := range lines {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/api/safecsv"
 	"github.com/barhub/barhub/api/text"
 )
 
@@ -239,7 +240,9 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 		}
 		v := ""
 		if i < len(rec) {
-			v = strings.TrimSpace(unescapeCell(rec[i]))
+			// The apostrophes an export (or a spreadsheet) puts before
+			// text that would start a formula are not part of the text.
+			v = strings.TrimSpace(safecsv.Restore(rec[i]))
 		}
 		row.Has[col] = true
 		switch col {
@@ -391,48 +394,37 @@ func ValidID(s string) bool {
 	return true
 }
 
-// WriteCSV writes guests with CSVColumns. Text that a spreadsheet would
-// run as a formula is prefixed with ' (ParseCSV removes it again).
+// WriteCSV writes guests with CSVColumns. Every text cell is quoted and
+// neutralised (api/safecsv): the file holds every guest's sign-in code and
+// text guests typed, and must not run in the host's spreadsheet, whatever
+// its list separator. Counts and alcoholFree are written as numbers and
+// truth values. ParseCSV reads it back to the same guests.
 func WriteCSV(w io.Writer, guests []Guest) error {
-	cw := csv.NewWriter(w)
-	if err := cw.Write(CSVColumns); err != nil {
+	cw := safecsv.NewWriter(w)
+	if err := cw.Header(CSVColumns...); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
-	when := func(t *time.Time) string {
+	when := func(t *time.Time) safecsv.Cell {
 		if t == nil {
-			return ""
+			return safecsv.Text("")
 		}
-		return t.UTC().Format(time.RFC3339)
+		return safecsv.Text(t.UTC().Format(time.RFC3339))
 	}
+	text := safecsv.Text
 	for _, g := range guests {
-		rec := []string{
-			g.ID, escapeCell(g.FirstName), escapeCell(g.LastName), escapeCell(g.Email), g.Code, string(g.Role), string(g.Status),
-			strconv.Itoa(max(1, g.ExpectedGuests)), strconv.Itoa(g.ExtraGuests), strconv.Itoa(g.Heads()),
-			g.GroupID, escapeCell(g.Dietary.Text), strings.Join(g.Dietary.Tags, ";"),
-			escapeCell(strings.Join(g.Tastes.Likes, ";")), escapeCell(strings.Join(g.Tastes.Dislikes, ";")),
-			strconv.FormatBool(g.Tastes.AlcoholFree), when(g.RSVPDate), when(g.LastLogin), g.CreatedAt.UTC().Format(time.RFC3339),
-		}
-		if err := cw.Write(rec); err != nil {
+		err := cw.Write(
+			text(g.ID), text(g.FirstName), text(g.LastName), text(g.Email), text(g.Code), text(string(g.Role)), text(string(g.Status)),
+			safecsv.Int(max(1, g.ExpectedGuests)), safecsv.Int(g.ExtraGuests), safecsv.Int(g.Heads()),
+			text(g.GroupID), text(g.Dietary.Text), text(strings.Join(g.Dietary.Tags, ";")),
+			text(strings.Join(g.Tastes.Likes, ";")), text(strings.Join(g.Tastes.Dislikes, ";")),
+			safecsv.Bool(g.Tastes.AlcoholFree), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
+		)
+		if err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}
 	}
-	cw.Flush()
-	if err := cw.Error(); err != nil {
+	if err := cw.Flush(); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
-}
-
-func escapeCell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
-	}
-	return s
-}
-
-func unescapeCell(s string) string {
-	if len(s) > 1 && s[0] == '\'' && strings.ContainsRune("=+-@\t\r", rune(s[1])) {
-		return s[1:]
-	}
-	return s
 }

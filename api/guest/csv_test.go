@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/barhub/barhub/api/safecsv/safecsvtest"
+	"github.com/barhub/barhub/api/text"
 )
 
 func TestParseCSV(t *testing.T) {
@@ -112,6 +115,59 @@ func TestCSVRoundTrip(t *testing.T) {
 			g.Tastes.AlcoholFree != w.Tastes.AlcoholFree || (g.RSVPDate == nil) != (w.RSVPDate == nil) {
 			t.Errorf("row %d:\n got %+v\nwant %+v", r.Line, g, w)
 		}
+	}
+}
+
+// TestWriteCSVCannotRun: the payloads in every text column of the
+// guest export (the file that holds every sign-in code) start no formula
+// whether the file is opened with commas, semicolons, tabs or bars, quotes
+// honoured or not; and the export read back by the import gives the same
+// guests, payloads and all.
+func TestWriteCSVCannotRun(t *testing.T) {
+	at := time.Date(2026, 5, 1, 18, 30, 0, 0, time.UTC)
+	for _, p := range safecsvtest.Payloads() {
+		t.Run(p.Name, func(t *testing.T) {
+			// Every text column, written as it is: WriteCSV trusts
+			// nothing about what the store holds.
+			raw := Guest{ID: p.Text, FirstName: p.Text, LastName: p.Text, Email: p.Text, Code: p.Text, Role: Role(p.Text), Status: Status(p.Text),
+				ExpectedGuests: 2, ExtraGuests: -1, GroupID: p.Text, Dietary: Dietary{Text: p.Text, Tags: []string{p.Text, p.Text}},
+				Tastes: Tastes{Likes: []string{p.Text, "sour"}, Dislikes: []string{p.Text}}, RSVPDate: &at, CreatedAt: at}
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, []Guest{raw}); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range safecsvtest.Formulas(buf.Bytes()) {
+				t.Errorf("formula in %s\nfile:\n%s", f, buf.Bytes())
+			}
+
+			// The columns a guest or host types, with what the import
+			// accepts: names refuse control characters, tastes are words.
+			name := "Ada"
+			if text.Line(p.Text) == nil && strings.TrimSpace(p.Text) == p.Text {
+				name = p.Text
+			}
+			g := Guest{ID: "g-1", FirstName: name, LastName: name, Code: "ABCDEFGH", Role: RoleGuest, Status: StatusComing,
+				ExpectedGuests: 2, ExtraGuests: -1, GroupID: "grp", Dietary: NormalizeDietary(Dietary{Text: p.Text}),
+				Tastes: NormalizeTastes(Tastes{Likes: []string{p.Text, "sour"}}), RSVPDate: &at, CreatedAt: at}
+			buf.Reset()
+			if err := WriteCSV(&buf, []Guest{g}); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range safecsvtest.Formulas(buf.Bytes()) {
+				t.Errorf("formula in %s\nfile:\n%s", f, buf.Bytes())
+			}
+			f, err := ParseCSV(&buf)
+			if err != nil || len(f.Rows) != 1 || f.Rows[0].Err != "" {
+				t.Fatalf("read back: %v %+v", err, f.Rows)
+			}
+			// Go's CSV reader reads a CR LF inside a cell as LF.
+			g.Dietary.Text = strings.ReplaceAll(g.Dietary.Text, "\r\n", "\n")
+			if got := f.Rows[0].Guest; got.FirstName != g.FirstName || got.LastName != g.LastName || got.Dietary.Text != g.Dietary.Text ||
+				!slices.Equal(got.Dietary.Tags, g.Dietary.Tags) || !slices.Equal(got.Tastes.Likes, g.Tastes.Likes) ||
+				got.ExtraGuests != -1 || got.ExpectedGuests != 2 || got.ID != g.ID || got.Code != g.Code || got.GroupID != g.GroupID {
+				t.Errorf("read back\n got %+v\nwant %+v", got, g)
+			}
+		})
 	}
 }
 

@@ -2,6 +2,7 @@ package plan
 
 import (
 	"bytes"
+	"encoding/csv"
 	"errors"
 	"net/url"
 	"reflect"
@@ -11,6 +12,8 @@ import (
 	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/api/safecsv"
+	"github.com/barhub/barhub/api/safecsv/safecsvtest"
 )
 
 // drink builds a valid drink the way the admin's editor does.
@@ -425,6 +428,34 @@ func TestParseParams(t *testing.T) {
 	}
 }
 
+// TestWriteCSVCannotRun: the issue's payloads as ingredient, pack, unit,
+// note and drink names start no formula in the shopping list, whatever
+// separator a spreadsheet splits it at; packs and amounts stay numbers
+// (37.5 of a unit the menu does not know is counted whole: 38).
+func TestWriteCSVCannotRun(t *testing.T) {
+	for _, pl := range safecsvtest.Payloads() {
+		t.Run(pl.Name, func(t *testing.T) {
+			v := pl.Text
+			p := Plan{Ingredients: []Need{{Key: v, Name: v, Kind: "other", Packs: 2, Pack: v, Buy: v, Note: v, Drinks: []string{v, "Mojito", v},
+				Amounts: []Amount{{Amount: 37.5, Unit: v}, {Amount: 2, Unit: v}}}}}
+			var buf bytes.Buffer
+			if err := WriteCSV(&buf, p); err != nil {
+				t.Fatal(err)
+			}
+			for _, f := range safecsvtest.Formulas(buf.Bytes()) {
+				t.Errorf("formula in %s\nfile:\n%s", f, buf.Bytes())
+			}
+			recs, err := csv.NewReader(&buf).ReadAll()
+			if err != nil || len(recs) != 2 {
+				t.Fatalf("read back: %v %q", err, recs)
+			}
+			if row := recs[1]; row[3] != "2" || row[5] != "38" || row[7] != "false" || safecsv.Restore(row[1]) != strings.ReplaceAll(v, "\r\n", "\n") {
+				t.Errorf("row read back as %q", row)
+			}
+		})
+	}
+}
+
 func TestWriteCSV(t *testing.T) {
 	d := threeDrinks(t)[1:] // the G&T and the Virgin Mojito
 	d[0].Name = `=HYPERLINK("http://evil")`
@@ -437,19 +468,20 @@ func TestWriteCSV(t *testing.T) {
 	if err := WriteCSV(&buf, p); err != nil {
 		t.Fatal(err)
 	}
+	// Every text cell is quoted; numbers and truth values are bare.
 	evil := `"'=HYPERLINK(""http://evil"")"`
 	want := strings.Join([]string{
 		"kind,ingredient,buy,packs,pack,amount,unit,outOfStock,guess,note,drinks",
-		"Spirits & liqueurs,Gin,1 bottle (700 ml),1,bottle (700 ml),75,ml,false,false,," + evil,
-		"Mixers,Soda water,1 bottle (1 L),1,bottle (1 L),180,ml,false,true,mixers come in many sizes; 1 L assumed,Virgin Mojito",
-		"Mixers,Tonic water,1 bottle (1 L),1,bottle (1 L),225,ml,true,true,mixers come in many sizes; 1 L assumed," + evil,
-		`"Fruit, herbs & garnish",Lime,1 lime,1,lime,2,wedge,false,true,8 wedges or 10 slices a lime,` + evil,
-		`"Fruit, herbs & garnish",Lime juice,2 limes,2,lime,37.5,ml,false,true,a lime gives about 30 ml of juice,Virgin Mojito`,
+		`"Spirits & liqueurs","Gin","1 bottle (700 ml)",1,"bottle (700 ml)",75,"ml",false,false,,` + evil,
+		`"Mixers","Soda water","1 bottle (1 L)",1,"bottle (1 L)",180,"ml",false,true,"mixers come in many sizes; 1 L assumed","Virgin Mojito"`,
+		`"Mixers","Tonic water","1 bottle (1 L)",1,"bottle (1 L)",225,"ml",true,true,"mixers come in many sizes; 1 L assumed",` + evil,
+		`"Fruit, herbs & garnish","Lime","1 lime",1,"lime",2,"wedge",false,true,"8 wedges or 10 slices a lime",` + evil,
+		`"Fruit, herbs & garnish","Lime juice","2 limes",2,"lime",37.5,"ml",false,true,"a lime gives about 30 ml of juice","Virgin Mojito"`,
 		// No row of empty cells with a fraction of a sprig: the further
 		// unit is in the note, and garnish is counted whole.
-		`"Fruit, herbs & garnish",Mint,1 bunch,1,bunch,12,leaf,false,true,a bunch has about 8 sprigs or 60 leaves; also 2 sprig,"'=HYPERLINK(""http://evil""); Virgin Mojito"`,
-		"Syrups & cordials,Sugar syrup,1 bottle (700 ml),1,bottle (700 ml),30,ml,false,false,,Virgin Mojito",
-		"Other,'@Mint,3 sprig,,,3,sprig,false,false,no pack size known for this ingredient: buy the amounts," + evil,
+		`"Fruit, herbs & garnish","Mint","1 bunch",1,"bunch",12,"leaf",false,true,"a bunch has about 8 sprigs or 60 leaves; also 2 sprig","'=HYPERLINK(""http://evil""); Virgin Mojito"`,
+		`"Syrups & cordials","Sugar syrup","1 bottle (700 ml)",1,"bottle (700 ml)",30,"ml",false,false,,"Virgin Mojito"`,
+		`"Other","'@Mint","3 sprig",,,3,"sprig",false,false,"no pack size known for this ingredient: buy the amounts",` + evil,
 		"",
 	}, "\n")
 	if got := buf.String(); got != want {
