@@ -250,7 +250,10 @@ func (s *Sender) list(ctx context.Context, d delivery) {
 		}
 		return
 	}
-	devices, err := s.st.PushDevices(ctx, d.guestID)
+	// A look-up holds a sender like a request does, and is bounded alike.
+	tctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	devices, err := s.st.PushDevices(tctx, d.guestID)
+	cancel()
 	if err != nil {
 		s.log.Warn("push: list devices", "guest", d.guestID, "err", err)
 		return
@@ -321,6 +324,8 @@ func (s *Sender) send(ctx context.Context, d delivery) {
 }
 
 func (s *Sender) forget(ctx context.Context, d delivery) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
 	if err := s.st.DeletePushDevice(ctx, d.guestID, d.device.ID()); err != nil {
 		s.log.Warn("push: remove subscription", "guest", d.guestID, "err", err)
 	}

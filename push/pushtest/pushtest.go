@@ -48,8 +48,8 @@ type Service struct {
 
 	// closing ends the requests held by stalled devices, so Close does
 	// not wait for the sender to give up on them.
-	closing chan struct{}
-	close   sync.Once
+	closing   chan struct{}
+	closeOnce sync.Once
 
 	mu       sync.Mutex
 	devices  map[string]*Device
@@ -91,7 +91,7 @@ func New() *Service {
 
 // Close stops the service.
 func (s *Service) Close() {
-	s.close.Do(func() { close(s.closing) })
+	s.closeOnce.Do(func() { close(s.closing) })
 	s.srv.Close()
 }
 
@@ -114,9 +114,9 @@ func (s *Service) RootCAs() *x509.CertPool {
 	return pool
 }
 
-// Held is how many requests stalled devices are holding now, MaxHeld the
-// most they held at once, and Released how many held requests have ended
-// (the sender gave up, or the service closed).
+// Held reports the requests stalled devices hold now, the most they held
+// at once, and how many held requests have ended (the sender gave up, or
+// the service closed).
 func (s *Service) Held() (now, most, released int) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
