@@ -69,7 +69,9 @@ func TestServedPushStaysOutside(t *testing.T) {
 
 	s := startServer(t, "", nil)
 	admin := signInAdmin(t, s)
-	var refused struct{ Error struct{ Code, Message string } }
+	var refused struct {
+		Error struct{ Code, Message string }
+	}
 	if status := admin.call("POST", "/api/push/subscriptions", d.Subscription(), &refused); status != 400 || refused.Error.Code != "invalid_subscription" {
 		t.Fatalf("subscribe on loopback by default: %d %+v, want 400 invalid_subscription", status, refused)
 	}
