@@ -41,7 +41,9 @@ func (s *Server) handlePushSubscribe(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := sub.Validate(); err != nil {
+	// The server will POST to the endpoint: only a push service's, never
+	// an address inside (push.Policy, docs/SECURITY.md).
+	if err := sub.Validate(s.cfg.PushPolicy); err != nil {
 		s.fail(w, r, errBadRequest("invalid_subscription", err.Error()))
 		return
 	}

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
 )
@@ -32,13 +34,16 @@ func newPushEnv(t testing.TB, tweak ...func(*Deps)) *pushEnv {
 			t.Fatal(err)
 		}
 		svc.VAPIDKey = keys.Public
-		p.sender = push.New(d.Store, push.Config{Keys: keys, Contact: "host@party.test", Client: svc.Client(),
+		// The test push service listens on loopback: its policy, given to
+		// the API and the sender alike, is what lets them use it.
+		p.sender = push.New(d.Store, push.Config{Keys: keys, Contact: "host@party.test", Policy: svc.Policy(), RootCAs: svc.RootCAs(),
 			RetryBase: 10 * time.Millisecond, RetryMax: 50 * time.Millisecond}, d.Logger, nil)
 		ctx, cancel := context.WithCancel(context.Background())
 		t.Cleanup(cancel)
 		go p.sender.Run(ctx)
 		d.Publish = push.Forward(d.Publish, p.sender)
 		d.Config.PushKey = keys.Public
+		d.Config.PushPolicy = svc.Policy()
 	})...)
 	return p
 }
@@ -260,5 +265,117 @@ func TestPushUnavailable(t *testing.T) {
 	status, raw := e.do("POST", "/api/push/subscriptions", e.gTok, svc.NewDevice().Subscription())
 	if status != 503 || errorCode(t, raw) != "push_unavailable" {
 		t.Errorf("subscribe without push: %d %s", status, raw)
+	}
+}
+
+// TestPushSubscriptionRefusesInside: with the policy a server runs with,
+// a subscription is accepted only on a known push service's host. Every
+// form of an address inside, every look-alike URL and the test push
+// service itself (on loopback) is a 400 invalid_subscription with a
+// message saying what is wrong; nothing is stored.
+func TestPushSubscriptionRefusesInside(t *testing.T) {
+	e := newBarEnv(t) // PushPolicy is the zero value, as in production
+	svc := pushtest.New()
+	t.Cleanup(svc.Close)
+	good := svc.NewDevice().Subscription()
+	at := func(endpoint string) map[string]any {
+		return map[string]any{"endpoint": endpoint, "expirationTime": nil, "keys": good["keys"]}
+	}
+	for _, endpoint := range []string{
+		good["endpoint"].(string), // the test service: allowed only when a test opts in
+		"https://127.0.0.1/push", "https://127.1/push", "https://2130706433/push", "https://0x7f000001/push",
+		"https://0.0.0.0/push", "https://0/push", "https://[::1]/push", "https://[::]/push",
+		"https://[::ffff:127.0.0.1]/push", "https://[::ffff:a9fe:a9fe]/push",
+		"https://10.0.0.1/push", "https://172.16.0.1/push", "https://192.168.1.1/push",
+		"https://169.254.169.254/latest/meta-data/", "https://100.100.100.200/latest/meta-data/",
+		"https://[fd00:ec2::254]/latest/meta-data/", "https://[fe80::1%25eth0]/push",
+		"https://localhost/push", "https://metadata.google.internal/computeMetadata/v1/",
+		"https://metadata/push", "https://router.lan/push", "https://127.0.0.1.nip.io/push",
+		"https://fcm.googleapis.com.evil.test/push", "https://fcm.googleapis.com:8443/fcm/send/x",
+		"https://fcm.googleapis.com:22/fcm/send/x", "https://user:pw@fcm.googleapis.com/fcm/send/x",
+		"https://fcm.googleapis.com@127.0.0.1/push", "https://%31%32%37.0.0.1/push",
+		"https://fcm.googleapis.com./fcm/send/x", "http://fcm.googleapis.com/fcm/send/x",
+		"https://fcm.googleapis.com/fcm/send/x#f", "https:fcm.googleapis.com/x",
+	} {
+		status, raw := e.do("POST", "/api/push/subscriptions", e.gTok, at(endpoint))
+		if status != http.StatusBadRequest || errorCode(t, raw) != "invalid_subscription" {
+			t.Errorf("%s: %d %s, want 400 invalid_subscription", endpoint, status, raw)
+		}
+	}
+	if ds, _ := e.store.PushDevices(context.Background(), e.guest.ID); len(ds) != 0 {
+		t.Fatalf("%d devices stored from refused subscriptions", len(ds))
+	}
+	status, raw := e.do("POST", "/api/push/subscriptions", e.gTok, at("https://169.254.169.254/latest/meta-data/"))
+	if status != 400 || !strings.Contains(string(raw), "not an IP address") {
+		t.Errorf("metadata address: %d %s, want a message saying an IP address is not a push service", status, raw)
+	}
+	for _, endpoint := range []string{
+		"https://fcm.googleapis.com/fcm/send/dXk:APA91b",
+		"https://updates.push.services.mozilla.com/wpush/v2/gAAAAA",
+		"https://web.push.apple.com/QGuQyavXutnMeiXdK",
+		"https://wns2-by3p.notify.windows.com/w/?token=BQYAAA",
+	} {
+		if status, raw := e.do("POST", "/api/push/subscriptions", e.gTok, at(endpoint)); status != http.StatusCreated {
+			t.Errorf("%s: %d %s, want 201", endpoint, status, raw)
+		}
+	}
+}
+
+// TestPushDeviceCapUnderParallelSubscribes: 200 subscribes of one guest
+// at once, each a different browser, through the real API on the real
+// database: every one is answered 201 and exactly 10 devices remain
+// (the newest win, one at a time). A Ready then reaches exactly those 10.
+func TestPushDeviceCapUnderParallelSubscribes(t *testing.T) {
+	const parallel = 200
+	p := newPushEnv(t)
+	devices := make([]*pushtest.Device, parallel)
+	for i := range devices {
+		devices[i] = p.svc.NewDevice()
+	}
+	status := make([]int, parallel)
+	body := make([][]byte, parallel)
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	for i, d := range devices {
+		wg.Go(func() {
+			<-start
+			status[i], body[i] = p.do("POST", "/api/push/subscriptions", p.gTok, d.Subscription())
+		})
+	}
+	close(start)
+	wg.Wait()
+	for i := range status {
+		if status[i] != http.StatusCreated {
+			t.Fatalf("subscribe %d: %d %s", i, status[i], body[i])
+		}
+	}
+	stored, err := p.store.PushDevices(context.Background(), p.guest.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(stored) != store.MaxPushDevices {
+		t.Fatalf("%d devices stored after %d parallel subscribes, want %d", len(stored), parallel, store.MaxPushDevices)
+	}
+
+	v := p.order(p.gTok, 201, one("negroni"))
+	p.move(v.ID, "start", 200)
+	p.move(v.ID, "ready", 200)
+	p.settle()
+	reached := map[string]bool{}
+	for _, d := range devices {
+		if n := len(d.Messages()); n > 0 {
+			reached[d.Endpoint] = true
+			if n != 1 {
+				t.Errorf("%s got %d notifications for one Ready", d.ID, n)
+			}
+		}
+	}
+	if len(reached) != store.MaxPushDevices {
+		t.Errorf("Ready reached %d devices, want %d", len(reached), store.MaxPushDevices)
+	}
+	for _, d := range stored {
+		if !reached[d.Endpoint] {
+			t.Errorf("stored device %s got no notification", d.ID())
+		}
 	}
 }

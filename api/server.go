@@ -18,6 +18,7 @@ import (
 	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/push"
 )
 
 // Publisher sends a live event to a hub topic on every instance.
@@ -64,6 +65,9 @@ type Config struct {
 	// PushKey is the VAPID public key browsers subscribe to Web Push
 	// with; empty turns the subscription routes off (docs/PUSH.md).
 	PushKey string
+	// PushPolicy says which endpoints a subscription may name; the zero
+	// value is the known push services only. Give the sender the same.
+	PushPolicy push.Policy
 	// Metrics says who may read GET /metrics on this handler.
 	Metrics MetricsAccess
 }

@@ -3,19 +3,26 @@
 // pocket. Payloads are encrypted (RFC 8291) and signed (RFC 8292) by
 // github.com/SherClockHolmes/webpush-go; this package decides what to
 // send, to whom, and keeps the sending off the request path: a bounded
-// queue, a few workers, retries with backoff, and subscriptions a push
-// service calls gone (404, 410) removed.
+// queue of one delivery per device, shared by the senders so that no
+// guest can hold them (queue.go), retries with backoff when a push
+// service asks for one, and subscriptions a push service calls gone (404,
+// 410) removed. Where notifications may go at all is policy.go's and
+// dial.go's: known push services, at public addresses, no redirects.
 package push
 
 import (
 	"context"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"log/slog"
 	"math/rand/v2"
+	"net"
 	"net/http"
+	"net/url"
+	"slices"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -57,12 +64,23 @@ type Config struct {
 	// Contact is the "sub" of the VAPID token: an https URL or an e-mail
 	// address a push service can reach the operator at.
 	Contact string
-	// Workers send in parallel (default 4).
-	Workers int
-	// Queue bounds the notifications waiting to be sent (default 8192);
-	// when it is full a new one is dropped and counted, never waited for.
-	Queue int
-	// Attempts is how often one device is tried (default 5).
+	// Policy says which endpoints and addresses notifications may go to;
+	// the zero value is the known push services at public addresses.
+	Policy Policy
+	// Workers send in parallel (default 32); each guest may use PerGuest
+	// of them at once (default 2), so a guest whose devices hang holds
+	// two senders and no more (docs/SECURITY.md has the arithmetic).
+	Workers, PerGuest int
+	// Timeout bounds one request to a push service, from dialling to the
+	// end of the answer (default 5s).
+	Timeout time.Duration
+	// Queue bounds the deliveries waiting (one per device, and one per
+	// notification whose devices are still to be looked up; default
+	// 8192), GuestQueue those of one guest (default 100); when either is
+	// full a new one is dropped and counted, never waited for.
+	Queue, GuestQueue int
+	// Attempts is how often one device is tried when its push service
+	// answers 429 or 5xx (default 5).
 	Attempts int
 	// RetryBase is the first wait before a retry, doubled each time up to
 	// RetryMax (defaults 1s and 1m).
@@ -70,16 +88,21 @@ type Config struct {
 	// TTL is how long a push service keeps a notification for a phone
 	// that is off (default 30m: a drink ready an hour ago is not news).
 	TTL time.Duration
-	// Client sends to the push services (default: 10 s timeout).
-	Client *http.Client
+	// RootCAs are the authorities push services' certificates are
+	// checked against; nil is the system's. Tests trust their own.
+	RootCAs *x509.CertPool
+	// Resolver looks push services' names up; nil is the system's. The
+	// address check runs on what is dialled, whatever resolved it.
+	Resolver *net.Resolver
 }
 
 // Sender delivers notifications in the background.
 type Sender struct {
-	cfg Config
-	st  Store
-	log *slog.Logger
-	q   chan delivery
+	cfg    Config
+	st     Store
+	log    *slog.Logger
+	client *http.Client
+	q      *fairQueue
 	// pending counts deliveries queued, being handled or waiting for a
 	// retry, so a test can tell when everything has been tried.
 	pending atomic.Int64
@@ -87,23 +110,40 @@ type Sender struct {
 	sent *prometheus.CounterVec
 }
 
-// delivery is one queued step: every device of a guest, every guest, or
-// one device (a retry).
+// delivery is the unit the senders share, in the line of the guest it is
+// for: a notification whose devices are still to be looked up (list), or
+// the notification for one device. Looking the devices up is a turn of
+// the guest's too, so one guest's many notifications wait in that guest's
+// line, not in front of everyone else's.
 type delivery struct {
-	guestID  string
-	everyone bool
-	device   *store.PushDevice
-	payload  []byte
-	attempt  int
+	guestID string
+	// list: look up the guest's devices, or every guest's when everyone.
+	list, everyone bool
+	device         store.PushDevice
+	payload        []byte
+	attempt        int
 }
+
+// everyoneLine is the line of the notifications to every guest, until
+// they are split into each guest's devices. No guest has an empty id.
+const everyoneLine = ""
 
 // New returns a sender; Run starts it.
 func New(st Store, cfg Config, logger *slog.Logger, reg prometheus.Registerer) *Sender {
 	if cfg.Workers <= 0 {
-		cfg.Workers = 4
+		cfg.Workers = 32
+	}
+	if cfg.PerGuest <= 0 {
+		cfg.PerGuest = 2
+	}
+	if cfg.Timeout <= 0 {
+		cfg.Timeout = 5 * time.Second
 	}
 	if cfg.Queue <= 0 {
 		cfg.Queue = 8192
+	}
+	if cfg.GuestQueue <= 0 {
+		cfg.GuestQueue = 100
 	}
 	if cfg.Attempts <= 0 {
 		cfg.Attempts = 5
@@ -117,16 +157,15 @@ func New(st Store, cfg Config, logger *slog.Logger, reg prometheus.Registerer) *
 	if cfg.TTL <= 0 {
 		cfg.TTL = 30 * time.Minute
 	}
-	if cfg.Client == nil {
-		cfg.Client = &http.Client{Timeout: 10 * time.Second}
-	}
 	if logger == nil {
 		logger = slog.Default()
 	}
-	s := &Sender{cfg: cfg, st: st, log: logger, q: make(chan delivery, cfg.Queue),
+	s := &Sender{cfg: cfg, st: st, log: logger,
+		client: newClient(clientConfig{policy: cfg.Policy, timeout: cfg.Timeout, conns: cfg.Workers, rootCAs: cfg.RootCAs, resolver: cfg.Resolver}),
+		q:      newFairQueue(cfg.PerGuest, cfg.Queue, cfg.GuestQueue),
 		sent: prometheus.NewCounterVec(prometheus.CounterOpts{
 			Name: "barhub_push_notifications_total",
-			Help: "Web Push notifications by outcome: delivered, gone (subscription removed), retried, failed, dropped (queue full).",
+			Help: "Web Push notifications by outcome: delivered, gone (subscription removed), retried, failed, refused (endpoint or address not allowed), dropped (queue full).",
 		}, []string{"result"}),
 	}
 	if reg != nil {
@@ -144,27 +183,34 @@ func (s *Sender) Run(ctx context.Context) {
 	for range s.cfg.Workers {
 		wg.Go(func() {
 			for {
-				select {
-				case <-ctx.Done():
+				d, ok := s.q.pop()
+				if !ok {
 					return
-				case d := <-s.q:
-					s.handle(ctx, d)
-					s.pending.Add(-1)
 				}
+				if d.list {
+					s.list(ctx, d)
+				} else {
+					s.send(ctx, d)
+				}
+				s.q.done(d.guestID)
+				s.pending.Add(-1)
 			}
 		})
 	}
+	<-ctx.Done()
+	s.q.close()
 	wg.Wait()
+	s.client.CloseIdleConnections()
 }
 
 // Notify queues n for every device of guest guestID. It never waits.
 func (s *Sender) Notify(guestID string, n Notification) {
-	s.enqueue(delivery{guestID: guestID, payload: mustJSON(n)})
+	s.enqueue(delivery{guestID: guestID, list: true, payload: mustJSON(n)})
 }
 
 // NotifyEveryone queues n for every subscribed device.
 func (s *Sender) NotifyEveryone(n Notification) {
-	s.enqueue(delivery{everyone: true, payload: mustJSON(n)})
+	s.enqueue(delivery{guestID: everyoneLine, list: true, everyone: true, payload: mustJSON(n)})
 }
 
 func mustJSON(n Notification) []byte {
@@ -179,60 +225,90 @@ func mustJSON(n Notification) []byte {
 // retry.
 func (s *Sender) Idle() bool { return s.pending.Load() == 0 }
 
+// enqueue queues d in its guest's line, or drops it (and counts it)
+// when the queue or the guest's line is full: a request never waits for
+// a push.
 func (s *Sender) enqueue(d delivery) {
 	s.pending.Add(1)
-	select {
-	case s.q <- d:
-	default:
+	if !s.q.push(d) {
 		s.pending.Add(-1)
 		s.sent.WithLabelValues("dropped").Inc()
 		s.log.Warn("push queue full: notification dropped", "guest", d.guestID)
 	}
 }
 
-func (s *Sender) handle(ctx context.Context, d delivery) {
-	switch {
-	case d.device != nil:
-		s.send(ctx, d)
-	case d.everyone:
+// list turns a notification into one delivery per device.
+func (s *Sender) list(ctx context.Context, d delivery) {
+	if d.everyone {
 		err := s.st.EachPushGuest(ctx, func(guestID string, devices []store.PushDevice) {
-			for _, dev := range devices {
-				s.enqueue(delivery{guestID: guestID, device: &dev, payload: d.payload})
+			for _, dev := range newest(devices) {
+				s.enqueue(delivery{guestID: guestID, device: dev, payload: d.payload})
 			}
 		})
 		if err != nil {
 			s.log.Warn("push to everyone: list devices", "err", err)
 		}
-	default:
-		devices, err := s.st.PushDevices(ctx, d.guestID)
-		if err != nil {
-			s.log.Warn("push: list devices", "guest", d.guestID, "err", err)
-			return
-		}
-		for _, dev := range devices {
-			s.send(ctx, delivery{guestID: d.guestID, device: &dev, payload: d.payload})
-		}
+		return
 	}
+	// A look-up holds a sender like a request does, and is bounded alike.
+	tctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	devices, err := s.st.PushDevices(tctx, d.guestID)
+	cancel()
+	if err != nil {
+		s.log.Warn("push: list devices", "guest", d.guestID, "err", err)
+		return
+	}
+	for _, dev := range newest(devices) {
+		s.enqueue(delivery{guestID: d.guestID, device: dev, payload: d.payload})
+	}
+}
+
+// newest keeps a guest's newest store.MaxPushDevices devices (the list is
+// oldest first): a database written before the cap held may have more.
+func newest(devices []store.PushDevice) []store.PushDevice {
+	return devices[max(0, len(devices)-store.MaxPushDevices):]
 }
 
 // errGone is a push service saying the subscription no longer exists.
 var errGone = errors.New("subscription gone")
 
-// send tries one device once and schedules the next try when the push
-// service was unreachable or busy.
+// outcome is what one try of one device came to.
+type outcome int
+
+const (
+	delivered outcome = iota
+	gone              // 404 or 410: the browser dropped the subscription
+	busy              // 429 or 5xx: the push service itself asks for a retry
+	failed            // anything else: not retried
+	refused           // the address dialled was not public
+)
+
+// send tries one device once and schedules the next try only when the
+// push service answered that it was busy.
 func (s *Sender) send(ctx context.Context, d delivery) {
-	retryAfter, err := s.post(ctx, d)
+	if err := s.cfg.Policy.CheckEndpoint(d.device.Endpoint); err != nil {
+		// Stored before the policy held, or the policy has changed:
+		// never sent to, so forgotten.
+		s.sent.WithLabelValues("refused").Inc()
+		s.log.Warn("push: endpoint not allowed, subscription removed", "guest", d.guestID, "err", err)
+		s.forget(ctx, d)
+		return
+	}
+	tctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	res, retryAfter, err := s.post(tctx, d)
+	cancel()
 	switch {
-	case err == nil:
+	case res == delivered:
 		s.sent.WithLabelValues("delivered").Inc()
-	case errors.Is(err, errGone):
+	case res == gone:
 		s.sent.WithLabelValues("gone").Inc()
-		if err := s.st.DeletePushDevice(ctx, d.guestID, d.device.ID()); err != nil {
-			s.log.Warn("push: remove gone subscription", "guest", d.guestID, "err", err)
-		}
-	case retryAfter < 0 || d.attempt+1 >= s.cfg.Attempts:
+		s.forget(ctx, d)
+	case res == refused:
+		s.sent.WithLabelValues("refused").Inc()
+		s.log.Warn("push: not sent", "guest", d.guestID, "host", hostOf(d.device.Endpoint), "err", err)
+	case res == failed || d.attempt+1 >= s.cfg.Attempts:
 		s.sent.WithLabelValues("failed").Inc()
-		s.log.Warn("push: not delivered", "guest", d.guestID, "attempts", d.attempt+1, "err", err)
+		s.log.Warn("push: not delivered", "guest", d.guestID, "host", hostOf(d.device.Endpoint), "attempts", d.attempt+1, "err", err)
 	default:
 		s.sent.WithLabelValues("retried").Inc()
 		d.attempt++
@@ -247,6 +323,23 @@ func (s *Sender) send(ctx context.Context, d delivery) {
 	}
 }
 
+func (s *Sender) forget(ctx context.Context, d delivery) {
+	ctx, cancel := context.WithTimeout(ctx, s.cfg.Timeout)
+	defer cancel()
+	if err := s.st.DeletePushDevice(ctx, d.guestID, d.device.ID()); err != nil {
+		s.log.Warn("push: remove subscription", "guest", d.guestID, "err", err)
+	}
+}
+
+// hostOf names an endpoint in logs: the rest of its URL is a capability.
+func hostOf(endpoint string) string {
+	u, err := url.Parse(endpoint)
+	if err != nil {
+		return ""
+	}
+	return u.Host
+}
+
 // backoff is the wait before the attempt-th retry: doubled each time,
 // capped, jittered to 50–100% so a push service that failed many sends at
 // once does not get them back all at once.
@@ -258,14 +351,19 @@ func (s *Sender) backoff(attempt int) time.Duration {
 	return w/2 + rand.N(w/2+1)
 }
 
-// post sends the encrypted notification. A negative retryAfter means
-// trying again will not help.
-func (s *Sender) post(ctx context.Context, d delivery) (retryAfter time.Duration, err error) {
-	resp, err := webpush.SendNotificationWithContext(ctx, d.payload, &webpush.Subscription{
+// post sends the encrypted notification. Only an answer from the push
+// service may lead to a retry: an address refused, a connection that
+// failed or a request that timed out is not tried again, so the sender
+// cannot be made to knock on a port over and over.
+func (s *Sender) post(ctx context.Context, d delivery) (res outcome, retryAfter time.Duration, err error) {
+	// The library appends its padding to the payload it is given, and
+	// one payload is shared by every device of a notification: clipped,
+	// the append copies instead of writing into another sender's bytes.
+	resp, err := webpush.SendNotificationWithContext(ctx, slices.Clip(d.payload), &webpush.Subscription{
 		Endpoint: d.device.Endpoint,
 		Keys:     webpush.Keys{P256dh: d.device.P256dh, Auth: d.device.Auth},
 	}, &webpush.Options{
-		HTTPClient:      s.cfg.Client,
+		HTTPClient:      s.client,
 		Subscriber:      s.cfg.Contact,
 		VAPIDPublicKey:  s.cfg.Keys.Public,
 		VAPIDPrivateKey: s.cfg.Keys.Private,
@@ -275,19 +373,27 @@ func (s *Sender) post(ctx context.Context, d delivery) (retryAfter time.Duration
 	if err != nil {
 		// The error may name the endpoint, which is a capability: keep it
 		// out of the logs.
-		return 0, errors.New("push service unreachable")
+		if errors.Is(err, ErrInside) {
+			return refused, 0, ErrInside
+		}
+		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
+			return failed, 0, fmt.Errorf("push service did not answer within %s", s.cfg.Timeout)
+		}
+		return failed, 0, errors.New("push service unreachable")
 	}
 	defer resp.Body.Close()
 	io.Copy(io.Discard, io.LimitReader(resp.Body, 64<<10))
 	switch c := resp.StatusCode; {
 	case c >= 200 && c < 300:
-		return 0, nil
+		return delivered, 0, nil
 	case c == http.StatusNotFound || c == http.StatusGone:
-		return 0, errGone
+		return gone, 0, errGone
 	case c == http.StatusTooManyRequests || c >= 500:
 		secs, _ := strconv.Atoi(resp.Header.Get("Retry-After"))
-		return min(time.Duration(secs)*time.Second, s.cfg.RetryMax), fmt.Errorf("push service answered %d", c)
+		return busy, min(time.Duration(max(secs, 0))*time.Second, s.cfg.RetryMax), fmt.Errorf("push service answered %d", c)
+	case c >= 300 && c < 400:
+		return failed, 0, fmt.Errorf("push service redirected (%d); redirects are not followed", c)
 	default:
-		return -1, fmt.Errorf("push service refused the notification: %d", c)
+		return failed, 0, fmt.Errorf("push service refused the notification: %d", c)
 	}
 }

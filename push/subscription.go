@@ -4,7 +4,6 @@ import (
 	"crypto/ecdh"
 	"encoding/base64"
 	"errors"
-	"net/url"
 	"strings"
 )
 
@@ -24,20 +23,19 @@ type Subscription struct {
 // maxEndpoint bounds an endpoint URL; real ones are a few hundred bytes.
 const maxEndpoint = 2048
 
-// Validate checks that the subscription can be sent to: an https
-// endpoint, a P-256 public key and a 16-byte auth secret. The server will
-// POST to the endpoint, so it must be a real push service's URL, not a
-// path on some other scheme.
-func (s Subscription) Validate() error {
+// Validate checks that the subscription can be sent to: an endpoint p
+// allows (an https URL on a push service's host, see policy.go), a P-256
+// public key and a 16-byte auth secret. The server will POST to the
+// endpoint, so it must be a real push service's URL and nothing else.
+func (s Subscription) Validate(p Policy) error {
 	if s.Endpoint == "" {
 		return errors.New("endpoint is missing")
 	}
 	if len(s.Endpoint) > maxEndpoint {
 		return errors.New("endpoint is too long")
 	}
-	u, err := url.Parse(s.Endpoint)
-	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil || u.Fragment != "" {
-		return errors.New("endpoint must be an https URL of a push service")
+	if err := p.checkEndpoint(s.Endpoint); err != nil {
+		return err
 	}
 	pub, err := decodeKey(s.Keys.P256dh)
 	if err != nil || len(pub) != 65 {

@@ -48,35 +48,43 @@ type pushDoc struct {
 // oldest gives way to a new one.
 const MaxPushDevices = 10
 
+// pushLockTTL bounds how long an instance that died while saving a
+// device keeps the guest's devices locked; a save takes milliseconds.
+const pushLockTTL = 30 * time.Second
+
 // SavePushDevice stores d for guest id, replacing the same endpoint's
-// earlier keys.
+// earlier keys; past MaxPushDevices the oldest devices give way.
+//
+// The count and the write are one step under the guest's lock: read the
+// devices, then write, with no other save or removal for that guest in
+// between, on this instance or any other (Lock). Without it parallel
+// subscribes each saw room for one more and all wrote, and on the
+// embedded database, which updates a document by reading it and writing
+// it whole, one could also undo another's write.
 func (s *Store) SavePushDevice(ctx context.Context, guestID string, d PushDevice) error {
+	unlock, err := s.Lock(ctx, "push/"+guestID, pushLockTTL)
+	if err != nil {
+		return fmt.Errorf("save push device of %s: %w", guestID, err)
+	}
+	defer unlock()
 	have, err := s.PushDevices(ctx, guestID)
 	if err != nil {
 		return err
 	}
 	set := bson.D{{Key: "devices." + d.ID(), Value: d}}
 	unset := bson.D{}
-	if len(have) >= MaxPushDevices {
-		oldest := have[0]
-		for _, h := range have {
-			if h.ID() == d.ID() {
-				oldest = PushDevice{}
-				break
-			}
-			if h.CreatedAt.Before(oldest.CreatedAt) {
-				oldest = h
-			}
-		}
-		if oldest.Endpoint != "" {
-			unset = append(unset, bson.E{Key: "devices." + oldest.ID(), Value: ""})
+	if !slices.ContainsFunc(have, func(h PushDevice) bool { return h.ID() == d.ID() }) {
+		// have is oldest first; a document written before the cap held
+		// may have more than MaxPushDevices, and loses the surplus too.
+		for _, old := range have[:max(0, len(have)-MaxPushDevices+1)] {
+			unset = append(unset, bson.E{Key: "devices." + old.ID(), Value: ""})
 		}
 	}
 	update := bson.D{{Key: "$set", Value: set}}
 	if len(unset) > 0 {
 		update = append(update, bson.E{Key: "$unset", Value: unset})
 	}
-	err = s.retry(ctx, onBusy, func() error {
+	err = s.retry(ctx, onBusyOrDuplicate, func() error {
 		_, err := s.coll(collPush).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}}, update, options.UpdateOne().SetUpsert(true))
 		return err
 	})
@@ -87,9 +95,16 @@ func (s *Store) SavePushDevice(ctx context.Context, guestID string, d PushDevice
 }
 
 // DeletePushDevice removes guest id's device deviceID; a device that is
-// not there is no error.
+// not there is no error. It takes the guest's lock too: on the embedded
+// database an update rewrites the whole document, and a removal between
+// a save's read and write would otherwise come back.
 func (s *Store) DeletePushDevice(ctx context.Context, guestID, deviceID string) error {
-	err := s.retry(ctx, onBusy, func() error {
+	unlock, err := s.Lock(ctx, "push/"+guestID, pushLockTTL)
+	if err != nil {
+		return fmt.Errorf("delete push device of %s: %w", guestID, err)
+	}
+	defer unlock()
+	err = s.retry(ctx, onBusy, func() error {
 		_, err := s.coll(collPush).UpdateOne(ctx, bson.D{{Key: "_id", Value: guestID}},
 			bson.D{{Key: "$unset", Value: bson.D{{Key: "devices." + deviceID, Value: ""}}}})
 		return err

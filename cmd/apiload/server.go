@@ -168,7 +168,9 @@ func startServer(ctx context.Context, o options) (*server, error) {
 			return fail(err)
 		}
 		pushes.VAPIDKey, pushKey = vk.Public, vk.Public
-		sender := push.New(st, push.Config{Keys: vk, Contact: "apiload@localhost", Client: pushes.Client()}, logger, nil)
+		// The push service is on loopback: its policy lets the sender
+		// reach it, as the production policy would not.
+		sender := push.New(st, push.Config{Keys: vk, Contact: "apiload@localhost", Policy: pushes.Policy(), RootCAs: pushes.RootCAs()}, logger, nil)
 		pctx, cancel := context.WithCancel(context.Background())
 		go sender.Run(pctx)
 		closers = append(closers, cancel)

@@ -12,6 +12,7 @@ import (
 
 	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/push"
 )
 
 // config is every setting, from flags with environment variables as
@@ -28,8 +29,10 @@ type config struct {
 	PublicURL   string
 	// PublicURLSet is false when PublicURL is the default, http://<addr>:
 	// serve then uses the address it actually listens on (port 0 included).
-	PublicURLSet   bool
-	PushContact    string
+	PublicURLSet bool
+	PushContact  string
+	// PushHosts are push services' hosts accepted beside the known ones.
+	PushHosts      []string
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
@@ -68,6 +71,13 @@ type config struct {
 	MailFrom   string
 	SMTPCAFile string
 	MailRate   float64
+}
+
+// pushPolicy is where Web Push may go: the known push services and the
+// listed hosts, at public addresses only. The API checks subscriptions
+// and the sender checks every send with the same policy.
+func (c *config) pushPolicy() push.Policy {
+	return push.Policy{Hosts: c.PushHosts}
 }
 
 // envDefault reads name from getenv, falling back to def.
@@ -114,7 +124,7 @@ func (e *envDefault) num(name string, def float64) float64 {
 func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
 	e := &envDefault{getenv: getenv}
 	c := &config{}
-	var origins, proxies string
+	var origins, proxies, pushHosts string
 	fs.StringVar(&c.Addr, "addr", e.str("BARHUB_ADDR", "127.0.0.1:8080"), "listen address `host:port` (BARHUB_ADDR)")
 	fs.StringVar(&c.DataDir, "data", e.str("BARHUB_DATA", "data"), "data `dir` for the embedded database and images (BARHUB_DATA)")
 	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
@@ -125,6 +135,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
 	fs.StringVar(&c.PushContact, "push-contact", e.str("BARHUB_PUSH_CONTACT", ""), "`e-mail or https URL` push services can reach the host at, sent with every Web Push (BARHUB_PUSH_CONTACT; default the public URL when it is https)")
+	fs.StringVar(&pushHosts, "push-hosts", e.str("BARHUB_PUSH_HOSTS", ""), "comma-separated extra `hosts` of push services subscriptions may name, beside Google's, Mozilla's, Apple's and Microsoft's: name, *.domain, either with :port (BARHUB_PUSH_HOSTS)")
 	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
@@ -203,6 +214,14 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 				return fmt.Errorf("BARHUB_TRUSTED_PROXIES: %q is not an address or CIDR like 10.0.0.0/8", p)
 			}
 			c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
+		}
+		for _, h := range strings.Split(pushHosts, ",") {
+			if h = strings.TrimSpace(h); h != "" {
+				c.PushHosts = append(c.PushHosts, h)
+			}
+		}
+		if err := c.pushPolicy().Validate(); err != nil {
+			return fmt.Errorf("BARHUB_PUSH_HOSTS: %w", err)
 		}
 		for _, o := range strings.Split(origins, ",") {
 			if o = strings.TrimSpace(o); o != "" {

@@ -257,7 +257,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
 			ListenAddr: ln.Addr().String(), LANAddrs: publicurl.LANAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
-			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(),
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
 			// Guests never read the metrics: the guests' port serves
 			// them only to a scraper with the token.
 			Metrics: api.MetricsAccess{Off: true, Token: cfg.MetricsToken}},

@@ -316,7 +316,7 @@ func startPush(ctx context.Context, a *app, reg prometheus.Registerer, logger *s
 	if err != nil {
 		return nil, fmt.Errorf("web push keys: %w", err)
 	}
-	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact}, logger, reg)
+	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy()}, logger, reg)
 	go s.Run(ctx)
 	return s, nil
 }

@@ -17,6 +17,7 @@ import (
 	"crypto/hkdf"
 	"crypto/rand"
 	"crypto/sha256"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/binary"
 	"encoding/json"
@@ -24,11 +25,15 @@ import (
 	"fmt"
 	"io"
 	"math/big"
+	"net"
 	"net/http"
 	"net/http/httptest"
+	"net/netip"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/barhub/barhub/push"
 )
 
 // Service is a running test push service over TLS.
@@ -41,10 +46,18 @@ type Service struct {
 	// long: a push service far away or busy.
 	Delay time.Duration
 
-	mu      sync.Mutex
-	devices map[string]*Device
-	errs    []string
-	next    int
+	// closing ends the requests held by stalled devices, so Close does
+	// not wait for the sender to give up on them.
+	closing   chan struct{}
+	closeOnce sync.Once
+
+	mu       sync.Mutex
+	devices  map[string]*Device
+	errs     []string
+	next     int
+	held     int // requests being held now
+	maxHeld  int // the most held at once
+	released int // held requests that have ended
 }
 
 // Device is one browser's subscription at the service.
@@ -56,6 +69,7 @@ type Device struct {
 
 	mu       sync.Mutex
 	answer   int
+	stalled  bool
 	messages []Message
 	arrived  chan struct{}
 }
@@ -70,16 +84,44 @@ type Message struct {
 
 // New starts a service; Close stops it.
 func New() *Service {
-	s := &Service{devices: map[string]*Device{}}
+	s := &Service{devices: map[string]*Device{}, closing: make(chan struct{})}
 	s.srv = httptest.NewTLSServer(http.HandlerFunc(s.serve))
 	return s
 }
 
 // Close stops the service.
-func (s *Service) Close() { s.srv.Close() }
+func (s *Service) Close() {
+	s.closeOnce.Do(func() { close(s.closing) })
+	s.srv.Close()
+}
 
-// Client is an HTTP client that trusts the service's certificate.
-func (s *Service) Client() *http.Client { return s.srv.Client() }
+// Policy is the push policy that lets a sender reach this service and
+// nothing else inside: its host:port as an accepted endpoint host, and
+// its loopback address as one the sender may dial. The production policy
+// (the zero value) refuses both.
+func (s *Service) Policy() push.Policy {
+	addr := s.srv.Listener.Addr().(*net.TCPAddr).AddrPort().Addr().Unmap()
+	return push.Policy{
+		Hosts:  []string{s.srv.Listener.Addr().String()},
+		Inside: []netip.Prefix{netip.PrefixFrom(addr, addr.BitLen())},
+	}
+}
+
+// RootCAs trusts the service's certificate.
+func (s *Service) RootCAs() *x509.CertPool {
+	pool := x509.NewCertPool()
+	pool.AddCert(s.srv.Certificate())
+	return pool
+}
+
+// Held reports the requests stalled devices hold now, the most they held
+// at once, and how many held requests have ended (the sender gave up, or
+// the service closed).
+func (s *Service) Held() (now, most, released int) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.held, s.maxHeld, s.released
+}
 
 // NewDevice makes a browser subscription: its key pair and auth secret
 // are the device's, as a browser keeps them.
@@ -112,6 +154,15 @@ func (d *Device) Subscription() map[string]any {
 func (d *Device) Answer(status int) {
 	d.mu.Lock()
 	d.answer = status
+	d.mu.Unlock()
+}
+
+// Stall makes the service hold the device's requests without answering
+// until the sender gives up on them (or the service closes): a push
+// service that hangs.
+func (d *Device) Stall() {
+	d.mu.Lock()
+	d.stalled = true
 	d.mu.Unlock()
 }
 
@@ -165,8 +216,12 @@ func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.mu.Lock()
-	answer := d.answer
+	answer, stalled := d.answer, d.stalled
 	d.mu.Unlock()
+	if stalled {
+		s.hold(r)
+		return
+	}
 	if answer == http.StatusGone || answer == http.StatusNotFound {
 		w.WriteHeader(answer)
 		return
@@ -207,6 +262,25 @@ func (s *Service) serve(w http.ResponseWriter, r *http.Request) {
 	d.mu.Unlock()
 	d.arrived <- struct{}{}
 	w.WriteHeader(http.StatusCreated)
+}
+
+// hold keeps the request open until its client goes away or the service
+// closes.
+func (s *Service) hold(r *http.Request) {
+	// The server notices the client leaving only once the body is read.
+	io.Copy(io.Discard, io.LimitReader(r.Body, 8192))
+	s.mu.Lock()
+	s.held++
+	s.maxHeld = max(s.maxHeld, s.held)
+	s.mu.Unlock()
+	select {
+	case <-r.Context().Done():
+	case <-s.closing:
+	}
+	s.mu.Lock()
+	s.held--
+	s.released++
+	s.mu.Unlock()
 }
 
 // checkVAPID verifies the Authorization header "vapid t=<jwt>, k=<key>"
