@@ -161,7 +161,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.MetricsToken, "metrics-token", e.str("BARHUB_METRICS_TOKEN", ""), "bearer `token` a scraper presents for /metrics on the guests' port; prefer the environment variable (BARHUB_METRICS_TOKEN)")
 	fs.StringVar(&c.AlertWebhook, "alert-webhook", e.str("BARHUB_ALERT_WEBHOOK", ""), "`url` that receives alerts (dead jobs, repeated errors, a lost Redis); it is a secret: prefer the environment variable (BARHUB_ALERT_WEBHOOK)")
 	fs.StringVar(&c.AlertFormat, "alert-format", e.str("BARHUB_ALERT_FORMAT", "slack"), "alert webhook body: slack ({\"text\":…}, also Mattermost and others) or json (BARHUB_ALERT_FORMAT)")
-	fs.DurationVar(&c.AlertEvery, "alert-check-interval", e.dur("BARHUB_ALERT_CHECK_INTERVAL", 30*time.Second), "how often to look for dead jobs, repeated errors and a lost Redis (BARHUB_ALERT_CHECK_INTERVAL)")
+	fs.DurationVar(&c.AlertEvery, "alert-check-interval", e.dur("BARHUB_ALERT_CHECK_INTERVAL", 30*time.Second), "how often to look for dead jobs, repeated errors, a stuck database and a lost Redis (BARHUB_ALERT_CHECK_INTERVAL)")
 	fs.StringVar(&c.AlertEmail, "alert-email", e.str("BARHUB_ALERT_EMAIL", ""), "e-mail `address` that receives alerts; needs --smtp-url and --mail-from (BARHUB_ALERT_EMAIL)")
 	fs.StringVar(&c.SMTPURL, "smtp-url", "", "SMTP server `url` for invitations and reminders: smtp://user:pass@host:587 (STARTTLS) or smtps://user:pass@host:465; empty sends no e-mail (BARHUB_SMTP_URL)")
 	fs.StringVar(&c.MailFrom, "mail-from", e.str("BARHUB_MAIL_FROM", ""), "sender `address` of e-mail, \"Name <party@example.com>\" (BARHUB_MAIL_FROM)")
