@@ -558,8 +558,19 @@ func (g *gate) relay(ctx context.Context, client net.Conn, inner string) {
 		if _, err := client.Write(rep); err != nil {
 			return
 		}
+		// A big import or answer is rare: its buffer is not kept for the
+		// life of a pooled connection.
+		if cap(req) > keepBuffer {
+			req = nil
+		}
+		if cap(rep) > keepBuffer {
+			rep = nil
+		}
 	}
 }
+
+// keepBuffer is the largest message buffer a relay keeps between messages.
+const keepBuffer = 256 << 10
 
 // getMoreCursor reads the cursor id a getMore request names.
 func getMoreCursor(msg []byte) int64 {
