@@ -13,6 +13,7 @@ import (
 	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/text"
 )
 
 // Dietary needs beyond the RSVP itself: the form's "We read: …" preview
@@ -27,6 +28,12 @@ type dietaryReadRequest struct {
 // nuts), so the form can show the guest what it understood before they
 // save, and what it will ask the host to look at.
 func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
+	// Reading costs a few milliseconds of CPU and stores nothing: the
+	// guest's own budget (docs/SECURITY.md, "Limits per client") keeps one
+	// phone from spending the party's CPU on it.
+	if !s.allow(w, r, "dietary", identity(r.Context()).GuestID) {
+		return
+	}
 	text, err := parseDietaryRead(r)
 	if err != nil {
 		s.fail(w, r, err)
@@ -48,10 +55,8 @@ func parseDietaryRead(r *http.Request) (string, error) {
 	if err := decode(r, &req); err != nil {
 		return "", err
 	}
-	if len(req.Text) > guest.MaxDietaryText {
-		return "", errBadRequest("invalid_field", fmt.Sprintf("the text is longer than %d characters", guest.MaxDietaryText))
-	}
-	return req.Text, nil
+	// The preview refuses what saving the answer would (guest.CleanDietary).
+	return cleanField(http.StatusBadRequest, "text", req.Text, text.Rule{Max: guest.MaxDietaryText, Lines: true})
 }
 
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
