@@ -77,9 +77,10 @@ func (s *Server) handlePutPublicURL(w http.ResponseWriter, r *http.Request) {
 	}
 	in.URL = strings.TrimRight(strings.TrimSpace(in.URL), "/")
 	// The address is printed on every invitation card: no character in it
-	// may hide or reorder the rest (package text).
-	if err := text.Line(in.URL); in.URL != "" && err != nil {
-		s.fail(w, r, errUnprocessable("invalid_url", "url "+err.Error()))
+	// may hide or reorder the rest. It is taken as typed or refused, never
+	// cleaned into another address (package text).
+	if c, err := (text.Rule{}).Clean(in.URL); err != nil || c != in.URL {
+		s.fail(w, r, errUnprocessable("invalid_url", "url holds characters that are not part of an address (controls, direction marks or overrides)"))
 		return
 	}
 	if in.URL != "" {

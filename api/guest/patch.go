@@ -76,7 +76,10 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 	}
 	if p.Email != nil {
 		v := strings.TrimSpace(*p.Email)
-		if v != "" && (!ValidEmail(v) || text.Line(v) != nil) {
+		// An address is not cleaned but taken as typed, or refused: one
+		// the text rule would change (a direction mark, an override in
+		// it) is not an address to send to.
+		if c, err := (text.Rule{}).Clean(v); v != "" && (!ValidEmail(v) || err != nil || c != v) {
 			return g, &FieldError{"email", "must be one e-mail address such as ada@example.com (or empty)"}
 		}
 		g.Email = v

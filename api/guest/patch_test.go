@@ -29,6 +29,7 @@ func TestPatchRefusesSpoofingNames(t *testing.T) {
 		{"last name too long in characters", Patch{LastName: str(strings.Repeat("Å", maxShortText+1))}, "lastName", "longer than 200 characters"},
 		{"last name of punctuation", Patch{LastName: str("--")}, "lastName", "letter or digit"},
 		{"override in an address", Patch{Email: str("\u202eada@example.com")}, "email", "e-mail address"},
+		{"direction mark in an address", Patch{Email: str("ada\u200e@example.com")}, "email", "e-mail address"},
 		{"NUL in dietary words", Patch{Dietary: &Dietary{Text: "nuts\x00"}}, "dietary.text", "control character"},
 		{"override in a dietary tag", Patch{Dietary: &Dietary{Tags: []string{"nuts", "\u202evegan"}}}, "dietary.tags[1]", "text-direction override"},
 		{"override in a +1's name", Patch{Companions: &[]Companion{{Name: "Bo"}, {Name: "\u202eBOB"}}}, "companions[1].name", "text-direction override"},
