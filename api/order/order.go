@@ -327,8 +327,10 @@ func (r Request) Normalize() (Request, error) {
 	total := 0
 	for i, it := range r.Items {
 		it.DrinkID = strings.TrimSpace(it.DrinkID)
-		notes, notesErr := text.Rule{Max: MaxNotesLen}.Clean(it.Notes)
-		it.Notes = notes
+		// The phone's notes box takes line breaks; the bar's ticket shows
+		// one line, so they become spaces.
+		notes, notesErr := text.Rule{Max: MaxNotesLen, Lines: true}.Clean(it.Notes)
+		it.Notes = strings.Join(strings.Fields(notes), " ")
 		it.For = strings.TrimSpace(it.For)
 		switch {
 		case it.DrinkID == "":

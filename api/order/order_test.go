@@ -118,6 +118,7 @@ func TestNormalize(t *testing.T) {
 		{"C1 in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "no\u009bice"}}}, "invalid_notes", 0, 0},
 		{"isolate in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "ice\u2068"}}}, "invalid_notes", 0, 0},
 		{"Hangul filler notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\u3164\u3164"}}}, "invalid_notes", 0, 0},
+		{"line breaks from the notes box become spaces", Request{Items: []ItemInput{{DrinkID: "x", Notes: "no ice\r\n\textra lime"}, {DrinkID: "x", Notes: "no ice extra lime"}}}, "", 1, 2},
 		{"same notes typed apart are merged", Request{Items: []ItemInput{{DrinkID: "x", Notes: "Lo\u0308ja\u200e"}, {DrinkID: "x", Notes: "Löja"}}}, "", 1, 2},
 	}
 	for _, tt := range tests {
