@@ -13,7 +13,6 @@ import (
 	"github.com/barhub/barhub/api/diet"
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/text"
 )
 
 // Dietary needs beyond the RSVP itself: the form's "We read: …" preview
@@ -34,12 +33,12 @@ func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, "dietary", identity(r.Context()).GuestID) {
 		return
 	}
-	text, err := parseDietaryRead(r)
+	words, err := parseDietaryRead(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	rd := diet.Read(text)
+	rd := diet.Read(words)
 	if rd.Tags == nil {
 		rd.Tags = []string{}
 	}
@@ -55,8 +54,12 @@ func parseDietaryRead(r *http.Request) (string, error) {
 	if err := decode(r, &req); err != nil {
 		return "", err
 	}
-	// The preview refuses what saving the answer would (guest.CleanDietary).
-	return cleanField(http.StatusBadRequest, "text", req.Text, text.Rule{Max: guest.MaxDietaryText, Lines: true})
+	// The preview refuses what saving the answer would.
+	d, err := guest.CleanDietary(guest.Dietary{Text: req.Text})
+	if err != nil {
+		return "", fieldInputError(err)
+	}
+	return d.Text, nil
 }
 
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
