@@ -62,12 +62,12 @@ func TestWebhookFormatsDedupAndCap(t *testing.T) {
 	}{
 		{alert.FormatSlack, func(t *testing.T, b map[string]any) {
 			text, _ := b["text"].(string)
-			if len(b) != 1 || !strings.Contains(text, "critical: 2 AI jobs failed") || !strings.Contains(text, "instance: web-1") {
+			if len(b) != 1 || !strings.Contains(text, "critical: 2 jobs failed") || !strings.Contains(text, "instance: web-1") {
 				t.Errorf("slack body %v", b)
 			}
 		}},
 		{alert.FormatJSON, func(t *testing.T, b map[string]any) {
-			if b["key"] != "dead-jobs-2" || b["severity"] != "critical" || b["summary"] != "2 AI jobs failed" || b["instance"] != "web-1" || b["at"] == nil {
+			if b["key"] != "dead-jobs-2" || b["severity"] != "critical" || b["summary"] != "2 jobs failed" || b["instance"] != "web-1" || b["at"] == nil {
 				t.Errorf("json body %v", b)
 			}
 		}},
@@ -76,7 +76,7 @@ func TestWebhookFormatsDedupAndCap(t *testing.T) {
 			r := newReceiver(t)
 			c := &clock{time.Date(2026, 12, 1, 20, 0, 0, 0, time.UTC)}
 			n := alert.New(alert.Config{WebhookURL: r.URL + "/hooks/secret-path", Format: tt.format, Instance: "web-1", Repeat: 10 * time.Minute, MaxPerHour: 3, Now: c.now}, nil, nil)
-			a := alert.Alert{Key: "dead-jobs-2", Severity: alert.Critical, Summary: "2 AI jobs failed"}
+			a := alert.Alert{Key: "dead-jobs-2", Severity: alert.Critical, Summary: "2 jobs failed"}
 			if sent, err := n.Notify(ctx, a); !sent || err != nil {
 				t.Fatalf("first: %v %v", sent, err)
 			}
@@ -110,7 +110,7 @@ func TestDedupAcrossInstances(t *testing.T) {
 	var sent int
 	for _, inst := range []string{"web-1", "web-2"} {
 		n := alert.New(alert.Config{WebhookURL: r.URL, Instance: inst}, alert.ClaimDedup(st), nil)
-		if ok, err := n.Notify(ctx, alert.Alert{Key: "dead-jobs-1", Severity: alert.Critical, Summary: "1 AI job failed"}); err != nil {
+		if ok, err := n.Notify(ctx, alert.Alert{Key: "dead-jobs-1", Severity: alert.Critical, Summary: "1 job failed"}); err != nil {
 			t.Fatal(err)
 		} else if ok {
 			sent++
@@ -178,6 +178,11 @@ func TestWatcher(t *testing.T) {
 		if got := keys(); strings.Join(got, ",") != strings.Join(s.want, ",") {
 			t.Fatalf("%s: alerts %q, want %q", s.name, got, s.want)
 		}
+	}
+	// Dead jobs are any jobs (an invitation e-mail, a reminder), not only
+	// the AI's: the alert says "job".
+	if got := r.got()[0]["summary"]; got != "2 jobs failed every attempt" {
+		t.Errorf("dead jobs summary %q", got)
 	}
 }
 

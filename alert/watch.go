@@ -8,7 +8,8 @@ import (
 
 // Probes read the conditions Watch alerts on; a nil probe is not watched.
 type Probes struct {
-	// DeadJobs counts AI jobs that failed every attempt.
+	// DeadJobs counts jobs that failed every attempt: AI, e-mail,
+	// reminders and imports share the queue.
 	DeadJobs func(ctx context.Context) (int64, error)
 	// ServerErrors is the running count of 5xx answers of this instance.
 	ServerErrors func() (float64, error)
@@ -80,7 +81,8 @@ func (w *Watcher) Check(ctx context.Context) {
 			// The count is in the key: a new dead job is news on every
 			// instance, the same one is sent once between them.
 			w.n.Notify(ctx, Alert{Key: fmt.Sprintf("dead-jobs-%d", n), Severity: Critical,
-				Summary: fmt.Sprintf("%d AI %s failed every attempt", n, plural(n, "job", "jobs")),
+				// Not "AI jobs": an invitation e-mail is a job as well.
+				Summary: fmt.Sprintf("%d %s failed every attempt", n, plural(n, "job", "jobs")),
 				Detail:  "Open the admin page's job queue to see why and retry them."})
 			w.lastDead = n
 		} else if err == nil {

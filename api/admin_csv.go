@@ -9,6 +9,7 @@ import (
 	"mime"
 	"net/http"
 	"slices"
+	"strings"
 	"time"
 
 	"golang.org/x/text/language"
@@ -73,6 +74,12 @@ type importReport struct {
 	Rows           []importRow `json:"rows"`
 }
 
+// importInput is POST /api/admin/guests/import as JSON.
+type importInput struct {
+	CSV    string `json:"csv"`
+	DryRun bool   `json:"dryRun"`
+}
+
 // readImport takes the CSV from a text/csv (or any non-JSON) body, or from
 // {"csv": "…", "dryRun": bool} in a JSON one.
 func readImport(r *http.Request) (data []byte, dryRun bool, err error) {
@@ -81,10 +88,7 @@ func readImport(r *http.Request) (data []byte, dryRun bool, err error) {
 	}
 	ct, _, _ := mime.ParseMediaType(r.Header.Get("Content-Type"))
 	if ct == "application/json" {
-		var body struct {
-			CSV    string `json:"csv"`
-			DryRun bool   `json:"dryRun"`
-		}
+		var body importInput
 		if err := decode(r, &body); err != nil {
 			return nil, false, err
 		}
@@ -164,6 +168,11 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 		clear(waitingKeys)
 	}
 	for _, row := range file.Rows {
+		if row.Err == "" {
+			if col, err := cleanImported(&row.Guest); err != nil {
+				row.Err, row.ErrCode, row.ErrVars = err.Error(), guest.RowBadText, map[string]any{"Column": col}
+			}
+		}
 		out := importRow{Row: row.Line, Name: row.Guest.Name()}
 		refuse := func(code, reason string, vars map[string]any) {
 			out.refuse(code, reason, vars)
@@ -230,6 +239,40 @@ func (s *Server) importGuests(ctx context.Context, file guest.CSVFile, dryRun bo
 		}
 	}
 	return rep, changed, nil
+}
+
+// cleanImported puts an imported row's typed text under the rule the same
+// text typed on the guest desk gets (guest.CleanName, guest.CleanDietary):
+// NFC, trimmed, direction marks taken out, controls refused. A refusal is
+// a *guest.FieldError; col names the CSV column it is in.
+func cleanImported(g *guest.Guest) (col string, err error) {
+	for _, name := range []struct {
+		col  string
+		kept *string
+	}{{"firstName", &g.FirstName}, {"lastName", &g.LastName}} {
+		if *name.kept == "" {
+			continue // the column is not in the file: nothing changes
+		}
+		if *name.kept, err = guest.CleanName(name.col, *name.kept); err != nil {
+			return name.col, err
+		}
+	}
+	d, err := guest.CleanDietary(guest.Dietary{Text: g.Dietary.Text, Tags: g.Dietary.Tags})
+	if err != nil {
+		return "dietary", guest.Within("dietary", err)
+	}
+	if d.Text != g.Dietary.Text {
+		// Read the cleaned words afresh; what the tags column left unclear
+		// (not a part of the words) stays for the host.
+		read := guest.NormalizeDietary(guest.Dietary{Text: d.Text, Tags: g.Dietary.Tags})
+		for _, u := range g.Dietary.Unclear {
+			if !strings.Contains(g.Dietary.Text, u) && !slices.Contains(read.Unclear, u) {
+				read.Unclear = append(read.Unclear, u)
+			}
+		}
+		g.Dietary = read
+	}
+	return "", nil
 }
 
 // newGuest is a row's new guest waiting to be stored.

@@ -211,8 +211,7 @@ func (in guestInput) patch() guest.Patch {
 		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
 	}
 	if in.Dietary != nil {
-		d := guest.Dietary(*in.Dietary)
-		p.Dietary = &d
+		p.Dietary = &guest.Dietary{Text: in.Dietary.Text, Tags: in.Dietary.Tags}
 	}
 	return p
 }

@@ -13,10 +13,12 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	qrcode "github.com/skip2/go-qrcode"
 
 	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/api/text"
 	"github.com/barhub/barhub/locale"
 )
 
@@ -563,6 +565,9 @@ func FuzzParseRSVP(f *testing.F) {
 	f.Add(`{"companions":[{"name":"Olle","dietary":"designated driver"}],"members":[{"id":"abc","dietary":{"text":"nötallergi"}}]}`)
 	f.Add(`{"members":[{"id":"abc","companions":[{"dietary":{"tags":["nuts"]}},{}]}]}`)
 	f.Add(`{"members":[{"id":"../x"}]}`)
+	f.Add(`{"dietary":{"text":"x","allergy":"y"}}`)
+	f.Add(`{"companions":[{"name":"\u202eBOB","dietary":"nuts\u0000"}]}`)
+	f.Add(`{"companions":[{"name":"A\u030asa\u200e","dietary":{"text":"\u3164","tags":["\u200b"]}}]}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("PUT", "/api/rsvp", strings.NewReader(body))
 		a, err := parseRSVP(r)
@@ -577,8 +582,39 @@ func FuzzParseRSVP(f *testing.F) {
 				t.Fatalf("accepted id %q", id)
 			}
 		}
-		if a.Dietary != nil && len(a.Dietary.Text) > guest.MaxDietaryText {
-			t.Fatal("accepted an over-long dietary text")
+		// What is accepted is typed text as the rule keeps it.
+		needs := func(d *guest.Dietary) {
+			if d == nil {
+				return
+			}
+			if utf8.RuneCountInString(d.Text) > guest.MaxDietaryText {
+				t.Fatal("accepted an over-long dietary text")
+			}
+			if err := text.Lines(d.Text); d.Text != "" && err != nil {
+				t.Fatalf("accepted dietary words %+q: %v", d.Text, err)
+			}
+			for _, tag := range d.Tags {
+				if err := text.Line(tag); err != nil {
+					t.Fatalf("accepted a tag %+q: %v", tag, err)
+				}
+			}
+		}
+		people := func(cs *[]guest.Companion) {
+			if cs == nil {
+				return
+			}
+			for _, c := range *cs {
+				if err := text.Line(c.Name); c.Name != "" && err != nil {
+					t.Fatalf("accepted a +1 named %+q: %v", c.Name, err)
+				}
+				needs(&c.Dietary)
+			}
+		}
+		needs(a.Dietary)
+		people(a.Companions)
+		for _, m := range a.Members {
+			needs(m.Dietary)
+			people(m.Companions)
 		}
 		// Whatever was accepted, the rules answer without panicking.
 		me := guest.Guest{ID: "me", ExpectedGuests: 1, GroupID: "g"}

@@ -1,11 +1,10 @@
 package api
 
 import (
+	"errors"
 	"fmt"
 	"net/http"
-	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/guest"
@@ -37,6 +36,9 @@ type announcement struct {
 	Push bool `json:"push,omitempty"`
 }
 
+// maxAnnouncement bounds an announcement, in characters.
+const maxAnnouncement = 500
+
 // handleAnnounce publishes the host's message ("cake in the garden in 5
 // minutes") to every guest's page, or to one guest.
 func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
@@ -45,19 +47,20 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	req.Text = strings.TrimSpace(req.Text)
-	if req.Text == "" {
+	// Every guest's phone shows it: barhub's text rule, over lines.
+	msg, err := text.Rule{Max: maxAnnouncement, Lines: true, Required: true}.Clean(req.Text)
+	switch {
+	case errors.Is(err, text.ErrEmpty):
 		s.fail(w, r, errBadRequest("missing_text", "write the announcement in \"text\""))
 		return
-	}
-	if err := text.Lines(req.Text); err != nil {
+	case errors.Is(err, text.ErrTooLong):
+		s.fail(w, r, errBadRequest("too_long", fmt.Sprintf("keep announcements under %d characters", maxAnnouncement)))
+		return
+	case err != nil:
 		s.fail(w, r, errBadRequest("invalid_text", "the announcement "+err.Error()))
 		return
 	}
-	if utf8.RuneCountInString(req.Text) > 500 {
-		s.fail(w, r, errBadRequest("too_long", "keep announcements under 500 characters"))
-		return
-	}
+	req.Text = msg
 	ids, err := announcementGuests(req)
 	if err != nil {
 		s.fail(w, r, err)

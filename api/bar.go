@@ -27,6 +27,9 @@ type BarConfig struct {
 	// the menu and on the order and bar routes; zero or less is no limit.
 	RateBrowse float64
 	RateOrders float64
+	// RateDietary is reads of dietary words (POST /api/dietary/read, the
+	// RSVP form's preview) per second per guest; zero or less is no limit.
+	RateDietary float64
 	// MaxOpenOrders is how many orders a guest may have queued or in the
 	// making at once (default 3).
 	MaxOpenOrders int
@@ -219,8 +222,11 @@ func (c *tokenCache) put(tok string, id auth.Identity) {
 // through: the limit protects the party, it must not stop it.
 func (s *Server) allow(w http.ResponseWriter, r *http.Request, class, client string) bool {
 	rate := s.bar.cfg.RateBrowse
-	if class == "orders" {
+	switch class {
+	case "orders":
 		rate = s.bar.cfg.RateOrders
+	case "dietary":
+		rate = s.bar.cfg.RateDietary
 	}
 	d, err := s.bar.limiter.Allow(r.Context(), class+":"+client, rate)
 	if err != nil {

@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/text"
 )
 
 // FuzzParseOrderRequest feeds arbitrary bodies to the order decoder: a
@@ -48,6 +49,7 @@ func FuzzParseDrinkInput(f *testing.F) {
 		`{"name":"Nojito","section":"Alcohol-free","alcoholFree":true,"ingredients":[{"name":"Mint","amount":6,"unit":"leaf"}]}`,
 		`{"name":"x","section":"&&","abv":"NaN"}`, `{"abv":1e400}`, `{"ingredients":[{"amount":-0}]}`,
 		`{"imageUrl":"javascript:alert(1)"}`, `[]`, `null`, `{`, ``,
+		`{"name":"\u202eX","section":"S\u0000","ingredients":[{"name":"\u200b","amount":1,"unit":"ml","brand":"x"}]}`,
 	} {
 		f.Add([]byte(seed))
 	}
@@ -64,9 +66,18 @@ func FuzzParseDrinkInput(f *testing.F) {
 			t.Fatalf("alcohol-free drink with %v standard drinks", d.StandardDrinks())
 		}
 		for _, in := range d.Ingredients {
-			if in.Key == "" || in.Amount < 0 {
+			if in.Key == "" || in.Amount < 0 || text.Line(in.Name) != nil {
 				t.Fatalf("accepted ingredient %+v", in)
 			}
+		}
+		// Every text kept is what the text rule keeps.
+		for _, v := range append([]string{d.Name, d.Section, d.Glass, d.Garnish}, d.Method...) {
+			if err := text.Line(v); v != "" && err != nil {
+				t.Fatalf("accepted %+q: %v", v, err)
+			}
+		}
+		if err := text.Lines(d.Description); d.Description != "" && err != nil {
+			t.Fatalf("accepted the description %+q: %v", d.Description, err)
 		}
 	})
 }

@@ -47,6 +47,34 @@ func TestOrderRateLimit(t *testing.T) {
 	}
 }
 
+// TestDietaryReadRateLimit: the RSVP form's preview of dietary words
+// costs milliseconds of CPU a call and had no limit (169 calls a second
+// from one guest). It has a budget per guest, its own: a guest past it
+// gets 429 with Retry-After, another guest and the same guest's orders
+// are untouched.
+func TestDietaryReadRateLimit(t *testing.T) {
+	e := newBarEnv(t, func(d *Deps) { d.Bar.RateDietary = 0.01 })
+	read := map[string]string{"text": "nötallergi"}
+	if status, raw := e.do("POST", "/api/dietary/read", e.gTok, read); status != 200 {
+		t.Fatalf("first read: %d %s", status, raw)
+	}
+	for range 3 {
+		status, hdr, raw := e.doHeaders("POST", "/api/dietary/read", e.gTok, read)
+		if status != http.StatusTooManyRequests || errorCode(t, raw) != "rate_limited" {
+			t.Fatalf("read past the budget: %d %s", status, raw)
+		}
+		if n, err := strconv.Atoi(hdr.Get("Retry-After")); err != nil || n < 1 || n > 100 {
+			t.Errorf("Retry-After %q, want 1..100 seconds", hdr.Get("Retry-After"))
+		}
+	}
+	if status, raw := e.do("POST", "/api/dietary/read", e.bTok, read); status != 200 {
+		t.Errorf("another guest: %d %s", status, raw)
+	}
+	if status, raw := e.do("GET", "/api/orders", e.gTok, nil); status != 200 {
+		t.Errorf("the same guest's orders: %d %s", status, raw)
+	}
+}
+
 func TestKillSwitch(t *testing.T) {
 	e := newBarEnv(t)
 	v := e.order(e.gTok, 201, one("negroni"))

@@ -96,11 +96,7 @@ func parseBarAction(r *http.Request) (order.Action, reasonRequest, error) {
 	if err := decodeOptional(r, &body); err != nil {
 		return a, body, err
 	}
-	body.Reason = truncateRunes(body.Reason, order.MaxReasonLen+1)
-	if len([]rune(body.Reason)) > order.MaxReasonLen {
-		return a, body, errBadRequest("reason_too_long", "keep the reason under "+strconv.Itoa(order.MaxReasonLen)+" characters")
-	}
-	if err := body.checkReason(); err != nil {
+	if err := body.cleanReason(); err != nil {
 		return a, body, err
 	}
 	if a == order.Cancel && body.Reason == "" {

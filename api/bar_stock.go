@@ -1,7 +1,9 @@
 package api
 
 import (
+	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"net/url"
 	"unicode/utf8"
@@ -76,8 +78,32 @@ type ingredientStockResponse struct {
 	Unavailable []string `json:"unavailable"`
 }
 
+// stockedIngredient returns the name of the ingredient key names when a
+// drink on the menu uses it, else a 404: the path is typed by whoever
+// holds a bartender's token, and marking anything else would store a mark
+// no drink reads ("../../etc/passwd" in the bar's stock list for good).
+// A mark left on an ingredient whose drinks were taken off the menu
+// matters again only when a drink with it is back, and then it can be
+// changed.
+func (s *Server) stockedIngredient(ctx context.Context, key string) (string, error) {
+	snap, err := s.bar.menu.snapshot(ctx)
+	if err != nil {
+		return "", err
+	}
+	for _, d := range snap.drinks {
+		for _, in := range d.Ingredients {
+			if in.Key == key {
+				return in.Name, nil
+			}
+		}
+	}
+	return "", &apiError{Status: http.StatusNotFound, Code: "unknown_ingredient",
+		Message: fmt.Sprintf("no drink on the menu uses %q; name an ingredient of a drink on the menu (GET /api/bar/stock lists them)", key)}
+}
+
 // handleSetStock marks an ingredient, named in the path (any case or
-// spacing: "Lime%20juice"), out of or back in stock.
+// spacing: "Lime%20juice"), out of or back in stock. Only an ingredient
+// the menu uses can be marked (stockedIngredient).
 func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	who := identity(ctx)
@@ -98,18 +124,10 @@ func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	snap, err := s.bar.menu.snapshot(ctx)
+	name, err := s.stockedIngredient(ctx, key)
 	if err != nil {
 		s.fail(w, r, err)
 		return
-	}
-	name := raw
-	for _, d := range snap.drinks {
-		for _, in := range d.Ingredients {
-			if in.Key == key {
-				name = in.Name
-			}
-		}
 	}
 	// Each change is a few UpdateMany calls that must not interleave on
 	// one drink with another change, on any instance.

@@ -156,14 +156,15 @@ func (s *Server) handleCreateBoard(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	req.Name = strings.TrimSpace(req.Name)
-	if req.Name == "" {
-		req.Name = "Pick-up board"
-	}
-	if err := text.Line(req.Name); err != nil || utf8.RuneCountInString(req.Name) > 60 {
-		s.fail(w, r, errBadRequest("invalid_name", "a board's name is one line of up to 60 characters"))
+	name, err := text.Rule{Max: 60}.Clean(req.Name)
+	if err != nil {
+		s.fail(w, r, errBadRequest("invalid_name", "a board's name is one line of up to 60 characters: it "+err.Error()))
 		return
 	}
+	if name == "" {
+		name = "Pick-up board"
+	}
+	req.Name = name
 	b, secret, err := s.store.CreateBoard(r.Context(), req.Name, identity(r.Context()).Name)
 	if err != nil {
 		s.fail(w, r, err)

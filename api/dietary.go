@@ -27,12 +27,18 @@ type dietaryReadRequest struct {
 // nuts), so the form can show the guest what it understood before they
 // save, and what it will ask the host to look at.
 func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
-	text, err := parseDietaryRead(r)
+	// Reading costs a few milliseconds of CPU and stores nothing: the
+	// guest's own budget (docs/SECURITY.md, "Limits per client") keeps one
+	// phone from spending the party's CPU on it.
+	if !s.allow(w, r, "dietary", identity(r.Context()).GuestID) {
+		return
+	}
+	words, err := parseDietaryRead(r)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	rd := diet.Read(text)
+	rd := diet.Read(words)
 	if rd.Tags == nil {
 		rd.Tags = []string{}
 	}
@@ -48,10 +54,12 @@ func parseDietaryRead(r *http.Request) (string, error) {
 	if err := decode(r, &req); err != nil {
 		return "", err
 	}
-	if len(req.Text) > guest.MaxDietaryText {
-		return "", errBadRequest("invalid_field", fmt.Sprintf("the text is longer than %d characters", guest.MaxDietaryText))
+	// The preview refuses what saving the answer would.
+	d, err := guest.CleanDietary(guest.Dietary{Text: req.Text})
+	if err != nil {
+		return "", fieldInputError(err)
 	}
-	return req.Text, nil
+	return d.Text, nil
 }
 
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's

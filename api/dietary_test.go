@@ -5,9 +5,11 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/api/text"
 )
 
 // Issue 10, "per invitation, not per person": a parent answers for the
@@ -230,14 +232,17 @@ func TestHostReviewsUnclearNeeds(t *testing.T) {
 
 func FuzzParseDietary(f *testing.F) {
 	for _, s := range []string{`{"text":"nötallergi"}`, `{"companion":1,"tags":["nuts"]}`, `{"tags":null}`, `{"companion":-1,"tags":[]}`,
-		`{"text":7}`, `[]`, `{"text":"` + strings.Repeat("x", 600) + `"}`} {
+		`{"text":7}`, `[]`, `{"text":"` + strings.Repeat("x", 600) + `"}`,
+		`{"text":"nuts\u202e"}`, `{"text":"\u200b"}`, `{"text":"no\r\nnuts"}`, `{"text":"x","lang":"sv"}`} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, body string) {
-		if text, err := parseDietaryRead(fuzzRequest([]byte(body))); err != nil {
+		if words, err := parseDietaryRead(fuzzRequest([]byte(body))); err != nil {
 			checkAPIError(t, err)
-		} else if len(text) > guest.MaxDietaryText {
-			t.Fatalf("accepted %d bytes of text", len(text))
+		} else if utf8.RuneCountInString(words) > guest.MaxDietaryText {
+			t.Fatalf("accepted %d characters of text", utf8.RuneCountInString(words))
+		} else if err := text.Lines(words); words != "" && err != nil {
+			t.Fatalf("accepted %+q: %v", words, err)
 		}
 		companion, tags, err := parseDietaryReview(fuzzRequest([]byte(body)))
 		if err != nil {

@@ -24,6 +24,15 @@ func TestUnknownFieldsRefused(t *testing.T) {
 		{"rsvp", "PUT", "/api/rsvp", e.gTok, `{"status":"coming","guests":3}`, "unknown_field", "guests"},
 		{"new guest", "POST", "/api/admin/guests", admin, `{"firstName":"A","lastName":"B","admin":true}`, "unknown_field", "admin"},
 		{"announcement", "POST", "/api/admin/announcements", admin, `{"text":"hi","to":"everyone"}`, "unknown_field", "to"},
+		// Inside the dietary answer, which has a decoder of its own (it
+		// also takes plain text): these used to be dropped.
+		{"rsvp dietary", "PUT", "/api/rsvp", e.gTok, `{"dietary":{"text":"nuts","allergy":"severe"}}`, "unknown_field", "allergy"},
+		{"rsvp +1's dietary", "PUT", "/api/rsvp", e.gTok, `{"companions":[{"name":"Kim","dietary":{"tags":["nuts"],"reviewed":true}}]}`, "unknown_field", "reviewed"},
+		{"rsvp member's dietary", "PUT", "/api/rsvp", e.gTok, `{"members":[{"id":"abc","dietary":{"text":"x","unclear":[]}}]}`, "unknown_field", "unclear"},
+		{"rsvp +1", "PUT", "/api/rsvp", e.gTok, `{"companions":[{"name":"Kim","age":4}]}`, "unknown_field", "age"},
+		{"rsvp tastes", "PUT", "/api/rsvp", e.gTok, `{"tastes":{"likes":["sour"],"hates":["sweet"]}}`, "unknown_field", "hates"},
+		{"guest's dietary", "PUT", "/api/admin/guests/" + e.guest.ID, admin, `{"dietary":{"text":"x","reviewed":true}}`, "unknown_field", "reviewed"},
+		{"drink ingredient", "POST", "/api/admin/drinks", admin, `{"name":"X","section":"Y","abv":10,"ingredients":[{"name":"Gin","amount":5,"unit":"ml","brand":"Z"}]}`, "unknown_field", "brand"},
 	}
 	for _, tt := range tests {
 		status, body := e.do(tt.method, tt.path, tt.token, tt.body, "Idempotency-Key", "unknown-"+tt.field)

@@ -640,12 +640,19 @@ type reasonRequest struct {
 	Version int    `json:"version"`
 }
 
-// checkReason refuses a reason that would hide or reorder text on the
-// guest's phone and the bar's ticket (the rule names and notes follow).
-func (b reasonRequest) checkReason() error {
-	if err := text.Line(b.Reason); b.Reason != "" && err != nil {
-		return errBadRequest("invalid_reason", "reason: "+err.Error())
+// cleanReason puts the reason under barhub's text rule (package text),
+// as names and notes are: it is shown on the guest's phone and the bar's
+// ticket, so it must not hide or reorder text; one line, bounded, refused
+// rather than cut when too long.
+func (b *reasonRequest) cleanReason() error {
+	v, err := text.Rule{Max: order.MaxReasonLen}.Clean(b.Reason)
+	switch {
+	case errors.Is(err, text.ErrTooLong):
+		return errBadRequest("reason_too_long", fmt.Sprintf("keep the reason under %d characters", order.MaxReasonLen))
+	case err != nil:
+		return errBadRequest("invalid_reason", "reason "+err.Error())
 	}
+	b.Reason = v
 	return nil
 }
 
@@ -660,7 +667,7 @@ func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := body.checkReason(); err != nil {
+	if err := body.cleanReason(); err != nil {
 		s.fail(w, r, err)
 		return
 	}
@@ -675,7 +682,7 @@ func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	now := time.Now().UTC().Truncate(time.Millisecond)
-	reason := truncateRunes(body.Reason, order.MaxReasonLen)
+	reason := body.Reason
 	if reason == "" {
 		reason = "cancelled by the guest"
 	}
@@ -727,14 +734,6 @@ func joinAnd(items []string) string {
 		out += it
 	}
 	return out
-}
-
-func truncateRunes(s string, n int) string {
-	r := []rune(strings.TrimSpace(s))
-	if len(r) > n {
-		r = r[:n]
-	}
-	return string(r)
 }
 
 // writeOrderView answers with one order and its place in the queue.

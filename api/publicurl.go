@@ -11,6 +11,7 @@ import (
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/publicurl"
+	"github.com/barhub/barhub/api/text"
 )
 
 // The public URL is the address on every invitation link and QR code. It
@@ -61,17 +62,27 @@ func (s *Server) handleGetPublicURL(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, v)
 }
 
+// publicURLInput is PUT /api/admin/public-url.
+type publicURLInput struct {
+	URL string `json:"url"`
+}
+
 // handlePutPublicURL keeps the host's pick: {"url": "http://192.168.1.23:8080"},
 // or {"url": ""} for the configured one again.
 func (s *Server) handlePutPublicURL(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		URL string `json:"url"`
-	}
+	var in publicURLInput
 	if err := decode(r, &in); err != nil {
 		s.fail(w, r, err)
 		return
 	}
 	in.URL = strings.TrimRight(strings.TrimSpace(in.URL), "/")
+	// The address is printed on every invitation card: no character in it
+	// may hide or reorder the rest. It is taken as typed or refused, never
+	// cleaned into another address (package text).
+	if c, err := (text.Rule{}).Clean(in.URL); err != nil || c != in.URL {
+		s.fail(w, r, errUnprocessable("invalid_url", "url holds characters that are not part of an address (controls, direction marks or overrides)"))
+		return
+	}
 	if in.URL != "" {
 		u, err := url.Parse(in.URL)
 		if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Hostname() == "" || u.User != nil || u.RawQuery != "" || u.Fragment != "" || len(in.URL) > 300 {

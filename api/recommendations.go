@@ -9,14 +9,13 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
 	"github.com/barhub/barhub/api/audit"
 	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/text"
 )
 
 // Recommendations and the job queue view (the AI bartender). The work
@@ -61,16 +60,20 @@ const (
 	maxMoodLen     = 200
 )
 
+// recommendationInput is POST /api/recommendations.
+type recommendationInput struct {
+	Likes       []string `json:"likes"`
+	Dislikes    []string `json:"dislikes"`
+	Mood        string   `json:"mood"`
+	AlcoholFree bool     `json:"alcoholFree"`
+}
+
 // readRecommendationRequest decodes and checks POST /api/recommendations.
 // Blank and repeated taste words are dropped; anything else out of bounds
-// is a 4xx saying what to fix.
+// is a 4xx saying what to fix. The words go into the model's prompt and
+// back to the guest's phone: barhub's text rule (package text) applies.
 func readRecommendationRequest(r *http.Request) (store.RecommendationRequest, error) {
-	var body struct {
-		Likes       []string `json:"likes"`
-		Dislikes    []string `json:"dislikes"`
-		Mood        string   `json:"mood"`
-		AlcoholFree bool     `json:"alcoholFree"`
-	}
+	var body recommendationInput
 	if err := decode(r, &body); err != nil {
 		return store.RecommendationRequest{}, err
 	}
@@ -82,12 +85,9 @@ func readRecommendationRequest(r *http.Request) (store.RecommendationRequest, er
 	if err != nil {
 		return store.RecommendationRequest{}, err
 	}
-	mood := strings.Join(strings.Fields(body.Mood), " ")
-	if utf8.RuneCountInString(mood) > maxMoodLen {
-		return store.RecommendationRequest{}, errUnprocessable("invalid_field", fmt.Sprintf("mood is longer than %d characters", maxMoodLen))
-	}
-	if !printableText(mood) {
-		return store.RecommendationRequest{}, errUnprocessable("invalid_field", "mood holds characters that are not text")
+	mood, err := cleanField(http.StatusUnprocessableEntity, "mood", body.Mood, text.Rule{Max: maxMoodLen})
+	if err != nil {
+		return store.RecommendationRequest{}, err
 	}
 	return store.RecommendationRequest{Likes: likes, Dislikes: dislikes, Mood: mood, AlcoholFree: body.AlcoholFree}, nil
 }
@@ -95,16 +95,13 @@ func readRecommendationRequest(r *http.Request) (store.RecommendationRequest, er
 func tasteTerms(field string, in []string) ([]string, error) {
 	out := []string{}
 	seen := map[string]bool{}
-	for _, t := range in {
-		t = strings.Join(strings.Fields(t), " ")
+	for i, t := range in {
+		t, err := cleanField(http.StatusUnprocessableEntity, fmt.Sprintf("%s[%d]", field, i), t, text.Rule{Max: maxTasteTermLn})
+		if err != nil {
+			return nil, err
+		}
 		if t == "" {
 			continue
-		}
-		if utf8.RuneCountInString(t) > maxTasteTermLn {
-			return nil, errUnprocessable("invalid_field", fmt.Sprintf("each of %s must be at most %d characters", field, maxTasteTermLn))
-		}
-		if !printableText(t) {
-			return nil, errUnprocessable("invalid_field", field+" holds characters that are not text")
 		}
 		key := strings.ToLower(t)
 		if seen[key] {
@@ -117,18 +114,6 @@ func tasteTerms(field string, in []string) ([]string, error) {
 		return nil, errUnprocessable("invalid_field", fmt.Sprintf("name at most %d %s", maxTasteTerms, field))
 	}
 	return out, nil
-}
-
-func printableText(s string) bool {
-	if !utf8.ValidString(s) {
-		return false
-	}
-	for _, r := range s {
-		if !unicode.IsPrint(r) {
-			return false
-		}
-	}
-	return true
 }
 
 // handleRequestRecommendation queues a recommendation for the signed-in

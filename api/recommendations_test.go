@@ -18,6 +18,7 @@ import (
 	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/api/text"
 )
 
 func TestRecommendationRequestAndAnswer(t *testing.T) {
@@ -167,6 +168,8 @@ func TestRecommendationBadInput(t *testing.T) {
 		{"a dislike too long", map[string]any{"dislikes": []string{strings.Repeat("x", 41)}}, 422, "invalid_field"},
 		{"mood too long", map[string]any{"mood": strings.Repeat("ä", 201)}, 422, "invalid_field"},
 		{"control characters", map[string]any{"mood": "hi\x00there"}, 422, "invalid_field"},
+		{"override in a like", map[string]any{"likes": []string{"sour\u202e"}}, 422, "invalid_field"},
+		{"invisible mood", map[string]any{"mood": "\u3164"}, 422, "invalid_field"},
 		{"two values", `{} {}`, 400, "malformed_json"},
 	}
 	for _, tt := range tests {
@@ -205,7 +208,7 @@ func FuzzRecommendationRequest(f *testing.F) {
 			t.Fatalf("out of bounds accepted: %+v", req)
 		}
 		for _, term := range append(append([]string{}, req.Likes...), req.Dislikes...) {
-			if term == "" || term != strings.TrimSpace(term) || utf8.RuneCountInString(term) > maxTasteTermLn || !printableText(term) {
+			if term == "" || term != strings.TrimSpace(term) || utf8.RuneCountInString(term) > maxTasteTermLn || text.Line(term) != nil {
 				t.Fatalf("bad term accepted: %q", term)
 			}
 		}

@@ -73,11 +73,14 @@ func (s *Server) handleListReminders(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, map[string]any{"reminders": out})
 }
 
+// reminderInput is POST /api/admin/reminders.
+type reminderInput struct {
+	Kind       string `json:"kind"`
+	DaysBefore int    `json:"daysBefore"`
+}
+
 func (s *Server) handleCreateReminder(w http.ResponseWriter, r *http.Request) {
-	var in struct {
-		Kind       string `json:"kind"`
-		DaysBefore int    `json:"daysBefore"`
-	}
+	var in reminderInput
 	if err := decode(r, &in); err != nil {
 		s.fail(w, r, err)
 		return

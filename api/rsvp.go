@@ -141,8 +141,12 @@ type memberInput struct {
 }
 
 // dietaryInput takes the dietary answer as {"text","tags"} or, for
-// convenience, as plain text.
-type dietaryInput guest.Dietary
+// convenience, as plain text. The object is read as strictly as the body
+// around it: a field it does not know is refused, not dropped.
+type dietaryInput struct {
+	Text string   `json:"text"`
+	Tags []string `json:"tags"`
+}
 
 func (d *dietaryInput) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
@@ -154,31 +158,43 @@ func (d *dietaryInput) UnmarshalJSON(b []byte) error {
 		*d = dietaryInput{Text: text}
 		return nil
 	}
-	var v guest.Dietary
-	if err := json.Unmarshal(b, &v); err != nil {
+	// json.Unmarshal would drop unknown fields; the body's decoder refuses
+	// them, and its setting does not reach inside an UnmarshalJSON.
+	type plain dietaryInput
+	var v plain
+	if err := unmarshalStrict(b, &v); err != nil {
 		return err
 	}
 	*d = dietaryInput(v)
 	return nil
 }
 
-// dietary checks one dietary answer's size; nil stays nil (no change).
+// unmarshalStrict is json.Unmarshal refusing fields v does not know.
+func unmarshalStrict(b []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.DisallowUnknownFields()
+	return dec.Decode(v)
+}
+
+// dietary checks one dietary answer under the text rule (the words may
+// run over lines; see guest.CleanDietary); nil stays nil (no change).
 func (d *dietaryInput) dietary(field string) (*guest.Dietary, error) {
 	if d == nil {
 		return nil, nil
-	}
-	if len(d.Text) > guest.MaxDietaryText {
-		return nil, errBadRequest("invalid_field", fmt.Sprintf("%s: the text is longer than %d characters", field, guest.MaxDietaryText))
 	}
 	if len(d.Tags) > 50 {
 		return nil, errBadRequest("invalid_field", field+" lists too many tags")
 	}
 	// Reviewed and Unclear are the host's and the server's to set.
-	out := guest.Dietary{Text: d.Text, Tags: d.Tags}
+	out, err := guest.CleanDietary(guest.Dietary{Text: d.Text, Tags: d.Tags})
+	if err != nil {
+		return nil, fieldInputError(guest.Within(field, err))
+	}
 	return &out, nil
 }
 
-// companions checks the "+1"s of one answer; nil stays nil (no change).
+// companions checks the "+1"s of one answer, names and needs under the
+// text rule (guest.CleanCompanions); nil stays nil (no change).
 func companions(in *[]companionInput, field string) (*[]guest.Companion, error) {
 	if in == nil {
 		return nil, nil
@@ -186,22 +202,31 @@ func companions(in *[]companionInput, field string) (*[]guest.Companion, error) 
 	if len(*in) > guest.MaxCompanions {
 		return nil, errBadRequest("invalid_field", fmt.Sprintf("%s lists more than %d people", field, guest.MaxCompanions))
 	}
-	out := make([]guest.Companion, 0, len(*in))
+	typed := make([]guest.Companion, len(*in))
 	for i, c := range *in {
-		if len(c.Name) > 200 {
-			return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d]: the name is too long", field, i))
+		typed[i].Name = c.Name
+		if c.Dietary != nil {
+			if len(c.Dietary.Tags) > 50 {
+				return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d].dietary lists too many tags", field, i))
+			}
+			typed[i].Dietary = guest.Dietary{Text: c.Dietary.Text, Tags: c.Dietary.Tags}
 		}
-		d, err := c.Dietary.dietary(fmt.Sprintf("%s[%d].dietary", field, i))
-		if err != nil {
-			return nil, err
-		}
-		cp := guest.Companion{Name: c.Name}
-		if d != nil {
-			cp.Dietary = *d
-		}
-		out = append(out, cp)
+	}
+	out, err := guest.CleanCompanions(typed)
+	if err != nil {
+		return nil, fieldInputError(guest.Within(field, err))
 	}
 	return &out, nil
+}
+
+// fieldInputError is a *guest.FieldError in what a person typed as a 400
+// naming the field, as the other checks of an answer are.
+func fieldInputError(err error) error {
+	var fe *guest.FieldError
+	if errors.As(err, &fe) {
+		return &apiError{Status: http.StatusBadRequest, Code: "invalid_field", Message: fe.Field + " " + fe.Message, Details: map[string]string{"field": fe.Field}}
+	}
+	return err
 }
 
 // parseRSVP decodes and checks an RSVP body; the group rules come after,

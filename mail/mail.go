@@ -156,7 +156,9 @@ type Attachment struct {
 
 // Message is one e-mail to one recipient.
 type Message struct {
-	To      string
+	To string
+	// ToName is the recipient's display name, any text: it is quoted or
+	// encoded in the header as it needs.
 	ToName  string
 	Subject string
 	// Text is the plain-text part; every message has one.
@@ -246,13 +248,13 @@ func (s *Sender) build(m Message) (*gomail.Msg, error) {
 	}
 	msg := gomail.NewMsg(gomail.WithNoDefaultUserAgent())
 	msg.FromMailAddress(s.from)
-	if m.ToName != "" {
-		if err := msg.AddToFormat(m.ToName, m.To); err != nil {
-			return nil, fmt.Errorf("mail to %q: %w", m.To, ErrInvalidAddress)
-		}
-	} else if err := msg.To(m.To); err != nil {
-		return nil, fmt.Errorf("mail to %q: %w", m.To, ErrInvalidAddress)
-	}
+	// The display name is whatever the guest is called: Anna "Nan"
+	// O'Brien, or a name with angle brackets. Formatting it into
+	// "Name <addr>" text and parsing that back (AddToFormat) fails on the
+	// quotes, and the invitation is never sent; net/mail's Address
+	// quotes or encodes any name as RFC 5322 and 2047 ask when it is
+	// written.
+	msg.ToMailAddress(&netmail.Address{Name: m.ToName, Address: m.To})
 	msg.Subject(m.Subject)
 	msg.SetDate()
 	msg.SetMessageID()

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -124,6 +125,63 @@ func TestSendThroughARealServer(t *testing.T) {
 	cal, ok := p.Part("text/calendar")
 	if !ok || string(cal.Body) != ics || cal.Filename != "invite.ics" || cal.Params["method"] != "PUBLISH" {
 		t.Fatalf("calendar: %+v %q", cal, cal.Body)
+	}
+}
+
+// TestDisplayNamesAreQuoted: whatever a guest is called, the invitation
+// goes out through a real server with the name quoted (or encoded) in the
+// To header, and a mail reader reads the same name and only the one
+// address back. A name with quotes around angle brackets, or ending in a
+// backslash, used to fail every attempt as an invalid address (and the
+// invitation was dead-lettered); other quotes were dropped from the name.
+func TestDisplayNamesAreQuoted(t *testing.T) {
+	srv := mailtest.Start(t)
+	s := newSender(t, srv, "")
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	names := []string{
+		`Anna "Nan" O'Brien`,
+		`O'Brien "<x@evil.example>"`,
+		`Ann "<x>"`,
+		`back\`,
+		`"`,
+		`O'Brien <x@evil.example>`,
+		`Bo, the "boss"; (host) <b@c> \ back`,
+		`Åsa "Åsa" Öberg <å>`,
+		`Conceição 🎉 "Ção"`,
+		`Ada Lovelace`,
+		`שלום "עולם"`,
+		strings.TrimSpace(strings.Repeat(`"Long" name `, 10)),
+	}
+	for i, name := range names {
+		to := fmt.Sprintf("guest%d@example.com", i)
+		if err := s.Send(ctx, mail.Message{To: to, ToName: name, Subject: "You are invited", Text: "hi"}); err != nil {
+			t.Fatalf("%q: %v", name, err)
+		}
+	}
+	got := srv.Wait(ctx, t, len(names))
+	byTo := map[string]mailtest.Received{}
+	for _, m := range got {
+		if len(m.To) != 1 {
+			t.Fatalf("envelope to %q", m.To)
+		}
+		byTo[m.To[0]] = m
+	}
+	for i, name := range names {
+		to := fmt.Sprintf("guest%d@example.com", i)
+		m, ok := byTo[to]
+		if !ok {
+			t.Errorf("%q: nothing arrived for %s", name, to)
+			continue
+		}
+		p, err := mailtest.Parse(m.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		list, err := p.Header.AddressList("To")
+		if err != nil || len(list) != 1 || list[0].Name != name || list[0].Address != to {
+			t.Errorf("%q: To header %q reads as %v, %v", name, p.Header.Get("To"), list, err)
+		}
 	}
 }
 

@@ -175,13 +175,16 @@ func appendNew(list []string, items ...string) []string {
 	return list
 }
 
-// truncate cuts s to at most n bytes without splitting a character.
+// truncate cuts s to at most n characters (the limits people are told are
+// in characters) and drops the spaces it leaves at the end.
 func truncate(s string, n int) string {
-	if len(s) <= n {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8.RuneStart(s[n]) {
-		n--
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 	}
-	return strings.TrimRightFunc(s[:n], unicode.IsSpace)
+	return strings.TrimRightFunc(s[:i], unicode.IsSpace)
 }

@@ -141,12 +141,12 @@ func FuzzRead(f *testing.F) {
 			}
 		}
 		for _, u := range r.Unclear {
-			if u == "" || !utf8.ValidString(u) && utf8.ValidString(s) || len(u) > maxPart {
+			if u == "" || !utf8.ValidString(u) && utf8.ValidString(s) || utf8.RuneCountInString(u) > maxPart {
 				t.Fatalf("Read(%q) gave unclear part %q", s, u)
 			}
 		}
 		n := Normalize(Needs{Text: s})
-		if len(n.Text) > MaxText || !slices.Equal(Normalize(n).Tags, n.Tags) {
+		if utf8.RuneCountInString(n.Text) > MaxText || !slices.Equal(Normalize(n).Tags, n.Tags) {
 			t.Fatalf("Normalize(%q) = %+v, not stable", s, n)
 		}
 	})

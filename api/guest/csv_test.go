@@ -10,6 +10,7 @@ import (
 
 	"github.com/barhub/barhub/api/safecsv/safecsvtest"
 	"github.com/barhub/barhub/api/text"
+	"unicode/utf8"
 )
 
 func TestParseCSV(t *testing.T) {
@@ -227,8 +228,9 @@ func TestNormalizeDietary(t *testing.T) {
 			t.Errorf("NormalizeDietary(%+v) = %+v, want %+v", tt.in, got, tt.want)
 		}
 	}
-	if long := NormalizeDietary(Dietary{Text: strings.Repeat("é", MaxDietaryText)}); len(long.Text) > MaxDietaryText || !strings.HasSuffix(long.Text, "é") {
-		t.Errorf("long text cut badly: %d bytes", len(long.Text))
+	// The bound is in characters: 500 "é" are 1,000 bytes, and kept whole.
+	if long := NormalizeDietary(Dietary{Text: strings.Repeat("é", MaxDietaryText+10)}); utf8.RuneCountInString(long.Text) != MaxDietaryText || !strings.HasSuffix(long.Text, "é") {
+		t.Errorf("long text cut badly: %d characters", utf8.RuneCountInString(long.Text))
 	}
 }
 
@@ -258,6 +260,14 @@ func TestParseSettings(t *testing.T) {
 		{"rsvpDeadline", func(in *SettingsInput) { in.RSVPDeadline = "2026-13-01T00:00:00Z" }},
 		{"rsvpDeadline", func(in *SettingsInput) { in.RSVPDeadline = "2026-07-01T00:00:00Z" }},
 		{"info", func(in *SettingsInput) { in.Info = strings.Repeat("x", maxInfoText+1) }},
+		// Typed text goes into every guest's page and the calendar file.
+		{"eventName", func(in *SettingsInput) { in.EventName = "Party\x00" }},
+		{"eventName", func(in *SettingsInput) { in.EventName = "\u200b\u2060" }},
+		{"location", func(in *SettingsInput) { in.Location = "Storgatan 1\u202e" }},
+		{"location", func(in *SettingsInput) { in.Location = "Storgatan 1\nBEGIN:VEVENT" }},
+		{"dressCode", func(in *SettingsInput) { in.DressCode = "\x1b[5mWhite" }},
+		{"dressCode", func(in *SettingsInput) { in.DressCode = "\u3164" }},
+		{"info", func(in *SettingsInput) { in.Info = "Bring a jumper\u2066" }},
 	}
 	for _, b := range bad {
 		in := ok
@@ -267,6 +277,13 @@ func TestParseSettings(t *testing.T) {
 		if !errors.As(err, &fe) || fe.Field != b.field {
 			t.Errorf("%+v: error %v, want one on %s", in, err, b.field)
 		}
+	}
+	// The cleaned text is kept: NFC, trimmed, marks taken out; the
+	// information keeps its line breaks.
+	typed := ok
+	typed.EventName, typed.Location, typed.Info = " Midsomma\u0308r\u200f ", "Ö\u200bland", "Bring:\r\n\t- a jumper"
+	if c, err := ParseSettings(typed); err != nil || c.EventName != "Midsommär" || c.Location != "Öland" || c.Info != "Bring:\n\t- a jumper" {
+		t.Errorf("cleaned %+q %+q %+q, %v", c.EventName, c.Location, c.Info, err)
 	}
 	pub := s.Public(time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC))
 	if pub.EventName != "Midsummer" || pub.DeadlinePassed || pub.EventDate.Location().String() != "Europe/Stockholm" {

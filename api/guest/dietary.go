@@ -1,11 +1,15 @@
 package guest
 
 import (
+	"errors"
+	"fmt"
 	"slices"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/diet"
+	"github.com/barhub/barhub/api/text"
 )
 
 // TagNoAlcohol is the dietary tag of someone who takes no alcohol.
@@ -28,6 +32,79 @@ const (
 	MaxCompanions = MaxPartySize - 1
 	maxCompanion  = 60
 )
+
+// The typed parts of a person's needs, under barhub's text rule
+// (package text): the words may run over lines, as the form's text box
+// lets them; a tag is a word or two; a "+1"'s name is one line.
+var (
+	dietaryRule   = text.Rule{Max: MaxDietaryText, Lines: true}
+	dietaryTag    = text.Rule{Max: 2 * maxTagLen}
+	companionName = text.Rule{Max: maxCompanion}
+)
+
+// CleanDietary applies the text rule to what a person typed about their
+// needs, the text and the tags, or returns a *FieldError naming the part
+// ("text", "tags[2]"). Tags left empty are dropped. What the host and the
+// server set (Unclear, Reviewed) is kept as it is.
+func CleanDietary(d Dietary) (Dietary, error) {
+	v, err := dietaryRule.Clean(d.Text)
+	if err != nil {
+		return d, &FieldError{"text", err.Error()}
+	}
+	d.Text = v
+	var tags []string
+	for i, t := range d.Tags {
+		v, err := dietaryTag.Clean(t)
+		if err != nil {
+			return d, &FieldError{fmt.Sprintf("tags[%d]", i), err.Error()}
+		}
+		if v != "" {
+			tags = append(tags, v)
+		}
+	}
+	d.Tags = tags
+	return d, nil
+}
+
+// CleanCompanions applies the text rule to the "+1"s' names and needs, or
+// returns a *FieldError naming the part ("[1].name", "[0].dietary.text").
+func CleanCompanions(cs []Companion) ([]Companion, error) {
+	if len(cs) > MaxCompanions {
+		return nil, &FieldError{"", fmt.Sprintf("lists more than %d people", MaxCompanions)}
+	}
+	out := make([]Companion, len(cs))
+	for i, c := range cs {
+		name, err := companionName.Clean(c.Name)
+		if err != nil {
+			return nil, &FieldError{fmt.Sprintf("[%d].name", i), err.Error()}
+		}
+		d, err := CleanDietary(c.Dietary)
+		if err != nil {
+			return nil, Within(fmt.Sprintf("[%d].dietary", i), err)
+		}
+		out[i] = Companion{Name: name, Dietary: d}
+	}
+	return out, nil
+}
+
+// Within names err's field inside parent: "text" within "dietary" is
+// "dietary.text", "[0].name" within "companions" is "companions[0].name".
+// An error that is not a *FieldError is returned as it is.
+func Within(parent string, err error) error {
+	var fe *FieldError
+	if !errors.As(err, &fe) {
+		return err
+	}
+	field := parent
+	switch {
+	case fe.Field == "":
+	case strings.HasPrefix(fe.Field, "["):
+		field += fe.Field
+	default:
+		field += "." + fe.Field
+	}
+	return &FieldError{field, fe.Message}
+}
 
 // NormalizeDietary trims the text, maps the tags to canonical ones and
 // adds the tags the text names ("no nuts please" → nuts), as diet.Normalize
@@ -111,15 +188,16 @@ func cleanWord(s string, limit int) string {
 	return truncate(b.String(), limit)
 }
 
-// truncate cuts s to at most n bytes without splitting a character.
+// truncate cuts s to at most n characters: the limits people are told
+// are in characters, and an "Å" is one whatever its bytes.
 func truncate(s string, n int) string {
-	if len(s) <= n {
+	if utf8.RuneCountInString(s) <= n {
 		return s
 	}
-	for n > 0 && !utf8RuneStart(s[n]) {
-		n--
+	i := 0
+	for range n {
+		_, size := utf8.DecodeRuneInString(s[i:])
+		i += size
 	}
-	return s[:n]
+	return s[:i]
 }
-
-func utf8RuneStart(b byte) bool { return b&0xC0 != 0x80 }

@@ -8,6 +8,25 @@ import (
 	"github.com/barhub/barhub/api/text"
 )
 
+// nameRule is barhub's text rule (package text) for a guest's first and
+// last name: one line, required, shown on tickets, the door and e-mail.
+var nameRule = text.Rule{Max: maxShortText, Required: true}
+
+// CleanName applies the rule of a typed name to the firstName or lastName
+// field, or returns a *FieldError naming it: one line of at most 200
+// characters, with something visible in it; a last name, which signing
+// in compares, needs a letter or a digit.
+func CleanName(field, typed string) (string, error) {
+	v, err := nameRule.Clean(typed)
+	if err != nil {
+		return "", &FieldError{field, err.Error()}
+	}
+	if field == "lastName" && NameKey(v) == "" {
+		return "", &FieldError{field, "needs at least one letter or digit"}
+	}
+	return v, nil
+}
+
 // Patch is the host's edit of a guest: nil fields stay as they are.
 type Patch struct {
 	FirstName      *string
@@ -32,22 +51,16 @@ func (p Patch) Empty() bool { return p == Patch{} }
 // A status change counts as an RSVP answered by them.
 func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 	if p.FirstName != nil {
-		v := strings.TrimSpace(*p.FirstName)
-		if v == "" || len(v) > maxShortText {
-			return g, &FieldError{"firstName", fmt.Sprintf("must be 1 to %d characters", maxShortText)}
-		}
-		if err := text.Line(v); err != nil {
-			return g, &FieldError{"firstName", err.Error()}
+		v, err := CleanName("firstName", *p.FirstName)
+		if err != nil {
+			return g, err
 		}
 		g.FirstName = v
 	}
 	if p.LastName != nil {
-		v := strings.TrimSpace(*p.LastName)
-		if v == "" || len(v) > maxShortText || NameKey(v) == "" {
-			return g, &FieldError{"lastName", fmt.Sprintf("must be 1 to %d characters, with at least one letter or digit", maxShortText)}
-		}
-		if err := text.Line(v); err != nil {
-			return g, &FieldError{"lastName", err.Error()}
+		v, err := CleanName("lastName", *p.LastName)
+		if err != nil {
+			return g, err
 		}
 		g.LastName = v
 		g.LastNameKey = NameKey(v)
@@ -63,7 +76,10 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 	}
 	if p.Email != nil {
 		v := strings.TrimSpace(*p.Email)
-		if v != "" && !ValidEmail(v) {
+		// An address is not cleaned but taken as typed, or refused: one
+		// the text rule would change (a direction mark, an override in
+		// it) is not an address to send to.
+		if c, err := (text.Rule{}).Clean(v); v != "" && (!ValidEmail(v) || err != nil || c != v) {
 			return g, &FieldError{"email", "must be one e-mail address such as ada@example.com (or empty)"}
 		}
 		g.Email = v
@@ -106,10 +122,18 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 		g.GroupID = v
 	}
 	if p.Dietary != nil {
-		g.Dietary = NormalizeDietary(*p.Dietary)
+		d, err := CleanDietary(*p.Dietary)
+		if err != nil {
+			return g, Within("dietary", err)
+		}
+		g.Dietary = NormalizeDietary(d)
 	}
 	if p.Companions != nil {
-		g.Companions = NormalizeCompanions(*p.Companions)
+		cs, err := CleanCompanions(*p.Companions)
+		if err != nil {
+			return g, Within("companions", err)
+		}
+		g.Companions = NormalizeCompanions(cs)
 	}
 	g.RefreshNeeds()
 	if p.Tastes != nil {

@@ -1,12 +1,15 @@
 package guest
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"time"
 	// Time zone names must resolve on machines without /usr/share/zoneinfo
 	// (a scratch container, Windows).
 	_ "time/tzdata"
+
+	"github.com/barhub/barhub/api/text"
 )
 
 // Settings describe the event; one document per database.
@@ -66,23 +69,29 @@ const (
 // without an offset ("2026-06-12T18:00", what a datetime-local input
 // sends) is read in the event's time zone.
 func ParseSettings(in SettingsInput) (Settings, error) {
-	s := Settings{
-		EventName: strings.TrimSpace(in.EventName),
-		Location:  strings.TrimSpace(in.Location),
-		DressCode: strings.TrimSpace(in.DressCode),
-		Info:      strings.TrimSpace(in.Info),
-		Timezone:  strings.TrimSpace(in.Timezone),
-	}
-	if s.EventName == "" {
-		return s, &FieldError{"eventName", "give the event a name"}
-	}
+	s := Settings{Timezone: strings.TrimSpace(in.Timezone)}
+	// The details are typed by the host and shown on every guest's page,
+	// in invitations and in the calendar file: barhub's text rule
+	// (package text) applies, the information alone running over lines.
 	for _, f := range []struct {
-		name, value string
-		max         int
-	}{{"eventName", s.EventName, maxShortText}, {"location", s.Location, maxShortText}, {"dressCode", s.DressCode, maxShortText}, {"info", s.Info, maxInfoText}} {
-		if len(f.value) > f.max {
-			return s, &FieldError{f.name, fmt.Sprintf("is longer than %d characters", f.max)}
+		name  string
+		typed string
+		rule  text.Rule
+		kept  *string
+	}{
+		{"eventName", in.EventName, text.Rule{Max: maxShortText, Required: true}, &s.EventName},
+		{"location", in.Location, text.Rule{Max: maxShortText}, &s.Location},
+		{"dressCode", in.DressCode, text.Rule{Max: maxShortText}, &s.DressCode},
+		{"info", in.Info, text.Rule{Max: maxInfoText, Lines: true}, &s.Info},
+	} {
+		v, err := f.rule.Clean(f.typed)
+		if errors.Is(err, text.ErrEmpty) && f.name == "eventName" {
+			return s, &FieldError{f.name, "give the event a name"}
 		}
+		if err != nil {
+			return s, &FieldError{f.name, err.Error()}
+		}
+		*f.kept = v
 	}
 	if s.Timezone == "" {
 		s.Timezone = "UTC"

@@ -281,6 +281,43 @@ func TestInvitationsThroughTheQueue(t *testing.T) {
 	}
 }
 
+// TestInvitationToAQuotedName: a guest called Anna "Nan" O'Brien "<x>"
+// gets the invitation through the queue and a real SMTP server, with the
+// name as typed in the To header. Such a name used to fail every attempt
+// as an invalid address, dead-letter the job and alert the host.
+func TestInvitationToAQuotedName(t *testing.T) {
+	r := newRig(t)
+	ctx := context.Background()
+	g := guest.Guest{FirstName: `Anna "Nan"`, LastName: `O'Brien "<x@evil.example>"`, Email: "anna@example.com"}
+	if err := r.st.InsertGuest(ctx, &g); err != nil {
+		t.Fatal(err)
+	}
+	j, err := invite.Queue(ctx, r.st, g, invite.InvitationMailing(g.Code), invite.KindInvitation, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	r.w.Wake()
+	got := r.srv.Wait(ctxTimeout(t), t, 1)
+	if len(got[0].To) != 1 || got[0].To[0] != "anna@example.com" {
+		t.Fatalf("envelope to %q", got[0].To)
+	}
+	p, err := mailtest.Parse(got[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	to, err := p.Header.AddressList("To")
+	if err != nil || len(to) != 1 || to[0].Name != g.Name() || to[0].Address != "anna@example.com" {
+		t.Fatalf("To %q reads as %v, %v; want %q", p.Header.Get("To"), to, err, g.Name())
+	}
+	waitFor(t, "the job done", func() bool {
+		jj, _ := r.st.JobByID(ctx, j.ID)
+		return jj.Status == store.JobDone
+	})
+	if n := r.ev.count("admin alert"); n != 0 {
+		t.Errorf("%d admin alerts for a delivered invitation", n)
+	}
+}
+
 func ctxTimeout(t *testing.T) context.Context {
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	t.Cleanup(cancel)

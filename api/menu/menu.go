@@ -5,13 +5,17 @@
 package menu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
 	"time"
 	"unicode/utf8"
 
+	"golang.org/x/text/unicode/norm"
+
 	"github.com/barhub/barhub/api/diet"
+	"github.com/barhub/barhub/api/text"
 )
 
 // Section groups drinks on the menu ("Classics", "Alcohol-free", …).
@@ -144,11 +148,12 @@ func joinAnd(items []string) string {
 	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
 }
 
-// IngredientKey folds an ingredient name for matching: lower case, single
-// spaces, no surrounding space. "Fresh  Mint" and "fresh mint" are one
-// ingredient as far as stock is concerned.
+// IngredientKey folds an ingredient name for matching: NFC, lower case,
+// single spaces, no surrounding space. "Fresh  Mint" and "fresh mint" are
+// one ingredient as far as stock is concerned, and so are an "ö" typed as
+// one character and as an "o" with its dots.
 func IngredientKey(name string) string {
-	return strings.Join(strings.Fields(strings.ToLower(name)), " ")
+	return strings.Join(strings.Fields(strings.ToLower(norm.NFC.String(name))), " ")
 }
 
 // SectionID turns a section name into its id: "Alcohol-free & Low" →
@@ -240,29 +245,29 @@ func (in Input) Normalize() (Drink, error) {
 	add := func(field, format string, args ...any) {
 		probs = append(probs, Problem{Field: field, Message: fmt.Sprintf(format, args...)})
 	}
-	d := Drink{
-		Name:        strings.TrimSpace(in.Name),
-		Description: strings.TrimSpace(in.Description),
-		Section:     strings.TrimSpace(in.Section),
-		ABV:         in.ABV,
-		AlcoholFree: in.AlcoholFree,
-		ImageURL:    strings.TrimSpace(in.ImageURL),
+	// Every text here is typed by the host and shown on every phone, the
+	// bar's tickets and the pick-up board: barhub's text rule (package
+	// text) applies to each, with these words for what is missing or long.
+	clean := func(field, typed string, rule text.Rule, empty, long string, args ...any) string {
+		v, err := rule.Clean(typed)
+		switch {
+		case errors.Is(err, text.ErrEmpty):
+			add(field, "%s", empty)
+		case errors.Is(err, text.ErrTooLong):
+			add(field, long, args...)
+		case err != nil:
+			add(field, "%v", err)
+		}
+		return v
 	}
-	switch n := utf8.RuneCountInString(d.Name); {
-	case n == 0:
-		add("name", "give the drink a name")
-	case n > MaxNameLen:
-		add("name", "keep the name under %d characters", MaxNameLen)
-	}
-	if utf8.RuneCountInString(d.Description) > MaxDescriptionLen {
-		add("description", "keep the description under %d characters", MaxDescriptionLen)
-	}
-	switch n := utf8.RuneCountInString(d.Section); {
-	case n == 0 || SectionID(d.Section) == "":
+	d := Drink{ABV: in.ABV, AlcoholFree: in.AlcoholFree}
+	d.Name = clean("name", in.Name, text.Rule{Max: MaxNameLen, Required: true}, "give the drink a name", "keep the name under %d characters", MaxNameLen)
+	d.Description = clean("description", in.Description, text.Rule{Max: MaxDescriptionLen, Lines: true}, "", "keep the description under %d characters", MaxDescriptionLen)
+	d.Section = clean("section", in.Section, text.Rule{Max: MaxSectionLen, Required: true}, "say which section of the menu the drink belongs to", "keep the section name under %d characters", MaxSectionLen)
+	if d.Section != "" && SectionID(d.Section) == "" {
 		add("section", "say which section of the menu the drink belongs to")
-	case n > MaxSectionLen:
-		add("section", "keep the section name under %d characters", MaxSectionLen)
 	}
+	d.ImageURL = clean("imageUrl", in.ImageURL, text.Rule{Max: MaxImageURLLen}, "", "the image URL is too long")
 
 	switch {
 	case len(in.Ingredients) == 0:
@@ -276,15 +281,10 @@ func (in Input) Normalize() (Drink, error) {
 			break
 		}
 		field := fmt.Sprintf("ingredients[%d]", i)
-		ing.Name = strings.Join(strings.Fields(ing.Name), " ")
+		ing.Name = clean(field+".name", ing.Name, text.Rule{Max: MaxIngredientLen, Required: true}, "name the ingredient", "keep ingredient names under %d characters", MaxIngredientLen)
 		ing.Unit = strings.ToLower(strings.TrimSpace(ing.Unit))
 		ing.Key = IngredientKey(ing.Name)
-		switch n := utf8.RuneCountInString(ing.Name); {
-		case n == 0:
-			add(field+".name", "name the ingredient")
-		case n > MaxIngredientLen:
-			add(field+".name", "keep ingredient names under %d characters", MaxIngredientLen)
-		case seen[ing.Key]:
+		if ing.Key != "" && seen[ing.Key] {
 			add(field+".name", "%q is listed twice", ing.Name)
 		}
 		seen[ing.Key] = true
@@ -297,6 +297,15 @@ func (in Input) Normalize() (Drink, error) {
 		d.Ingredients = append(d.Ingredients, ing)
 	}
 
+	words := func(field string, typed []string, long string) []string {
+		out := make([]string, len(typed))
+		for i, w := range typed {
+			out[i] = clean(fmt.Sprintf("%s[%d]", field, i), w, text.Rule{Max: MaxTagLen}, "", long, MaxTagLen)
+		}
+		return out
+	}
+	in.Tags = words("tags", in.Tags, "keep tags under %d characters")
+	in.Allergens = words("allergens", in.Allergens, "keep allergen names under %d characters")
 	d.Tags = foldList(in.Tags)
 	if len(d.Tags) > MaxTags {
 		add("tags", "a drink has at most %d tags", MaxTags)
@@ -340,8 +349,6 @@ func (in Input) Normalize() (Drink, error) {
 
 	if d.ImageURL != "" {
 		switch {
-		case len(d.ImageURL) > MaxImageURLLen:
-			add("imageUrl", "the image URL is too long")
 		case !strings.HasPrefix(d.ImageURL, "/images/") && !strings.HasPrefix(d.ImageURL, "https://"):
 			add("imageUrl", "use an uploaded image (/images/…) or an https:// URL")
 		}

@@ -42,6 +42,27 @@ func TestNormalizeTidiesInput(t *testing.T) {
 	}
 }
 
+// TestNormalizeCleansText: the text rule's cleaning reaches what is kept:
+// NFC names and keys, marks and zero-width spaces taken out, spaces
+// collapsed; a description keeps its lines.
+func TestNormalizeCleansText(t *testing.T) {
+	in := validInput()
+	in.Name = " Bra\u0308nnvin\u200e sour "
+	in.Description = "Bitter.\r\nStrong."
+	in.Section = "Nordic\u00a0 classics"
+	in.Ingredients[0].Name = "A\u030akerö\u200b gin"
+	d, err := in.Normalize()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d.Name != "Brännvin sour" || d.Description != "Bitter.\nStrong." || d.Section != "Nordic classics" {
+		t.Errorf("name %+q, description %+q, section %+q", d.Name, d.Description, d.Section)
+	}
+	if got := d.Ingredients[0]; got.Name != "Åkerö gin" || got.Key != "åkerö gin" || IngredientKey("A\u030aKERÖ  GIN") != got.Key {
+		t.Errorf("ingredient %+v, key of the decomposed name %q", got, IngredientKey("A\u030aKERÖ  GIN"))
+	}
+}
+
 func TestNormalizeRefusesBadDrinks(t *testing.T) {
 	tests := []struct {
 		name  string
@@ -76,6 +97,18 @@ func TestNormalizeRefusesBadDrinks(t *testing.T) {
 		{"alcohol-free with alcohol", func(in *Input) { in.AlcoholFree = true }, "abv"},
 		{"alcoholic without abv", func(in *Input) { in.ABV = 0 }, "alcoholFree"},
 		{"image from anywhere", func(in *Input) { in.ImageURL = "http://example.com/x.jpg" }, "imageUrl"},
+		// The text rule, on everything the host types.
+		{"NUL in the name", func(in *Input) { in.Name = "Negroni\x00" }, "name"},
+		{"override in the name", func(in *Input) { in.Name = "\u202einorgeN" }, "name"},
+		{"zero-width name", func(in *Input) { in.Name = "\u200b\u2060" }, "name"},
+		{"Hangul filler name", func(in *Input) { in.Name = "\u3164" }, "name"},
+		{"escape in the description", func(in *Input) { in.Description = "Bitter\x1b[8m" }, "description"},
+		{"isolate in the section", func(in *Input) { in.Section = "Classics\u2066" }, "section"},
+		{"line break in an ingredient", func(in *Input) { in.Ingredients[0].Name = "Gin\nRum" }, "ingredients[0].name"},
+		{"C1 in an ingredient", func(in *Input) { in.Ingredients[2].Name = "Campari\u0085x" }, "ingredients[2].name"},
+		{"override in a tag", func(in *Input) { in.Tags = []string{"\u202ebitter"} }, "tags[0]"},
+		{"control in an allergen", func(in *Input) { in.Allergens = []string{"nuts\x07"} }, "allergens[0]"},
+		{"control in the image URL", func(in *Input) { in.ImageURL = "/images/x\x00.jpg" }, "imageUrl"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -1,10 +1,10 @@
 package menu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/text"
 )
@@ -43,20 +43,23 @@ const (
 // problems through add. Every part is optional: a host may add a drink
 // before they know how to make it.
 func (in Input) recipe(add func(field, format string, args ...any)) Recipe {
-	r := Recipe{
-		Glass:   strings.Join(strings.Fields(in.Glass), " "),
-		Garnish: strings.Join(strings.Fields(in.Garnish), " "),
-		Ice:     Ice(strings.ToLower(strings.TrimSpace(string(in.Ice)))),
-	}
-	oneLine := func(field, s string, limit int) {
-		if utf8.RuneCountInString(s) > limit {
+	// One line each, under barhub's text rule (package text): the bar's
+	// helper reads them off the ticket.
+	oneLine := func(field, typed string, limit int) string {
+		v, err := text.Rule{Max: limit}.Clean(typed)
+		switch {
+		case errors.Is(err, text.ErrTooLong):
 			add(field, "keep it under %d characters", limit)
-		} else if err := text.Line(s); err != nil {
+		case err != nil:
 			add(field, "%v", err)
 		}
+		return v
 	}
-	oneLine("glass", r.Glass, MaxGlassLen)
-	oneLine("garnish", r.Garnish, MaxGarnishLen)
+	r := Recipe{
+		Glass:   oneLine("glass", in.Glass, MaxGlassLen),
+		Garnish: oneLine("garnish", in.Garnish, MaxGarnishLen),
+		Ice:     Ice(strings.ToLower(strings.TrimSpace(string(in.Ice)))),
+	}
 	if r.Ice != "" && !validIce(r.Ice) {
 		add("ice", "ice %q is not one of none, cubes, crushed, large", r.Ice)
 	}
@@ -67,12 +70,10 @@ func (in Input) recipe(add func(field, format string, args ...any)) Recipe {
 		if i >= MaxSteps {
 			break
 		}
-		step = strings.Join(strings.Fields(step), " ")
-		if step == "" {
-			continue // an empty line in the editor is not a step
+		// An empty line in the editor is not a step.
+		if step = oneLine(fmt.Sprintf("method[%d]", i), step, MaxStepLen); step != "" {
+			r.Method = append(r.Method, step)
 		}
-		oneLine(fmt.Sprintf("method[%d]", i), step, MaxStepLen)
-		r.Method = append(r.Method, step)
 	}
 	return r
 }

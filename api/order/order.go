@@ -15,10 +15,10 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 	"time"
-	"unicode/utf8"
 
 	"github.com/barhub/barhub/api/text"
 )
@@ -327,7 +327,10 @@ func (r Request) Normalize() (Request, error) {
 	total := 0
 	for i, it := range r.Items {
 		it.DrinkID = strings.TrimSpace(it.DrinkID)
-		it.Notes = strings.Join(strings.Fields(it.Notes), " ")
+		// The phone's notes box takes line breaks; the bar's ticket shows
+		// one line, so they become spaces.
+		notes, notesErr := text.Rule{Max: MaxNotesLen, Lines: true}.Clean(it.Notes)
+		it.Notes = strings.Join(strings.Fields(notes), " ")
 		it.For = strings.TrimSpace(it.For)
 		switch {
 		case it.DrinkID == "":
@@ -341,11 +344,13 @@ func (r Request) Normalize() (Request, error) {
 		case it.Qty < 0 || it.Qty > MaxQty:
 			return r, &InputError{"invalid_quantity", fmt.Sprintf("item %d: order between 1 and %d of a drink", i+1, MaxQty)}
 		}
-		if err := text.Line(it.Notes); err != nil {
-			return r, &InputError{"invalid_notes", fmt.Sprintf("item %d: the notes %s", i+1, err)}
-		}
-		if utf8.RuneCountInString(it.Notes) > MaxNotesLen {
+		// The notes are shown on the bar's ticket: barhub's text rule
+		// (package text), one line.
+		switch {
+		case errors.Is(notesErr, text.ErrTooLong):
 			return r, &InputError{"notes_too_long", fmt.Sprintf("item %d: keep notes under %d characters", i+1, MaxNotesLen)}
+		case notesErr != nil:
+			return r, &InputError{"invalid_notes", fmt.Sprintf("item %d: the notes %s", i+1, notesErr)}
 		}
 		if len(it.For) > MaxDrinkIDLen+4 || strings.ContainsFunc(it.For, func(r rune) bool { return r < 0x21 || r > 0x7e }) {
 			return r, &InputError{"invalid_item", fmt.Sprintf("item %d: \"for\" names a member of your group or \"+1\"", i+1)}

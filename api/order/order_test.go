@@ -114,6 +114,12 @@ func TestNormalize(t *testing.T) {
 		{"zero-width notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\u200b"}}}, "invalid_notes", 0, 0},
 		{"qty 0 given", Request{Items: []ItemInput{{DrinkID: "x", qtyGiven: true}}}, "invalid_quantity", 0, 0},
 		{"notes in any script", Request{Items: []ItemInput{{DrinkID: "x", Notes: "без льда 🍋"}}}, "", 1, 1},
+		{"escape in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\x1b[2Jfree"}}}, "invalid_notes", 0, 0},
+		{"C1 in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "no\u009bice"}}}, "invalid_notes", 0, 0},
+		{"isolate in notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "ice\u2068"}}}, "invalid_notes", 0, 0},
+		{"Hangul filler notes", Request{Items: []ItemInput{{DrinkID: "x", Notes: "\u3164\u3164"}}}, "invalid_notes", 0, 0},
+		{"line breaks from the notes box become spaces", Request{Items: []ItemInput{{DrinkID: "x", Notes: "no ice\r\n\textra lime"}, {DrinkID: "x", Notes: "no ice extra lime"}}}, "", 1, 2},
+		{"same notes typed apart are merged", Request{Items: []ItemInput{{DrinkID: "x", Notes: "Lo\u0308ja\u200e"}, {DrinkID: "x", Notes: "Löja"}}}, "", 1, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -63,7 +63,7 @@ func TestAlertsReachTheWebhook(t *testing.T) {
 	time.Sleep(time.Second)
 	mu.Lock()
 	defer mu.Unlock()
-	if len(got) != 1 || got[0]["key"] != "dead-jobs-1" || got[0]["severity"] != "critical" || got[0]["summary"] != "1 AI job failed every attempt" {
+	if len(got) != 1 || got[0]["key"] != "dead-jobs-1" || got[0]["severity"] != "critical" || got[0]["summary"] != "1 job failed every attempt" {
 		t.Fatalf("alerts %v, want one about the dead job", got)
 	}
 }

@@ -42,6 +42,7 @@ type config struct {
 	MaxBodyBytes   int64
 	RateBrowse     float64
 	RateOrders     float64
+	RateDietary    float64
 	MaxOpenOrders  int
 	DrinksPerHour  float64
 	AWSRegion      string
@@ -145,6 +146,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
+	fs.Float64Var(&c.RateDietary, "rate-dietary", e.num("BARHUB_RATE_DIETARY", 2), "previews of dietary words (the RSVP form's \"we read\") per second per guest (BARHUB_RATE_DIETARY)")
 	fs.IntVar(&c.MaxOpenOrders, "max-open-orders", int(e.num("BARHUB_MAX_OPEN_ORDERS", 3)), "orders a guest may have waiting at the bar at once (BARHUB_MAX_OPEN_ORDERS)")
 	fs.Float64Var(&c.DrinksPerHour, "drinks-per-hour", e.num("BARHUB_DRINKS_PER_HOUR", 0), "standard drinks a guest may order per hour; 0 leaves pacing off (BARHUB_DRINKS_PER_HOUR)")
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")

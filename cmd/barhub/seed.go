@@ -28,6 +28,7 @@ func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) a
 		Images:        photos,
 		RateBrowse:    cfg.RateBrowse,
 		RateOrders:    cfg.RateOrders,
+		RateDietary:   cfg.RateDietary,
 		MaxOpenOrders: cfg.MaxOpenOrders,
 		DrinksPerHour: cfg.DrinksPerHour,
 		ImageDir:      filepath.Join(cfg.DataDir, "images"),
