@@ -2,18 +2,23 @@
 # gotest.sh PACKAGES...
 # Runs the tests of PACKAGES through gotestsum in two runs side by side:
 #   - every test but the browser tests, with BARHUB_RACE (-race by default);
-#   - the browser tests (BROWSER_TESTS, a -run pattern) of BROWSER_PKGS, without -race.
+#   - the browser tests and the crowd (BROWSER_TESTS, a -run pattern) of BROWSER_PKGS,
+#     without -race.
 # The browser tests drive Chromium against the whole server; under the race detector they
 # took twice as long (cmd/barhub: 9 min 39 s against 5 min 28 s on 2 cores) and made the
 # suite's longest package, while the server code they reach is raced by the package tests
 # of api, hub and the rest, and by cmd/barhub's HTTP end-to-end tests, which stay under
-# -race. Both runs print each package as it ends; the script fails when either fails.
+# -race. The crowd (TestCrowdOnTheDefault: 300 guests signing in within 10 s, every phone
+# at once, an order rush) asks the whole server for what a party asks of it on two cores;
+# under the race detector, which makes the server several times slower, it would measure
+# the detector instead. Both runs print each package as it ends; the script fails when
+# either fails.
 set -uo pipefail
 
 : "${GOTESTSUM:?set GOTESTSUM to the gotestsum command}"
 : "${GOTESTSUM_FORMAT:=pkgname-and-test-fails}"
 : "${TESTFLAGS:=-count=1}"
-: "${BROWSER_TESTS:=^TestBrowser}"
+: "${BROWSER_TESTS:=^(TestBrowser|TestCrowd)}"
 : "${BROWSER_PKGS:=}"
 [ $# -gt 0 ] || set -- ./...
 

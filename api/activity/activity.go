@@ -2,10 +2,12 @@
 // making any request wait for the database (docs/DESIGN.md, flow 4).
 //
 // Calls only note the latest time per guest in a bounded buffer; a loop
-// writes the buffer every second, or sooner once it holds a batch, as ONE
-// bulk write. A busy guest takes one slot however many requests they
-// make. When the buffer is full new guests are dropped and counted: the
-// times are best effort, the requests are not.
+// writes the buffer every second, or sooner once it holds a batch, in bulk
+// writes (the store splits them for the embedded database). A busy guest
+// takes one slot however many requests they make. A write that fails
+// leaves its records for the next flush. When the buffer is full new
+// guests are dropped and counted: the times are best effort, the requests
+// are not.
 package activity
 
 import (
@@ -91,7 +93,7 @@ func New(w Writer, cfg Config, logger *slog.Logger, reg prometheus.Registerer) *
 			Name: "barhub_activity_written_total", Help: "Guest activity records written.",
 		}),
 		failures: prometheus.NewCounter(prometheus.CounterOpts{
-			Name: "barhub_activity_write_errors_total", Help: "Bulk writes of guest activity that failed (their records are lost).",
+			Name: "barhub_activity_write_errors_total", Help: "Writes of guest activity that failed (their records wait for the next flush).",
 		}),
 		batches: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name: "barhub_activity_batch_guests", Help: "Guests per bulk write of activity.",
@@ -163,9 +165,11 @@ func (r *Recorder) Run(ctx context.Context) {
 	}
 }
 
-// Flush writes what is buffered now, in one bulk write. A failed write
-// is logged and counted, and its records are given up: retrying would
-// only pile them up behind a database that is struggling already.
+// Flush writes what is buffered now. A failed write is logged and
+// counted, and its records go back into the buffer for the next flush:
+// they cannot pile up (the buffer keeps one slot per guest, and a guest
+// seen again meanwhile keeps the later times), and a crowd's sign-ins are
+// not lost to one slow second of the database.
 func (r *Recorder) Flush(ctx context.Context) {
 	r.mu.Lock()
 	if len(r.pending) == 0 {
@@ -185,13 +189,38 @@ func (r *Recorder) Flush(ctx context.Context) {
 	r.batches.Observe(float64(len(batch)))
 	if err != nil {
 		r.failures.Inc()
-		r.log.WarnContext(ctx, "record guest activity", "guests", len(batch), "err", err)
+		r.log.WarnContext(ctx, "record guest activity; kept for the next flush", "guests", len(batch), "err", err)
+		r.putBack(batch)
 		return
 	}
 	r.written.Add(float64(len(batch)))
 	if first > 0 && r.cfg.Publish != nil {
 		if err := r.cfg.Publish.Publish(wctx, "admin", "guest.activity", map[string]int{"firstLogins": first, "guests": len(batch)}); err != nil {
 			r.log.WarnContext(ctx, "publish guest.activity", "err", err)
+		}
+	}
+}
+
+// putBack returns a batch that could not be written to the buffer, as far
+// as it has room; what does not fit is dropped and counted.
+func (r *Recorder) putBack(batch []store.Activity) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for _, b := range batch {
+		a := r.pending[b.GuestID]
+		if a == nil {
+			if len(r.pending) >= r.cfg.MaxPending {
+				r.dropped.Inc()
+				continue
+			}
+			a = &store.Activity{GuestID: b.GuestID}
+			r.pending[b.GuestID] = a
+		}
+		if b.LastAccess != nil {
+			later(&a.LastAccess, *b.LastAccess)
+		}
+		if b.LastLogin != nil {
+			later(&a.LastLogin, *b.LastLogin)
 		}
 	}
 }

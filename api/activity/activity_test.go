@@ -3,9 +3,11 @@ package activity_test
 import (
 	"bytes"
 	"context"
+	"errors"
 	"log/slog"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -141,25 +143,51 @@ func TestBatchSizeFlushesEarly(t *testing.T) {
 	}
 }
 
-// A database that fails loses the batch, logs it and counts it; nothing
-// panics and nothing is retried into a growing pile.
-func TestWriteErrorIsLogged(t *testing.T) {
-	s, err := store.Open(context.Background(), store.Config{URI: storetest.URI(t), Database: storetest.DatabaseName()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	s.Close(context.Background())
+// A write that fails is logged and counted, and its records wait for the
+// next flush, one slot per guest however often it fails; once the
+// database answers again they are written, with the latest times.
+func TestWriteErrorKeepsTheRecords(t *testing.T) {
+	s := storetest.New(t)
+	g := guests(t, s, 1)[0]
+	down := &outage{Writer: s}
+	down.failing.Store(true)
 	var logs syncBuffer
 	reg := prometheus.NewRegistry()
-	r := activity.New(s, activity.Config{}, slog.New(slog.NewTextHandler(&logs, nil)), reg)
-	r.LoggedIn("someone", time.Now())
+	r := activity.New(down, activity.Config{}, slog.New(slog.NewTextHandler(&logs, nil)), reg)
+	first := time.Now().UTC().Truncate(time.Millisecond)
+	r.LoggedIn(g.ID, first)
 	r.Flush(context.Background())
-	if metric(t, reg, "barhub_activity_write_errors_total") != 1 || r.Pending() != 0 {
-		t.Errorf("errors %v, pending %d", metric(t, reg, "barhub_activity_write_errors_total"), r.Pending())
+	r.Accessed(g.ID, first.Add(time.Second))
+	r.Flush(context.Background())
+	if metric(t, reg, "barhub_activity_write_errors_total") != 2 || r.Pending() != 1 {
+		t.Errorf("after two failures: errors %v, pending %d", metric(t, reg, "barhub_activity_write_errors_total"), r.Pending())
 	}
 	if !strings.Contains(logs.String(), "record guest activity") {
 		t.Errorf("log = %q", logs.String())
 	}
+	down.failing.Store(false)
+	r.Flush(context.Background())
+	if r.Pending() != 0 {
+		t.Errorf("pending after the database came back = %d", r.Pending())
+	}
+	got, err := s.GuestByID(context.Background(), g.ID)
+	if err != nil || got.LastLogin == nil || !got.LastLogin.Equal(first) || got.LastAccess == nil || !got.LastAccess.Equal(first.Add(time.Second)) {
+		t.Errorf("written: login %v access %v (%v)", got.LastLogin, got.LastAccess, err)
+	}
+}
+
+// outage is the store, failing while failing is set, as a database that
+// does not answer for a moment.
+type outage struct {
+	activity.Writer
+	failing atomic.Bool
+}
+
+func (o *outage) RecordActivity(ctx context.Context, batch []store.Activity) (int, error) {
+	if o.failing.Load() {
+		return 0, errors.New("server selection error: context deadline exceeded")
+	}
+	return o.Writer.RecordActivity(ctx, batch)
 }
 
 type syncBuffer struct {
