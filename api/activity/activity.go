@@ -96,7 +96,7 @@ func New(w Writer, cfg Config, logger *slog.Logger, reg prometheus.Registerer) *
 			Name: "barhub_activity_write_errors_total", Help: "Writes of guest activity that failed (their records wait for the next flush).",
 		}),
 		batches: prometheus.NewHistogram(prometheus.HistogramOpts{
-			Name: "barhub_activity_batch_guests", Help: "Guests per bulk write of activity.",
+			Name: "barhub_activity_batch_guests", Help: "Guests per write of activity (at most 100).",
 			Buckets: prometheus.ExponentialBuckets(1, 4, 8),
 		}),
 	}
@@ -183,23 +183,34 @@ func (r *Recorder) Flush(ctx context.Context) {
 	clear(r.pending)
 	r.mu.Unlock()
 
-	wctx, cancel := context.WithTimeout(ctx, r.cfg.WriteTimeout)
-	defer cancel()
-	first, err := r.w.RecordActivity(wctx, batch)
-	r.batches.Observe(float64(len(batch)))
-	if err != nil {
-		r.failures.Inc()
-		r.log.WarnContext(ctx, "record guest activity; kept for the next flush", "guests", len(batch), "err", err)
-		r.putBack(batch)
-		return
+	// In parts, each with its own time: a slow database still takes a
+	// crowd's activity part by part, where one write of it all could run
+	// out of time again and again.
+	first := 0
+	for i := 0; i < len(batch); i += writePart {
+		part := batch[i:min(i+writePart, len(batch))]
+		wctx, cancel := context.WithTimeout(ctx, r.cfg.WriteTimeout)
+		n, err := r.w.RecordActivity(wctx, part)
+		cancel()
+		r.batches.Observe(float64(len(part)))
+		if err != nil {
+			r.failures.Inc()
+			r.log.WarnContext(ctx, "record guest activity; kept for the next flush", "guests", len(batch)-i, "err", err)
+			r.putBack(batch[i:])
+			break
+		}
+		r.written.Add(float64(len(part)))
+		first += n
 	}
-	r.written.Add(float64(len(batch)))
 	if first > 0 && r.cfg.Publish != nil {
-		if err := r.cfg.Publish.Publish(wctx, "admin", "guest.activity", map[string]int{"firstLogins": first, "guests": len(batch)}); err != nil {
+		if err := r.cfg.Publish.Publish(ctx, "admin", "guest.activity", map[string]int{"firstLogins": first, "guests": len(batch)}); err != nil {
 			r.log.WarnContext(ctx, "publish guest.activity", "err", err)
 		}
 	}
 }
+
+// writePart is the most guests one write of a flush takes.
+const writePart = 100
 
 // putBack returns a batch that could not be written to the buffer, as far
 // as it has room; what does not fit is dropped and counted.

@@ -206,3 +206,29 @@ func (s *syncBuffer) String() string {
 	defer s.mu.Unlock()
 	return s.b.String()
 }
+
+// A crowd's flush goes in writes of at most 100 guests, every one written.
+func TestFlushOfACrowdInParts(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	gs := guests(t, s, 250)
+	reg := prometheus.NewRegistry()
+	r := activity.New(s, activity.Config{BatchSize: 1000}, slog.New(slog.DiscardHandler), reg)
+	at := time.Now().UTC().Truncate(time.Millisecond)
+	for _, g := range gs {
+		r.LoggedIn(g.ID, at)
+	}
+	r.Flush(ctx)
+	if got := metric(t, reg, "barhub_activity_batch_guests"); got != 3 {
+		t.Errorf("%v writes, want 3", got)
+	}
+	if got := metric(t, reg, "barhub_activity_written_total"); got != 250 {
+		t.Errorf("%v written, want 250", got)
+	}
+	for _, g := range gs {
+		got, err := s.GuestByID(ctx, g.ID)
+		if err != nil || got.LastLogin == nil || !got.LastLogin.Equal(at) {
+			t.Fatalf("%s: login %v (%v)", g.ID, got.LastLogin, err)
+		}
+	}
+}
