@@ -51,8 +51,12 @@ type config struct {
 	SocketsPerGuest    int
 	ReplaysPerMinute   int
 	WSTicketsPerMinute int
-	ShutdownGrace      time.Duration
-	NoWorker           bool
+	// What one person may be sent in replays a minute, over all their
+	// sockets on an instance.
+	ReplayMessagesPerMinute int
+	ReplayBytesPerMinute    int
+	ShutdownGrace           time.Duration
+	NoWorker                bool
 	// Who reads /metrics: a port of its own, or a bearer token on the
 	// guests' port; with neither, nobody.
 	MetricsAddr  string
@@ -144,6 +148,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
 	fs.IntVar(&c.SocketsPerGuest, "ws-sockets-per-guest", int(e.num("BARHUB_WS_SOCKETS_PER_GUEST", 8)), "live connections one person may hold open on an instance (BARHUB_WS_SOCKETS_PER_GUEST)")
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
+	fs.IntVar(&c.ReplayMessagesPerMinute, "ws-replay-messages-per-minute", int(e.num("BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE", 5000)), "history events one person may be sent in replays per minute, over all their live connections on an instance; past it a replay is a resync (BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE)")
+	fs.IntVar(&c.ReplayBytesPerMinute, "ws-replay-bytes-per-minute", int(e.num("BARHUB_WS_REPLAY_BYTES_PER_MINUTE", 5<<20)), "`bytes` of history one person may be sent in replays per minute, over all their live connections on an instance; past it a replay is a resync (BARHUB_WS_REPLAY_BYTES_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", e.str("BARHUB_METRICS_ADDR", ""), "serve /metrics on this `host:port` of its own, out of guests' reach; empty serves it nowhere but behind --metrics-token (BARHUB_METRICS_ADDR)")

@@ -220,6 +220,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		AllowedOrigins:        cfg.AllowedOrigins,
 		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
 		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
+		// One person's replays over all their sockets here: past them a
+		// replay is a resync (docs/PROTOCOL.md).
+		ReplayMessagesPerMinute: cfg.ReplayMessagesPerMinute,
+		ReplayBytesPerMinute:    cfg.ReplayBytesPerMinute,
 	}, broker, ticketRedeemer{tickets, sessions}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
