@@ -37,6 +37,7 @@ type config struct {
 	LoginFailures  int
 	LoginWindow    time.Duration
 	MaxBodyBytes   int64
+	BodyTimeout    time.Duration
 	RateBrowse     float64
 	RateOrders     float64
 	MaxOpenOrders  int
@@ -136,6 +137,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.LoginFailures, "login-failures", int(e.num("BARHUB_LOGIN_FAILURES", 20)), "failed sign-ins of one code per window before it is locked; a quarter of them from one address locks it for that address, three times as many from one address slow it down (BARHUB_LOGIN_FAILURES)")
 	fs.DurationVar(&c.LoginWindow, "login-window", e.dur("BARHUB_LOGIN_WINDOW", 15*time.Minute), "window of the sign-in throttle (BARHUB_LOGIN_WINDOW)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
+	fs.DurationVar(&c.BodyTimeout, "body-timeout", e.dur("BARHUB_BODY_TIMEOUT", 10*time.Second), "time a request body may take to arrive after its headers, plus a second per 100 KB it declares; a slower one is cut (BARHUB_BODY_TIMEOUT)")
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
 	fs.IntVar(&c.MaxOpenOrders, "max-open-orders", int(e.num("BARHUB_MAX_OPEN_ORDERS", 3)), "orders a guest may have waiting at the bar at once (BARHUB_MAX_OPEN_ORDERS)")
