@@ -325,6 +325,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		pubsub = "Redis"
 	}
 	warnPublicURL(ctx, a.store, cfg, ln.Addr().String(), logger)
+	warnProxies(cfg, getenv, logger)
 	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
 	fmt.Fprintf(stdout, "barhub is ready at %s\n", url)
 
