@@ -35,7 +35,7 @@ type SignInPolicy struct {
 	// owner out.
 	PerCodeFromAddress int
 	// PerAddress failures from one address are allowed at full speed; after
-	// them the address is not refused but slowed to one sign-in per
+	// them the address is not refused but slowed to one failure per
 	// AddressPace, so a correct code from a busy venue still gets in.
 	PerAddress  int
 	AddressPace time.Duration
@@ -219,7 +219,7 @@ func (t *SignInThrottle) Begin(ctx context.Context, addr, code string) (Attempt,
 	}
 	// The address's and everyone's limits slow down instead: a busy
 	// address or a flood makes sign-ins take turns, and a right code
-	// still gets in when its turn comes.
+	// gives its turn back at once (Succeeded).
 	var paced []turn
 	if charge("signin:addr:"+addr) > int64(t.p.PerAddress) {
 		paced = append(paced, turn{"signin:addr:" + addr, t.p.AddressPace})
