@@ -258,6 +258,7 @@ func peerIP(r *http.Request) string {
 // untrusted address is the client (entries further left are whatever the
 // client chose to send).
 func (s *Server) withClientIP(next http.Handler) http.Handler {
+	next = s.noticeUntrustedForwarding(next)
 	if len(s.cfg.TrustedProxies) == 0 {
 		return next
 	}

@@ -12,7 +12,7 @@ import (
 // enforcement points: public, signed in (any role), bartender, admin.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(withRequestID, s.withClientIP, s.observe, s.recoverer, s.checkInput)
+	r.Use(s.withBodyDeadline, withRequestID, s.withClientIP, s.observe, s.recoverer, s.checkInput)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})

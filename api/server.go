@@ -44,6 +44,10 @@ type Pinger interface {
 type Config struct {
 	// MaxBodyBytes bounds every request body (image uploads have their own).
 	MaxBodyBytes int64
+	// BodyTimeout is how long a request body may take to arrive after
+	// the headers, plus a second per 100 KB it declares (default 10 s,
+	// as long as the headers may take): see withBodyDeadline.
+	BodyTimeout time.Duration
 	// PublicURL is where guests reach barhub, for invitation links; the
 	// host may pick another on the admin page (publicurl.go).
 	PublicURL string
@@ -180,6 +184,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.Config.MaxBodyBytes <= 0 {
 		d.Config.MaxBodyBytes = 1 << 20
+	}
+	if d.Config.BodyTimeout <= 0 {
+		d.Config.BodyTimeout = 10 * time.Second
 	}
 	if d.Registry == nil {
 		d.Registry = prometheus.NewRegistry()

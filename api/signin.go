@@ -56,8 +56,9 @@ func parseLogin(r *http.Request) (loginBody, error) {
 
 // handleLogin is the PDP's front door: code + last name → signed token.
 // Failures are throttled (auth.SignInThrottle: per code, per code from an
-// address, and slowed per address and overall), and the answer never says
-// which of code and name was wrong.
+// address, and slowed per address and overall, where only failures keep
+// their turns), and the answer never says which of code and name was
+// wrong.
 func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	req, err := parseLogin(r)
 	if err != nil {
@@ -69,13 +70,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeThrottled(w, r, refused)
 		return
 	}
-	if attempt.Wait > 0 {
-		select {
-		case <-r.Context().Done():
-			return
-		case <-time.After(attempt.Wait):
-		}
-	}
+	// Checked at once, even when the throttle gave a turn ahead: a right
+	// sign-in gives its turn back and goes in, and only a failure waits
+	// for its turn (auth.SignInThrottle).
 	g, err := s.store.GuestByCode(r.Context(), req.Code)
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.throttle.Succeeded(r.Context(), attempt) // not a failure of the guest's
@@ -83,6 +80,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil || guest.NameKey(req.LastName) != g.LastNameKey || g.LastNameKey == "" {
+		if s.throttle.Failed(r.Context(), attempt) != nil {
+			return // the client gave up waiting
+		}
 		s.writeError(w, r, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
 		return
 	}

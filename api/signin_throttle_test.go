@@ -5,6 +5,7 @@ import (
 	"net/netip"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/guest"
@@ -99,5 +100,82 @@ func TestSignInParallelNoOverrun(t *testing.T) {
 	limit := auth.DefaultSignInPolicy(0, 0).PerCodeFromAddress
 	if counts[401] != limit || counts[429] != 150-limit {
 		t.Errorf("answers %v, want %d × 401 and %d × 429", counts, limit, 150-limit)
+	}
+}
+
+// TestRightSignInsTogetherBehindABusyAddress: a venue's address is past
+// its failure budget and someone there keeps mistyping, one try after
+// another. Ten guests with their right codes press "sign in" at the same
+// moment from the same address: all ten get in (before, every sign-in
+// held a one-second turn, so five or six fitted in the five seconds a
+// sign-in may wait and the rest were 429).
+func TestRightSignInsTogetherBehindABusyAddress(t *testing.T) {
+	p := auth.DefaultSignInPolicy(0, 0)
+	p.PerAddress = 3
+	e := newProxiedEnv(t, func(d *Deps) { d.Config.SignIn = p })
+	const venue = "203.0.113.12"
+	guests := make([]guest.Guest, 10)
+	for i := range guests {
+		guests[i] = e.addGuest(guest.Guest{LastName: fmt.Sprintf("Right%02d", i)})
+	}
+	for i := range p.PerAddress + 1 {
+		if status, body := e.do("POST", "/api/auth/login", "", loginRequest{fmt.Sprintf("TYPO%04d", i), "x"}, "X-Forwarded-For", venue); status != 401 {
+			t.Fatalf("typo %d: %d %s", i, status, body)
+		}
+	}
+	// Someone at the venue keeps failing, one try after the other; each
+	// failure now holds the address's next turn.
+	stop := make(chan struct{})
+	typos := make(chan int, 1)
+	failing := make(chan struct{})
+	go func() {
+		n := 0
+		defer func() { typos <- n }()
+		defer func() {
+			if n == 0 {
+				close(failing)
+			}
+		}()
+		for i := 100; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			status, body := e.do("POST", "/api/auth/login", "", loginRequest{fmt.Sprintf("TYPO%04d", i), "x"}, "X-Forwarded-For", venue)
+			if status != 401 {
+				t.Errorf("background typo %d: %d %s", i, status, body)
+				return
+			}
+			if n++; n == 1 {
+				close(failing)
+			}
+		}
+	}()
+	<-failing
+	var wg sync.WaitGroup
+	began := time.Now()
+	statuses := make([]int, len(guests))
+	for i, g := range guests {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			status, body := e.do("POST", "/api/auth/login", "", loginRequest{g.Code, g.LastName}, "X-Forwarded-For", venue)
+			statuses[i] = status
+			if status != 200 {
+				t.Logf("guest %d: %d %s", i, status, body)
+			}
+		}()
+	}
+	wg.Wait()
+	t.Logf("ten right sign-ins answered in %v", time.Since(began))
+	close(stop)
+	if n := <-typos; n < 2 {
+		t.Errorf("%d background typos failed, want 2 or more: the address was not busy", n)
+	}
+	for i, status := range statuses {
+		if status != 200 {
+			t.Errorf("right sign-in %d of %d behind the busy address: %d, want 200 (all: %v)", i+1, len(statuses), status, statuses)
+		}
 	}
 }

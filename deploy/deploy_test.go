@@ -4,6 +4,7 @@
 package deploy
 
 import (
+	"net/netip"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -92,8 +93,13 @@ func list(o any, path ...string) []any { l, _ := get(o, path...).([]any); return
 // render runs kustomize on an overlay, as kubectl apply -k does.
 func render(t *testing.T, dir string) map[string]object {
 	t.Helper()
+	return renderIn(t, filesys.MakeFsOnDisk(), dir)
+}
+
+func renderIn(t *testing.T, fs filesys.FileSystem, dir string) map[string]object {
+	t.Helper()
 	k := krusty.MakeKustomizer(krusty.MakeDefaultOptions())
-	res, err := k.Run(filesys.MakeFsOnDisk(), dir)
+	res, err := k.Run(fs, dir)
 	if err != nil {
 		t.Fatalf("kustomize build %s: %v", dir, err)
 	}
@@ -171,6 +177,11 @@ func TestKustomizeOverlays(t *testing.T) {
 					t.Errorf("ConfigMap sets %s, which barhub does not read (cmd/barhub/config.go)", key)
 				}
 			}
+			// Only the cluster knows its ingress controller's addresses:
+			// the base trusts nobody, and barhub warns until they are set.
+			if v, ok := get(objs["ConfigMap/barhub"], "data").(map[string]any)["BARHUB_TRUSTED_PROXIES"]; !ok || v != "" {
+				t.Errorf("BARHUB_TRUSTED_PROXIES = %v, want present and empty (set per cluster)", v)
+			}
 			if str(objs["ConfigMap/barhub"], "data", "BARHUB_NO_WORKER") != "1" {
 				t.Error("web replicas run the AI worker too")
 			}
@@ -244,6 +255,84 @@ func TestKustomizeOverlays(t *testing.T) {
 	}
 }
 
+// trustedProxies parses a BARHUB_TRUSTED_PROXIES value as barhub does, and
+// fails on a range wider than barhub accepts without a warning
+// (cmd/barhub/proxies.go): a /16, or a /48 for IPv6.
+func trustedProxies(t *testing.T, v string) []netip.Prefix {
+	t.Helper()
+	var out []netip.Prefix
+	for _, p := range strings.Split(v, ",") {
+		if p = strings.TrimSpace(p); p == "" {
+			continue
+		}
+		if !strings.Contains(p, "/") {
+			if a, err := netip.ParseAddr(p); err == nil {
+				p = netip.PrefixFrom(a, a.BitLen()).String()
+			}
+		}
+		prefix, err := netip.ParsePrefix(p)
+		if err != nil {
+			t.Errorf("trusted proxy %q is not an address or CIDR", p)
+			continue
+		}
+		widest := 16
+		if prefix.Addr().Is6() {
+			widest = 48
+		}
+		if prefix.Bits() < widest {
+			t.Errorf("trusted proxy range %s is wider than /%d: anyone in it can name their own address", prefix, widest)
+		}
+		out = append(out, prefix.Masked())
+	}
+	return out
+}
+
+// TestTrustedProxiesOverlay applies the patch the README gives for setting
+// the ingress controller's addresses on top of an overlay: it renders, and
+// sets exactly them.
+func TestTrustedProxiesOverlay(t *testing.T) {
+	readme, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The README's example, as written there.
+	m := regexp.MustCompile("(?s)```yaml\n(  patches:\n.*?BARHUB_TRUSTED_PROXIES.*?)```").FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README has no example patch setting BARHUB_TRUSTED_PROXIES")
+	}
+	var lines []string
+	for _, l := range strings.Split(string(m[1]), "\n") {
+		lines = append(lines, strings.TrimPrefix(l, "  "))
+	}
+	// An overlay of one's own beside the shipped ones, on a copy of them.
+	fs := filesys.MakeFsInMemory()
+	err = filepath.WalkDir("k8s", func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return fs.WriteFile(path, b)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	k := "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresources:\n  - ../trial\n" + strings.Join(lines, "\n")
+	if err := fs.WriteFile("k8s/overlays/ours/kustomization.yaml", []byte(k)); err != nil {
+		t.Fatal(err)
+	}
+	objs := renderIn(t, fs, "k8s/overlays/ours")
+	got := trustedProxies(t, str(objs["ConfigMap/barhub"], "data", "BARHUB_TRUSTED_PROXIES"))
+	if len(got) == 0 {
+		t.Fatalf("the README's patch sets no trusted proxies:\n%s", k)
+	}
+	if str(objs["ConfigMap/barhub"], "data", "REDIS_URL") == "" {
+		t.Error("the patched overlay lost the trial overlay's settings")
+	}
+}
+
 func readYAML(t *testing.T, path string, out any) {
 	t.Helper()
 	b, err := os.ReadFile(path)
@@ -276,6 +365,12 @@ func TestCompose(t *testing.T) {
 				if !envs[key] {
 					t.Errorf("%s sets %s, which barhub does not read (cmd/barhub/config.go)", name, key)
 				}
+			}
+			// Exactly the load balancer's fixed address is trusted.
+			lbAddr := str(services["lb"], "networks", "default", "ipv4_address")
+			trusted := trustedProxies(t, str(s, "environment", "BARHUB_TRUSTED_PROXIES"))
+			if lbAddr == "" || len(trusted) != 1 || trusted[0] != netip.MustParsePrefix(lbAddr+"/32") {
+				t.Errorf("%s trusts %v as proxies, want exactly the load balancer's %s", name, trusted, lbAddr)
 			}
 			if str(s, "environment", "BARHUB_METRICS_ADDR") == "" {
 				t.Errorf("%s serves /metrics on the guests' port", name)

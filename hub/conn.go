@@ -586,7 +586,7 @@ func (c *conn) subscribe(topic string, since *Position) {
 	s.mu.Unlock()
 
 	ctx, cancel := context.WithTimeout(context.Background(), h.cfg.WriteTimeout)
-	hist, err := h.startFrom(ctx, topic, since)
+	hist, replay, err := h.startFrom(ctx, c.id, topic, since)
 	cancel()
 	if err != nil {
 		h.log.Warn("read live history", "topic", topic, "err", err)
@@ -606,8 +606,7 @@ func (c *conn) subscribe(topic string, since *Position) {
 	}
 	epoch, last := hist.Epoch, hist.Latest
 	if since != nil {
-		// A bare seq (protocol 1) is taken to be in the current epoch.
-		if hist.Complete && (since.Epoch == "" || since.Epoch == hist.Epoch) {
+		if replay {
 			for _, m := range hist.Messages {
 				if !c.sendWait(newOut(m.Wire, 0), timer) {
 					return
@@ -654,18 +653,19 @@ func (c *conn) subscribe(topic string, since *Position) {
 	}
 }
 
-// startFrom returns where a new subscription to topic starts: the history
-// after since, or just the latest position. The topic is followed before
-// the read, so every event stored after it arrives live.
-func (h *Hub) startFrom(ctx context.Context, topic string, since *Position) (History, error) {
-	if err := h.awaitFollow(ctx, topic); err != nil {
-		return History{}, err
-	}
+// startFrom returns where a new subscription to topic starts: with since,
+// the history after it to replay, or the latest position for a resync
+// (replayFrom); without, just the latest position. The topic is followed
+// before the read, so every event stored after it arrives live.
+func (h *Hub) startFrom(ctx context.Context, id Identity, topic string, since *Position) (hist History, replay bool, err error) {
 	if since != nil {
-		return h.broker.History(ctx, topic, since.Seq)
+		return h.replayFrom(ctx, id, topic, *since)
+	}
+	if err := h.awaitFollow(ctx, topic); err != nil {
+		return History{}, false, err
 	}
 	pos, err := h.broker.Latest(ctx, topic)
-	return History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}, err
+	return History{Epoch: pos.Epoch, Latest: pos.Seq, Complete: true}, false, err
 }
 
 func resyncOut(topic, epoch string, seq uint64) *outMsg {

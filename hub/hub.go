@@ -77,6 +77,15 @@ type Config struct {
 	// history replay of up to --hub-history events) one socket may make
 	// in a minute; one more closes it with StatusTooMany (default 10).
 	MaxReplaysPerMinute int
+	// ReplayMessagesPerMinute and ReplayBytesPerMinute are what one person
+	// (an Identity.ID, over all their sockets on this instance) may be
+	// sent in history replays: a budget holding a minute's worth, refilled
+	// continuously. A replay it does not cover is answered with a resync
+	// (defaults 5,000 messages and 5 MiB: five full histories of 1,000
+	// events of about a kilobyte, a host's page catching up after a long
+	// sleep).
+	ReplayMessagesPerMinute int
+	ReplayBytesPerMinute    int
 	// FollowGrace is how long a topic stays followed (see Follower) after
 	// its last subscriber here left (default 1m): phones reconnect, and
 	// following again costs a round trip to the broker.
@@ -117,6 +126,12 @@ func (c Config) withDefaults() Config {
 	if c.MaxReplaysPerMinute <= 0 {
 		c.MaxReplaysPerMinute = 10
 	}
+	if c.ReplayMessagesPerMinute <= 0 {
+		c.ReplayMessagesPerMinute = 5000
+	}
+	if c.ReplayBytesPerMinute <= 0 {
+		c.ReplayBytesPerMinute = 5 << 20
+	}
 	c.Shards = min(c.Shards, 64)
 	return c
 }
@@ -152,6 +167,9 @@ type Hub struct {
 	// after an interrupted delivery.
 	seenMu   sync.Mutex
 	lastSeen map[string]Position
+
+	// replays is each person's budget of replayed messages and bytes.
+	replays *replayBudgets
 
 	// sockets counts the open sockets of each identity.
 	socketsMu sync.Mutex
@@ -197,6 +215,7 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		lastSeen:  make(map[string]Position),
 		sockets:   make(map[string]int),
 		follows:   make(map[string]*topicFollow),
+		replays:   newReplayBudgets(cfg.ReplayMessagesPerMinute, cfg.ReplayBytesPerMinute, time.Now),
 	}
 	h.follower, _ = broker.(Follower)
 	for i := range h.shards {

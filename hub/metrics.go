@@ -17,7 +17,10 @@ type metrics struct {
 	resyncs     prometheus.Counter
 	catchUps    prometheus.Counter
 	limited     prometheus.Counter
-	latency     prometheus.Histogram
+	// replaysOverBudget counts replays answered with a resync because the
+	// person's replay budget did not cover them.
+	replaysOverBudget prometheus.Counter
+	latency           prometheus.Histogram
 
 	collectors []prometheus.Collector
 }
@@ -52,6 +55,10 @@ func newMetrics() *metrics {
 			Name: "barhub_hub_limited_total",
 			Help: "Connections closed (4008) for holding too many sockets or asking for too many replays.",
 		}),
+		replaysOverBudget: prometheus.NewCounter(prometheus.CounterOpts{
+			Name: "barhub_hub_replays_over_budget_total",
+			Help: "History replays answered with a resync because the person's replay budget (messages and bytes a minute) did not cover them.",
+		}),
 		latency: prometheus.NewHistogram(prometheus.HistogramOpts{
 			Name:    "barhub_hub_publish_to_write_seconds",
 			Help:    "Time from an event's publish to its write on a socket.",
@@ -66,6 +73,6 @@ func newMetrics() *metrics {
 		Name: "barhub_hub_subscriptions",
 		Help: "Topic subscriptions over all open connections.",
 	}, func() float64 { return float64(m.subscriptions.Load()) })
-	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.catchUps, m.limited, m.latency}
+	m.collectors = []prometheus.Collector{conns, subs, m.messagesIn, m.messagesOut, m.published, m.slowDrops, m.resyncs, m.catchUps, m.limited, m.replaysOverBudget, m.latency}
 	return m
 }

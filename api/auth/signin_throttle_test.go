@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"fmt"
 	"os"
 	"sync"
 	"testing"
@@ -95,16 +96,43 @@ func TestSignInPolicy(t *testing.T) {
 			{times: 1, addr: venue, code: "TYPO0001"}, {times: 1, addr: venue, code: "TYPO0002"},
 			{times: 1, addr: venue, code: "TYPO0003"}, {times: 1, addr: venue, code: "TYPO0004"},
 			{times: 1, addr: venue, code: "TYPO0005"}, {times: 1, addr: venue, code: "TYPO0006"},
-			// Over the address's budget: one sign-in a second, the first
+			// Over the address's budget: one failure a second, the first
 			// at once, the others waiting their turn up to three seconds.
+			// A right code takes a turn and gives it back.
 			{times: 1, addr: venue, code: "OWNER123", right: true, want: ""},
-			{times: 1, addr: venue, code: "TYPO0007", want: "wait"},
+			{times: 1, addr: venue, code: "TYPO0007", want: ""},
 			{times: 1, addr: venue, code: "GUESS001", want: "wait"},
 			{times: 1, addr: venue, code: "GUESS002", want: "wait"},
-			// A flood is turned away without a check.
-			{times: 3, addr: venue, code: "GUESS003", want: auth.RefusedBusy},
+			{times: 1, addr: venue, code: "GUESS003", want: "wait"},
+			// A flood is turned away without a check, once it has asked
+			// for a turn for MaxWait (the test's clock moves on by it).
+			{times: 1, addr: venue, code: "GUESS004", want: auth.RefusedBusy},
+			{times: 1, addr: venue, code: "GUESS005", want: "wait"},
 			{times: 1, addr: venue, code: "OWNER456", right: true, advance: 5 * time.Second, want: ""},
 			{times: 1, addr: home, code: "HOME0001", right: true, want: ""},
+		}},
+		{"right sign-ins behind a busy address hold no turns", []step{
+			{times: 1, addr: venue, code: "TYPO0001"}, {times: 1, addr: venue, code: "TYPO0002"},
+			{times: 1, addr: venue, code: "TYPO0003"}, {times: 1, addr: venue, code: "TYPO0004"},
+			{times: 1, addr: venue, code: "TYPO0005"}, {times: 1, addr: venue, code: "TYPO0006"},
+			// Ten guests with their right codes, one after another at the
+			// same instant: each is checked at once and gives its turn
+			// back (before, the fifth waited three seconds and the rest
+			// were refused).
+			{times: 1, addr: venue, code: "RIGHT001", right: true}, {times: 1, addr: venue, code: "RIGHT002", right: true},
+			{times: 1, addr: venue, code: "RIGHT003", right: true}, {times: 1, addr: venue, code: "RIGHT004", right: true},
+			{times: 1, addr: venue, code: "RIGHT005", right: true}, {times: 1, addr: venue, code: "RIGHT006", right: true},
+			{times: 1, addr: venue, code: "RIGHT007", right: true}, {times: 1, addr: venue, code: "RIGHT008", right: true},
+			{times: 1, addr: venue, code: "RIGHT009", right: true}, {times: 1, addr: venue, code: "RIGHT010", right: true},
+			// The failures still get one turn a second, as before them.
+			{times: 1, addr: venue, code: "GUESS001", want: ""},
+			{times: 1, addr: venue, code: "GUESS002", want: "wait"},
+			{times: 1, addr: venue, code: "GUESS003", want: "wait"},
+			{times: 1, addr: venue, code: "GUESS004", want: "wait"},
+			// Every turn within three seconds is a failure's: a right code
+			// asks for MaxWait and is refused too. Telling it from a guess
+			// takes a check, and every check is a guess.
+			{times: 1, addr: venue, code: "RIGHT011", right: true, want: auth.RefusedBusy},
 		}},
 		{"a flood from many addresses makes everyone take turns", []step{
 			{times: 1, addr: "10.0.0.1", code: "FLOOD001"}, {times: 1, addr: "10.0.0.2", code: "FLOOD002"},
@@ -132,6 +160,7 @@ func TestSignInPolicy(t *testing.T) {
 				c := &clock{t: time.Date(2026, 6, 19, 18, 0, 0, 0, time.UTC)}
 				pol := p
 				pol.Now = c.now
+				pol.Sleep = func(_ context.Context, d time.Duration) error { c.add(d); return nil }
 				th := auth.NewSignInThrottle(pol, counters(t), ratelimit.NewMemoryCounters(), nil)
 				ctx := context.Background()
 				for i, s := range tt.steps {
@@ -188,5 +217,80 @@ func TestSignInThrottleParallel(t *testing.T) {
 	wg.Wait()
 	if admitted != p.PerCodeFromAddress {
 		t.Errorf("%d of 150 parallel attempts were checked, want exactly %d", admitted, p.PerCodeFromAddress)
+	}
+}
+
+// TestSignInGivingBackGainsNoGuesses floods one address with wrong codes
+// while right ones arrive beside them, on two instances: the right ones
+// give their turns back, yet the failures checked stay within what the
+// pace allows, (elapsed + MaxWait) / pace + 1 past the budget, exactly the
+// bound of the throttle where every attempt kept its turn
+// (docs/SECURITY.md). A throttle that checked a code before taking a turn
+// would check all of them.
+func TestSignInGivingBackGainsNoGuesses(t *testing.T) {
+	p := auth.SignInPolicy{
+		Window: 15 * time.Minute, PerCode: 1000, PerCodeFromAddress: 1000, PerAddress: 5,
+		AddressPace: 20 * time.Millisecond, Overall: 1_000_000, OverallPace: time.Millisecond, MaxWait: 100 * time.Millisecond,
+	}
+	backends := map[string]func(t *testing.T) auth.Counters{
+		"memory": func(*testing.T) auth.Counters { return ratelimit.NewMemoryCounters() },
+		"redis":  func(t *testing.T) auth.Counters { return redisCounters(t) },
+	}
+	for name, counters := range backends {
+		t.Run(name, func(t *testing.T) {
+			shared := counters(t)
+			instances := []*auth.SignInThrottle{
+				auth.NewSignInThrottle(p, shared, ratelimit.NewMemoryCounters(), nil),
+				auth.NewSignInThrottle(p, shared, ratelimit.NewMemoryCounters(), nil),
+			}
+			const wrong, right = 300, 60
+			var mu sync.Mutex
+			checked, admittedRight := 0, 0
+			var wg sync.WaitGroup
+			start := time.Now()
+			var last time.Time
+			for i := range wrong + right {
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					// Spread over about half a second, so the pace matters.
+					time.Sleep(time.Duration(i%25) * 20 * time.Millisecond)
+					th := instances[i%2]
+					isRight := i%6 == 0
+					a, refused := th.Begin(context.Background(), "203.0.113.77", fmt.Sprintf("CODE%04d", i))
+					mu.Lock()
+					if now := time.Now(); now.After(last) {
+						last = now
+					}
+					switch {
+					case refused != nil:
+					case isRight:
+						admittedRight++
+					default:
+						checked++
+					}
+					mu.Unlock()
+					if refused != nil {
+						return
+					}
+					if isRight {
+						th.Succeeded(context.Background(), a)
+						return
+					}
+					th.Failed(context.Background(), a)
+				}()
+			}
+			wg.Wait()
+			elapsed := last.Sub(start)
+			// +1 for the milliseconds Redis rounds each turn to.
+			bound := p.PerAddress + int((elapsed+p.MaxWait)/p.AddressPace) + 1 + 1
+			t.Logf("%d wrong codes checked (bound %d over %v), %d of %d right ones admitted", checked, bound, elapsed.Round(time.Millisecond), admittedRight, right)
+			if checked > bound {
+				t.Errorf("%d wrong codes were checked from one address in %v, more than the %d the pace allows", checked, elapsed, bound)
+			}
+			if checked <= p.PerAddress {
+				t.Errorf("only %d wrong codes were checked: the address was never paced", checked)
+			}
+		})
 	}
 }

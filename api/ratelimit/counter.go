@@ -74,6 +74,19 @@ func (m *MemoryCounters) Turn(_ context.Context, key string, every, maxWait time
 	return wait, true, nil
 }
 
+// GiveBack returns a turn that Turn gave key and that was not needed (a
+// right sign-in checked at once): the next turn moves one pace earlier, so
+// only the turns that are kept hold the queue up. A key whose turns have
+// all passed is left alone.
+func (m *MemoryCounters) GiveBack(_ context.Context, key string, every time.Duration, at time.Time) error {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if t, ok := m.turns[key]; ok && t.After(at) {
+		m.turns[key] = t.Add(-every)
+	}
+	return nil
+}
+
 // sweep forgets ended windows and past turns, at most once a minute, so a
 // flood of distinct keys does not grow the maps for ever.
 func (m *MemoryCounters) sweep(now time.Time) {
@@ -136,6 +149,23 @@ if next < now then next = now end
 if next - now > tonumber(ARGV[3]) then return -1 - (next - now) end
 redis.call('SET', KEYS[1], next + every, 'PX', next + every - now + 1000)
 return next - now`)
+
+// giveBackTurn moves the next turn ARGV[1] ms earlier if it is still ahead
+// of ARGV[2] (now); a missing or passed key is left as it is, so a late
+// give-back never makes a key without an expiry.
+var giveBackTurn = redis.NewScript(`
+local next = tonumber(redis.call('GET', KEYS[1]) or '0')
+if next > tonumber(ARGV[2]) then redis.call('DECRBY', KEYS[1], ARGV[1]) end
+return 0`)
+
+// GiveBack implements the same contract as MemoryCounters.GiveBack.
+func (r *RedisCounters) GiveBack(ctx context.Context, key string, every time.Duration, at time.Time) error {
+	k := r.prefix + ":turn:" + key
+	if err := giveBackTurn.Run(ctx, r.rdb, []string{k}, every.Milliseconds(), at.UnixMilli()).Err(); err != nil {
+		return fmt.Errorf("give back a turn of %s: %w", key, err)
+	}
+	return nil
+}
 
 // Turn implements the same contract as MemoryCounters.Turn.
 func (r *RedisCounters) Turn(ctx context.Context, key string, every, maxWait time.Duration, at time.Time) (time.Duration, bool, error) {

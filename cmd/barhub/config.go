@@ -40,6 +40,7 @@ type config struct {
 	LoginFailures  int
 	LoginWindow    time.Duration
 	MaxBodyBytes   int64
+	BodyTimeout    time.Duration
 	RateBrowse     float64
 	RateOrders     float64
 	RateDietary    float64
@@ -55,8 +56,12 @@ type config struct {
 	SocketsPerGuest    int
 	ReplaysPerMinute   int
 	WSTicketsPerMinute int
-	ShutdownGrace      time.Duration
-	NoWorker           bool
+	// What one person may be sent in replays a minute, over all their
+	// sockets on an instance.
+	ReplayMessagesPerMinute int
+	ReplayBytesPerMinute    int
+	ShutdownGrace           time.Duration
+	NoWorker                bool
 	// Who reads /metrics: a port of its own, or a bearer token on the
 	// guests' port; with neither, nobody.
 	MetricsAddr  string
@@ -144,6 +149,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.LoginFailures, "login-failures", int(e.num("BARHUB_LOGIN_FAILURES", 20)), "failed sign-ins of one code per window before it is locked; a quarter of them from one address locks it for that address, three times as many from one address slow it down (BARHUB_LOGIN_FAILURES)")
 	fs.DurationVar(&c.LoginWindow, "login-window", e.dur("BARHUB_LOGIN_WINDOW", 15*time.Minute), "window of the sign-in throttle (BARHUB_LOGIN_WINDOW)")
 	fs.Int64Var(&c.MaxBodyBytes, "max-body", int64(e.num("BARHUB_MAX_BODY", 1<<20)), "largest request body in `bytes` (BARHUB_MAX_BODY)")
+	fs.DurationVar(&c.BodyTimeout, "body-timeout", e.dur("BARHUB_BODY_TIMEOUT", 10*time.Second), "time a request body may take to arrive after its headers, plus a second per 100 KB it declares; a slower one is cut (BARHUB_BODY_TIMEOUT)")
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
 	fs.Float64Var(&c.RateDietary, "rate-dietary", e.num("BARHUB_RATE_DIETARY", 2), "previews of dietary words (the RSVP form's \"we read\") per second per guest (BARHUB_RATE_DIETARY)")
@@ -157,6 +163,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
 	fs.IntVar(&c.SocketsPerGuest, "ws-sockets-per-guest", int(e.num("BARHUB_WS_SOCKETS_PER_GUEST", 8)), "live connections one person may hold open on an instance (BARHUB_WS_SOCKETS_PER_GUEST)")
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
+	fs.IntVar(&c.ReplayMessagesPerMinute, "ws-replay-messages-per-minute", int(e.num("BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE", 5000)), "history events one person may be sent in replays per minute, over all their live connections on an instance; past it a replay is a resync (BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE)")
+	fs.IntVar(&c.ReplayBytesPerMinute, "ws-replay-bytes-per-minute", int(e.num("BARHUB_WS_REPLAY_BYTES_PER_MINUTE", 5<<20)), "`bytes` of history one person may be sent in replays per minute, over all their live connections on an instance; past it a replay is a resync (BARHUB_WS_REPLAY_BYTES_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
 	fs.DurationVar(&c.ShutdownGrace, "shutdown-grace", e.dur("BARHUB_SHUTDOWN_GRACE", 15*time.Second), "time to drain requests on shutdown (BARHUB_SHUTDOWN_GRACE)")
 	fs.StringVar(&c.MetricsAddr, "metrics-addr", e.str("BARHUB_METRICS_ADDR", ""), "serve /metrics on this `host:port` of its own, out of guests' reach; empty serves it nowhere but behind --metrics-token (BARHUB_METRICS_ADDR)")

@@ -221,6 +221,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		AllowedOrigins:        cfg.AllowedOrigins,
 		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
 		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
+		// One person's replays over all their sockets here: past them a
+		// replay is a resync (docs/PROTOCOL.md).
+		ReplayMessagesPerMinute: cfg.ReplayMessagesPerMinute,
+		ReplayBytesPerMinute:    cfg.ReplayBytesPerMinute,
 	}, broker, ticketRedeemer{tickets, sessions}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
@@ -254,7 +258,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
 			ListenAddr: ln.Addr().String(), LANAddrs: publicurl.LANAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
@@ -289,10 +293,14 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	srv := &http.Server{
 		Handler:           handler,
 		ReadHeaderTimeout: 10 * time.Second,
-		ReadTimeout:       60 * time.Second,
-		IdleTimeout:       120 * time.Second,
-		ErrorLog:          slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
-		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		// A body gets a deadline of its own in place of this one:
+		// --body-timeout plus its length at 100 KB/s, set per request
+		// (api.Config.BodyTimeout), so a trickled body is cut after about
+		// 10 s and the WebSocket upgrade, which has no body, never is.
+		ReadTimeout: 60 * time.Second,
+		IdleTimeout: 120 * time.Second,
+		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
+		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
 	go sweep(ctx, a, logger)
 	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
@@ -318,6 +326,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		pubsub = "Redis"
 	}
 	warnPublicURL(ctx, a.store, cfg, ln.Addr().String(), logger)
+	warnProxies(cfg, getenv, logger)
 	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
 	fmt.Fprintf(stdout, "barhub is ready at %s\n", url)
 
