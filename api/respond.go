@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"os"
 	"strings"
 
 	"golang.org/x/text/language"
@@ -178,6 +179,9 @@ func decodeError(err error) error {
 	switch {
 	case errors.As(err, &mbe):
 		return tooLarge(mbe)
+	case errors.Is(err, os.ErrDeadlineExceeded):
+		// The body did not arrive within its deadline (withBodyDeadline).
+		return &apiError{Status: http.StatusRequestTimeout, Code: "body_timeout", Message: "the request body arrived too slowly; send it again"}
 	case errors.Is(err, io.EOF):
 		return errBadRequest("malformed_json", "the request body is empty; send a JSON object")
 	case errors.Is(err, io.ErrUnexpectedEOF):
