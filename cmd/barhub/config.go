@@ -12,6 +12,7 @@ import (
 
 	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 )
 
 // config is every setting, from flags with environment variables as
@@ -47,6 +48,9 @@ type config struct {
 	LogLevel       string
 	LogFormat      string
 	HubHistory     int
+	// HubHistoryMB bounds the in-process broker's history of all topics
+	// together (hub.NewMemoryBrokerSize).
+	HubHistoryMB int
 	// Per-client limits of the live connection (docs/PROTOCOL.md).
 	SocketsPerGuest    int
 	ReplaysPerMinute   int
@@ -142,6 +146,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
+	fs.IntVar(&c.HubHistoryMB, "hub-history-mb", int(e.num("BARHUB_HUB_HISTORY_MB", hub.DefaultHistoryBytes>>20)), "megabytes of events kept for reconnecting clients in all topics together, the oldest going first, without Redis (BARHUB_HUB_HISTORY_MB)")
 	fs.IntVar(&c.SocketsPerGuest, "ws-sockets-per-guest", int(e.num("BARHUB_WS_SOCKETS_PER_GUEST", 8)), "live connections one person may hold open on an instance (BARHUB_WS_SOCKETS_PER_GUEST)")
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.WSTicketsPerMinute, "ws-tickets-per-minute", int(e.num("BARHUB_WS_TICKETS_PER_MINUTE", 30)), "live-connection tickets one person may take per minute (BARHUB_WS_TICKETS_PER_MINUTE)")
