@@ -72,6 +72,8 @@ type Embedded struct {
 	inserts groupCommit[*order.Order, error]
 	// orderLocks make each move of an order one step (orders.go).
 	orderLocks orderLocks
+	// finished counts the archive by status (orders.go).
+	finished finishedCounts
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by
