@@ -8,6 +8,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"net"
+	"net/http"
+	httppprof "net/http/pprof"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -25,6 +28,7 @@ type nightOptions struct {
 	sampleEvery int
 	heapDir     string
 	readEvery   int
+	pprofAddr   string
 }
 
 func (n *nightOptions) register(fs *flag.FlagSet) {
@@ -39,6 +43,7 @@ func (n *nightOptions) register(fs *flag.FlagSet) {
 		runtime.MemProfileRate = 32 << 10
 		return nil
 	})
+	fs.StringVar(&n.pprofAddr, "pprof-addr", "", "serve net/http/pprof on this loopback `host:port` during the night, to look inside a run that grows or stalls")
 	fs.IntVar(&n.readEvery, "read-every", 10, "in the night scenario, every n-th order's guest also reads their orders (GET /api/orders) once it is served (0: never)")
 }
 
@@ -138,6 +143,18 @@ func nightLoad(ctx context.Context, s *server, o options, out io.Writer) (result
 		if err := os.MkdirAll(n.heapDir, 0o755); err != nil {
 			return result{}, err
 		}
+	}
+	if n.pprofAddr != "" {
+		ln, err := net.Listen("tcp", n.pprofAddr)
+		if err != nil {
+			return result{}, fmt.Errorf("pprof: %w", err)
+		}
+		mux := http.NewServeMux()
+		mux.HandleFunc("/debug/pprof/", httppprof.Index)
+		mux.HandleFunc("/debug/pprof/profile", httppprof.Profile)
+		srv := &http.Server{Handler: mux, ReadHeaderTimeout: 10 * time.Second}
+		go srv.Serve(ln)
+		defer srv.Close()
 	}
 	var sent sync.Map // order id → time the ready request was sent
 	var mu sync.Mutex
