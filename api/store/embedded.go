@@ -37,10 +37,11 @@ var SyncModes = []string{"full", "normal"}
 
 // sqliteCacheKiB caps each SQLite connection's page cache. FerretDB keeps
 // up to 100 connections to each database open, and SQLite's default cache
-// of 2,000 KiB a connection fills as the night's orders are read, so the
-// process grew by up to 200 MB over a long night with nothing to show for
-// it: the pages are in the operating system's file cache anyway, and the
-// hot ones (the _id indexes, the open orders) fit in far less.
+// of 2,000 KiB a connection fills as a connection reads a large collection,
+// so a burst of connections could hold up to 200 MB a database for good,
+// with little to show for it: the pages are in the operating system's file
+// cache anyway, and the hot ones (the _id indexes, the open orders) fit in
+// far less (docs/BENCHMARKS.md, "A long night: memory").
 const sqliteCacheKiB = 256
 
 // sqliteURL is FerretDB's SQLite URL for the folder dir with sync. Every
