@@ -65,7 +65,13 @@ type barEnv struct {
 
 func newBarEnv(t testing.TB, tweak ...func(*Deps)) *barEnv {
 	t.Helper()
-	e := newTestEnv(t, tweak...)
+	return barEnvOf(newTestEnv(t, tweak...))
+}
+
+// barEnvOf seeds the menu and the bar's people into e.
+func barEnvOf(e *testEnv) *barEnv {
+	t := e.t
+	t.Helper()
 	seedMenu(t, e.store)
 	b := &barEnv{testEnv: e}
 	b.guest = e.addGuest(guest.Guest{FirstName: "Ada", LastName: "Guest"})

@@ -144,9 +144,10 @@ func (v *orderViews) corrected(orders []order.Order, started time.Time) {
 
 // openOrders counts the guest's open orders (queued or preparing) for the
 // open-order limit, exactly: under the guest's lock, given the guest's
-// list of orders (store.GuestOrderIDs, read under that lock), it reads by
-// _id each order the view does not know to be finished (a guest has a
-// few at most). What it reads also corrects the view.
+// list of orders (store.GuestRecentOrderIDs, read under that lock: every
+// order of the guest that may be unfinished is on it), it reads by _id
+// each order neither the view nor the store knows to be finished (a guest
+// has a few at most). What it reads also corrects the view.
 func (s *Server) openOrders(ctx context.Context, guestID string, ids []string) (int, error) {
 	view, err := s.bar.orders.get(ctx)
 	if err != nil {

@@ -35,12 +35,17 @@ type testEnv struct {
 // newTestEnv starts the API. tweak may adjust the dependencies first.
 func newTestEnv(t testing.TB, tweak ...func(*Deps)) *testEnv {
 	t.Helper()
+	return newTestEnvOn(t, storetest.New(t), tweak...)
+}
+
+// newTestEnvOn is newTestEnv on the store st.
+func newTestEnvOn(t testing.TB, st *store.Store, tweak ...func(*Deps)) *testEnv {
+	t.Helper()
 	ctx := context.Background()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	if os.Getenv("BARHUB_TEST_LOG") != "" {
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelDebug}))
 	}
-	st := storetest.New(t)
 	keys, err := auth.NewKeys(ctx, st, auth.KeysConfig{TokenTTL: time.Hour})
 	if err != nil {
 		t.Fatal(err)

@@ -356,12 +356,15 @@ func (s *Server) placeOnce(ctx context.Context, who auth.Identity, req order.Req
 	id := store.OrderIDFor(who.GuestID, key)
 	// The guest's list names every order of theirs that was stored
 	// (store.CreateOrder lists it first): an id not on it was never
-	// placed, and needs no look-up. The limit counts from the same list.
-	ids, err := s.store.GuestOrderIDs(ctx, who.GuestID)
+	// placed, and needs no look-up. Of a long list only the newest part
+	// is read (every order that may be unfinished is in it), so with
+	// older orders not read, the key's order is looked for by its id.
+	// The limit counts from the same list.
+	ids, older, err := s.store.GuestRecentOrderIDs(ctx, who.GuestID)
 	if err != nil {
 		return order.Order{}, false, err
 	}
-	if slices.Contains(ids, id) {
+	if older || slices.Contains(ids, id) {
 		if o, found, err := s.placedBefore(ctx, who.GuestID, id, hash); err != nil || found {
 			return o, found, err
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -147,8 +148,18 @@ var epochEncoding = base32.NewEncoding("0123456789abcdefghijklmnopqrstuv").WithP
 
 // MemoryBroker is the in-process Broker used when barhub runs as a single
 // instance: every Hub sharing it sees every event.
+//
+// Its history is bounded twice: each topic keeps its last history events,
+// and all topics together keep at most maxBytes of them, the oldest going
+// first whichever topic holds them. A per-topic count alone would let the
+// history grow with the number of topics: every guest has a topic of their
+// own, and a night's orders fill each one until the count is reached (a
+// thousand guests' topics at a thousand events each is most of a
+// gigabyte). Past the budget a client asking for older events gets a
+// resync and fetches the state again, as it does past the count.
 type MemoryBroker struct {
-	history int
+	history  int
+	maxBytes int64
 
 	mu     sync.Mutex // guards topics
 	topics map[string]*memTopic
@@ -156,29 +167,72 @@ type MemoryBroker struct {
 	lmu       sync.RWMutex // guards listeners
 	listeners map[int]func(Message)
 	nextID    int
+
+	// held counts the bytes of stored events (eventCost), and count the
+	// events, in all topics.
+	held  atomic.Int64
+	count atomic.Int64
+	// stored is every stored event in publish order, for the budget;
+	// entries whose event its topic has dropped already (past the
+	// per-topic count) are skipped when they come up.
+	ageMu  sync.Mutex
+	stored []storedEvent
+	first  int // stored[first:] are the entries not yet taken
+	// evictMu lets one publisher at a time take events off the front, so
+	// they leave in publish order.
+	evictMu sync.Mutex
+}
+
+// storedEvent names one stored event for the budget.
+type storedEvent struct {
+	t   *memTopic
+	seq uint64
 }
 
 type memTopic struct {
 	mu     sync.Mutex
 	epoch  string
 	latest uint64
-	// ring holds the last len(ring) events; ring[(start+i)%cap] is the
-	// i-th oldest. ringIDs holds their Event.IDs, and ids the seq of each
-	// ID still in the ring, so a repeated publish is recognised.
-	ring    []Message
-	ringIDs []string
-	ids     map[string]uint64
-	start   int
+	// msgs[head:] are the stored events, oldest first, with consecutive
+	// seqs; msgIDs[head:] their Event.IDs, and ids the seq of each ID
+	// still stored, so a repeated publish is recognised.
+	msgs   []Message
+	msgIDs []string
+	head   int
+	ids    map[string]uint64
+	// oldest is the seq of the oldest event still stored (latest+1 when
+	// none is), read without mu to tell which budget entries are stale.
+	oldest atomic.Uint64
 }
 
+// eventCost is what an event is counted as against the budget: its
+// encoded message and ID, and about what holding them costs besides (the
+// Message, the ID in the topic's map, the budget's entry).
+func eventCost(m Message, id string) int64 {
+	return int64(len(m.Wire) + len(id) + 160)
+}
+
+// DefaultHistoryBytes is the history budget of NewMemoryBroker: about
+// 30,000 order events, a whole party's night, or a couple of minutes of a
+// rush of 100 orders a second.
+const DefaultHistoryBytes = 32 << 20
+
 // NewMemoryBroker returns an in-process broker keeping the last history
-// events of each topic.
+// events of each topic, and DefaultHistoryBytes of events in all.
 func NewMemoryBroker(history int) *MemoryBroker {
+	return NewMemoryBrokerSize(history, DefaultHistoryBytes)
+}
+
+// NewMemoryBrokerSize returns an in-process broker keeping the last
+// history events of each topic, and at most maxBytes of events in all
+// topics together.
+func NewMemoryBrokerSize(history int, maxBytes int64) *MemoryBroker {
 	if history < 1 {
 		history = 1
 	}
 	return &MemoryBroker{
 		history:   history,
+		maxBytes:  maxBytes,
 		topics:    make(map[string]*memTopic),
 		listeners: make(map[int]func(Message)),
 	}
@@ -191,11 +245,41 @@ func (b *MemoryBroker) topic(name string) *memTopic {
 	if !ok {
 		// The history lives as long as the process: one epoch per topic
 		// per process, so a client that followed an earlier process gets
-		// a resync rather than the new process's unrelated seqs.
-		t = &memTopic{epoch: newEpoch(), ids: make(map[string]uint64)}
+		// a resync rather than the new process's unrelated seqs. A topic
+		// whose events have all left the history keeps its epoch and seq
+		// (a few dozen bytes a topic), so its subscribers are not sent a
+		// needless resync by the next event.
+		t = &memTopic{epoch: newEpoch()}
+		t.oldest.Store(1)
 		b.topics[name] = t
 	}
 	return t
+}
+
+// dropOldest drops t's oldest stored event; the caller holds t.mu and
+// knows there is one.
+func (b *MemoryBroker) dropOldest(t *memTopic) {
+	m, id := t.msgs[t.head], t.msgIDs[t.head]
+	b.held.Add(-eventCost(m, id))
+	b.count.Add(-1)
+	if id != "" {
+		delete(t.ids, id)
+	}
+	t.msgs[t.head], t.msgIDs[t.head] = Message{}, ""
+	t.head++
+	switch {
+	case t.head == len(t.msgs):
+		// Empty: start again at the front, and let a map that grew with
+		// a busy moment go.
+		t.msgs, t.msgIDs, t.head, t.ids = t.msgs[:0], t.msgIDs[:0], 0, nil
+	case t.head > len(t.msgs)/2:
+		n := copy(t.msgs, t.msgs[t.head:])
+		copy(t.msgIDs, t.msgIDs[t.head:])
+		clear(t.msgs[n:])
+		clear(t.msgIDs[n:])
+		t.msgs, t.msgIDs, t.head = t.msgs[:n], t.msgIDs[:n], 0
+	}
+	t.oldest.Add(1)
 }
 
 // Publish implements Broker.
@@ -205,38 +289,110 @@ func (b *MemoryBroker) Publish(ctx context.Context, ev Event) (Position, error) 
 		return Position{}, fmt.Errorf("encode event %s on %s: %w", ev.Event, ev.Topic, err)
 	}
 	t := b.topic(ev.Topic)
+	pos, stored := b.publish(t, ev, head, tail)
+	if stored && b.held.Load() > b.maxBytes {
+		b.evict()
+	}
+	return pos, nil
+}
+
+func (b *MemoryBroker) publish(t *memTopic, ev Event, head, tail []byte) (Position, bool) {
 	// Holding the topic lock across delivery keeps listeners' view in seq
 	// order; listeners only hand the message over, so this stays short.
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	if ev.ID != "" {
 		if seq, ok := t.ids[ev.ID]; ok {
-			return Position{Epoch: t.epoch, Seq: seq}, nil
+			return Position{Epoch: t.epoch, Seq: seq}, false
 		}
 	}
 	t.latest++
 	m := Message{Topic: ev.Topic, Seq: t.latest, Epoch: t.epoch, Time: ev.Time, Wire: joinEvent(head, t.latest, t.epoch, tail)}
-	if len(t.ring) < b.history {
-		t.ring = append(t.ring, m)
-		t.ringIDs = append(t.ringIDs, ev.ID)
-	} else {
-		if old := t.ringIDs[t.start]; old != "" {
-			delete(t.ids, old)
-		}
-		t.ring[t.start] = m
-		t.ringIDs[t.start] = ev.ID
-		t.start = (t.start + 1) % len(t.ring)
+	if len(t.msgs)-t.head >= b.history {
+		b.dropOldest(t)
 	}
+	t.msgs = append(t.msgs, m)
+	t.msgIDs = append(t.msgIDs, ev.ID)
+	b.held.Add(eventCost(m, ev.ID))
+	b.count.Add(1)
 	if ev.ID != "" {
+		if t.ids == nil {
+			t.ids = make(map[string]uint64)
+		}
 		t.ids[ev.ID] = m.Seq
 	}
+	// Into the budget's order under the topic's lock, so one topic's
+	// events are in it in seq order.
+	b.ageMu.Lock()
+	b.stored = append(b.stored, storedEvent{t: t, seq: m.Seq})
+	b.compactLocked()
+	b.ageMu.Unlock()
 	b.lmu.RLock()
 	for _, fn := range b.listeners {
 		fn(m)
 	}
 	b.lmu.RUnlock()
-	return Position{Epoch: t.epoch, Seq: m.Seq}, nil
+	return Position{Epoch: t.epoch, Seq: m.Seq}, true
 }
+
+// compactLocked keeps the budget's list about as long as the events it
+// names: it lets the entries already taken go, and the entries of events
+// their topic dropped (past its count), which pile up while the budget is
+// not reached, once they outnumber the events held. Each pass is paid for
+// by as many publishes, so a publish costs O(1) on average. The caller
+// holds ageMu.
+func (b *MemoryBroker) compactLocked() {
+	pending := len(b.stored) - b.first
+	if b.first > pending {
+		n := copy(b.stored, b.stored[b.first:])
+		clear(b.stored[n:])
+		b.stored, b.first = b.stored[:n], 0
+	}
+	if pending <= 2*int(b.count.Load())+1024 {
+		return
+	}
+	kept := b.stored[:b.first]
+	for _, e := range b.stored[b.first:] {
+		if e.seq >= e.t.oldest.Load() {
+			kept = append(kept, e)
+		}
+	}
+	clear(b.stored[len(kept):])
+	b.stored = kept
+	if n := len(kept) - b.first; cap(b.stored) > 4*n+4096 {
+		// Far fewer than the list once held: let the big array go.
+		b.stored = append(make([]storedEvent, 0, 2*n+1024), b.stored[b.first:]...)
+		b.first = 0
+	}
+}
+
+// evict drops the oldest events, across topics, until the history is
+// within its budget again.
+func (b *MemoryBroker) evict() {
+	b.evictMu.Lock()
+	defer b.evictMu.Unlock()
+	for b.held.Load() > b.maxBytes {
+		b.ageMu.Lock()
+		if b.first == len(b.stored) {
+			b.ageMu.Unlock()
+			return
+		}
+		e := b.stored[b.first]
+		b.stored[b.first] = storedEvent{}
+		b.first++
+		b.ageMu.Unlock()
+		t := e.t
+		t.mu.Lock()
+		// Not there any more: its topic dropped it past its count.
+		if len(t.msgs) > t.head && t.msgs[t.head].Seq == e.seq {
+			b.dropOldest(t)
+		}
+		t.mu.Unlock()
+	}
+}
+
+// HeldBytes is what the stored history counts as against the budget.
+func (b *MemoryBroker) HeldBytes() int64 { return b.held.Load() }
 
 // Listen implements Broker.
 func (b *MemoryBroker) Listen(ctx context.Context, fn func(Message)) (func(), error) {
@@ -261,17 +417,13 @@ func (b *MemoryBroker) History(ctx context.Context, topic string, since uint64) 
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	h := History{Epoch: t.epoch, Latest: t.latest}
-	if since < t.latest {
-		n := len(t.ring)
-		oldest := t.latest - uint64(n) + 1
+	if held := t.msgs[t.head:]; since < t.latest && len(held) > 0 {
+		// The stored seqs are consecutive, up to latest.
 		from := 0
-		if since+1 > oldest {
+		if oldest := held[0].Seq; since+1 > oldest {
 			from = int(since + 1 - oldest)
 		}
-		h.Messages = make([]Message, 0, n-from)
-		for i := from; i < n; i++ {
-			h.Messages = append(h.Messages, t.ring[(t.start+i)%n])
-		}
+		h.Messages = append(make([]Message, 0, len(held)-from), held[from:]...)
 	}
 	h.Complete = completeHistory(h.Messages, since, h.Latest)
 	return h, nil

@@ -16,10 +16,14 @@ import (
 // ignored, so events that arrive late or twice, and a snapshot read while
 // orders moved, do no harm. An order it has seen finished stays finished:
 // no order leaves served or cancelled, so that knowledge is never wrong.
+// It remembers the last maxDone finished orders at most, so it holds no
+// more on the night's last order than after the first few thousand.
 type View struct {
 	mu   sync.Mutex
 	open map[string]viewEntry
-	done map[string]struct{}
+	// done and doneOld are the finished orders, the newest in done; when
+	// done is full, doneOld is forgotten and done takes its place.
+	done, doneOld map[string]struct{}
 }
 
 type viewEntry struct {
@@ -30,13 +34,16 @@ type viewEntry struct {
 	seen time.Time
 }
 
-// maxDone bounds the memory of finished ids; forgetting them only costs
-// a look-up the next time one is asked about.
-const maxDone = 200_000
+// maxDone bounds the memory of finished ids (about 60 bytes each), the
+// older half forgotten at a time. Forgetting costs only a look-up the next
+// time one is asked about (the open-order limit reads a guest's orders
+// not known to be finished), and a late event about an order finished
+// that long ago, which the next correction removes.
+const maxDone = 20_000
 
 // NewView returns an empty view.
 func NewView() *View {
-	return &View{open: map[string]viewEntry{}, done: map[string]struct{}{}}
+	return &View{open: map[string]viewEntry{}, done: map[string]struct{}{}, doneOld: map[string]struct{}{}}
 }
 
 // Apply takes in o as stored at some moment (after a write, from an
@@ -48,12 +55,12 @@ func (v *View) Apply(o Order) bool {
 }
 
 func (v *View) apply(o Order, now time.Time) bool {
-	if _, ok := v.done[o.ID]; ok {
+	if v.finished(o.ID) {
 		return false
 	}
 	if o.Status.Final() {
-		if len(v.done) >= maxDone {
-			clear(v.done)
+		if len(v.done) >= maxDone/2 {
+			v.doneOld, v.done = v.done, make(map[string]struct{}, maxDone/2)
 		}
 		v.done[o.ID] = struct{}{}
 		_, had := v.open[o.ID]
@@ -104,7 +111,14 @@ func (v *View) Correct(unfinished []Order, started time.Time) (changed, removed 
 func (v *View) Finished(id string) bool {
 	v.mu.Lock()
 	defer v.mu.Unlock()
+	return v.finished(id)
+}
+
+func (v *View) finished(id string) bool {
 	_, ok := v.done[id]
+	if !ok {
+		_, ok = v.doneOld[id]
+	}
 	return ok
 }
 

@@ -1,6 +1,7 @@
 package order
 
 import (
+	"fmt"
 	"testing"
 	"time"
 )
@@ -81,4 +82,47 @@ func TestViewCorrect(t *testing.T) {
 	if len(v.Queue()) != 4 {
 		t.Errorf("queue holds %d, want 4", len(v.Queue()))
 	}
+}
+
+// TestViewBounded: a night's finished orders are remembered up to a
+// bound, the most recent ones, however many are served; the unfinished
+// ones are all there.
+func TestViewBounded(t *testing.T) {
+	v := NewView()
+	t0 := time.Date(2026, 12, 1, 22, 0, 0, 0, time.UTC)
+	const n = 5 * maxDone
+	for i := range n {
+		id := fmt.Sprintf("o%06d", i)
+		v.Apply(ord(id, "g", Queued, 1, t0))
+		if i%100 != 0 { // every hundredth stays at the bar
+			v.Apply(ord(id, "g", Served, 4, t0))
+		}
+		if open, done := held(v); done > maxDone || open != i/100+1 {
+			t.Fatalf("after %d orders: %d open, %d finished held; want %d open, at most %d finished", i+1, open, done, i/100+1, maxDone)
+		}
+	}
+	if _, done := held(v); done < maxDone/2 {
+		t.Errorf("%d finished orders held, want at least %d", done, maxDone/2)
+	}
+	// The newest finished are remembered, and a late event for one of them
+	// does not bring it back.
+	last := fmt.Sprintf("o%06d", n-1)
+	if !v.Finished(last) {
+		t.Errorf("%s, the last served, is not known finished", last)
+	}
+	v.Apply(ord(last, "g", Ready, 3, t0))
+	if _, _, ok := v.Status(last); ok {
+		t.Errorf("a late event brought %s back", last)
+	}
+	if c := v.Counts(); c[Queued] != n/100 {
+		t.Errorf("%d queued, want %d", c[Queued], n/100)
+	}
+}
+
+// held counts what the view holds: the unfinished orders and the
+// finished ones it remembers.
+func held(v *View) (open, finished int) {
+	v.mu.Lock()
+	defer v.mu.Unlock()
+	return len(v.open), len(v.done) + len(v.doneOld)
 }

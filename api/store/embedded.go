@@ -43,14 +43,27 @@ type EmbeddedConfig struct {
 // SyncModes are the values EmbeddedConfig.Sync accepts.
 var SyncModes = []string{"full", "normal"}
 
-// sqliteURL is FerretDB's SQLite URL for the folder dir with sync.
+// sqliteCacheKiB caps each SQLite connection's page cache. FerretDB keeps
+// up to 100 connections to each database open, and SQLite's default cache
+// of 2,000 KiB a connection fills as a connection reads a large collection,
+// so a burst of connections could hold up to 200 MB a database for good,
+// with little to show for it: the pages are in the operating system's file
+// cache anyway, and the hot ones (the _id indexes, the open orders) fit in
+// far less (docs/BENCHMARKS.md, "A long night: memory").
+const sqliteCacheKiB = 256
+
+// sqliteURL is FerretDB's SQLite URL for the folder dir with sync. Every
+// connection gets a capped page cache and no memory map (mmap_size 0, as
+// SQLite's default, said so that a build of the driver with another
+// default does not map the database files into the process, where every
+// page read would count towards its memory).
 func sqliteURL(dir, sync string) (string, error) {
-	u := "file:" + dir + "/"
+	u := fmt.Sprintf("file:%s/?_pragma=cache_size(-%d)&_pragma=mmap_size(0)", dir, sqliteCacheKiB)
 	switch sync {
 	case "", "full":
 		return u, nil
 	case "normal":
-		return u + "?_pragma=synchronous(normal)", nil
+		return u + "&_pragma=synchronous(normal)", nil
 	}
 	return "", fmt.Errorf("database sync %q: use full or normal", sync)
 }
@@ -83,6 +96,8 @@ type Embedded struct {
 	inserts groupCommit[*order.Order, error]
 	// orderLocks make each move of an order one step (orders.go).
 	orderLocks orderLocks
+	// finished counts the archive by status (orders.go).
+	finished finishedCounts
 }
 
 // FerretDB v1's SQLite backend finds, updates and deletes a document by

@@ -19,3 +19,19 @@ func (s *Store) ListGuestsQueried(ctx context.Context, q GuestQuery) ([]guest.Gu
 // CorrectGuestIndex runs the guest index's full read now, as its
 // periodic correction does.
 func (s *Store) CorrectGuestIndex(ctx context.Context) error { return s.loadGuestIndex(ctx, true) }
+
+// HeldGuestOrders counts the orders the embedded database's guests' order
+// lists hold in memory.
+func (s *Store) HeldGuestOrders() int {
+	if s.embedded == nil {
+		return 0
+	}
+	l := &s.embedded.guestOrders
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	n := 0
+	for _, g := range l.lists {
+		n += len(g.orders)
+	}
+	return n
+}

@@ -71,6 +71,10 @@ func (s *Store) CreateOrder(ctx context.Context, o *order.Order) error {
 		return fmt.Errorf("create order %s: %w", o.ID, err)
 	}
 	var err error
+	if s.embedded != nil && coll == collArchive {
+		finishing := s.embedded.finished.archiving()
+		defer func() { finishing(o.Status, err == nil) }()
+	}
 	if s.embedded != nil && coll == collOrders {
 		var werr error
 		werr, err = s.embedded.inserts.do(ctx, o, s.insertOrders)
@@ -145,6 +149,18 @@ func (s *Store) OrderByID(ctx context.Context, id string) (order.Order, error) {
 // On the embedded database the version is compared under the order's
 // lock instead (orderLocks) and every write is by _id alone.
 func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) error {
+	if err := s.replaceOrder(ctx, o, expected); err != nil {
+		return err
+	}
+	if o.Status.Final() {
+		// Outside the order's lock: this may write part of the guest's
+		// list to its document.
+		s.noteFinished(ctx, o)
+	}
+	return nil
+}
+
+func (s *Store) replaceOrder(ctx context.Context, o order.Order, expected int) error {
 	conflict := fmt.Errorf("update order %s from version %d: %w", o.ID, expected, ErrConflict)
 	current := bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: expected}}
 	if s.embedded != nil {
@@ -174,6 +190,12 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		}
 		return nil
 	}
+	// archived says whether the archive holds this copy, for its counts.
+	archived := false
+	if s.embedded != nil {
+		finishing := s.embedded.finished.archiving()
+		defer func() { finishing(o.Status, archived) }()
+	}
 	// Archive first, then remove from the open orders: a crash in between
 	// leaves the order in both, which readers and ReconcileOrders resolve
 	// to the archived (newer) copy; never in neither.
@@ -184,6 +206,7 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 		}
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
 	}
+	archived = true
 	removed, err := s.removeOpen(ctx, o.ID, expected)
 	if err != nil {
 		return fmt.Errorf("archive order %s: %w", o.ID, err)
@@ -191,10 +214,11 @@ func (s *Store) ReplaceOrder(ctx context.Context, o order.Order, expected int) e
 	if !removed {
 		// Someone else moved it on; take our copy back out (its _id was
 		// ours alone: the insert would have failed otherwise).
-		s.retry(ctx, onBusy, func() error {
+		err := s.retry(ctx, onBusy, func() error {
 			_, err := s.coll(collArchive).DeleteOne(ctx, bson.D{{Key: "_id", Value: o.ID}, {Key: "version", Value: o.Version}})
 			return err
 		})
+		archived = err != nil
 		return conflict
 	}
 	return nil
@@ -539,7 +563,7 @@ func (s *Store) OpenOrderCounts(ctx context.Context) (map[order.Status]int, erro
 // FinishedOrderCounts counts served and cancelled orders.
 func (s *Store) FinishedOrderCounts(ctx context.Context) (map[order.Status]int, error) {
 	out := zeroCounts()
-	return out, s.countByStatus(ctx, collArchive, out)
+	return out, s.countFinished(ctx, out)
 }
 
 // OrderCounts counts all orders by status.
@@ -548,10 +572,80 @@ func (s *Store) OrderCounts(ctx context.Context) (map[order.Status]int, error) {
 	if err := s.countByStatus(ctx, collOrders, out); err != nil {
 		return nil, err
 	}
-	if err := s.countByStatus(ctx, collArchive, out); err != nil {
+	if err := s.countFinished(ctx, out); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// countFinished adds the archive's counts by status to out. On the
+// embedded database they are counted in memory after one read: a count
+// reads every archived order into memory (FerretDB v1 groups in the
+// process), which a dashboard asking every half minute made a spike of
+// the archive's whole size, larger with every order of the night.
+func (s *Store) countFinished(ctx context.Context, out map[order.Status]int) error {
+	if s.embedded == nil {
+		return s.countByStatus(ctx, collArchive, out)
+	}
+	return s.embedded.finished.addTo(ctx, s, out)
+}
+
+// finishedCounts are the embedded database's archive counts by status.
+// Every write of the archive is in this process (moveclaims.go): each
+// holds mu for reading while it archives and counts, and the one read
+// of the archive holds it for writing, so none is counted twice or missed.
+type finishedCounts struct {
+	mu     sync.RWMutex
+	loaded bool
+	// addMu guards n among the writers, which hold mu for reading.
+	addMu sync.Mutex
+	n     map[order.Status]int
+}
+
+// archiving is called before an order is written to the archive; the
+// function it returns after, with whether the archive holds it.
+func (f *finishedCounts) archiving() func(st order.Status, archived bool) {
+	f.mu.RLock()
+	return func(st order.Status, archived bool) {
+		defer f.mu.RUnlock()
+		if archived && f.loaded {
+			f.add(st)
+		}
+	}
+}
+
+// add counts one more order of st; the caller holds mu for reading.
+func (f *finishedCounts) add(st order.Status) {
+	f.addMu.Lock()
+	f.n[st]++
+	f.addMu.Unlock()
+}
+
+func (f *finishedCounts) addTo(ctx context.Context, s *Store, out map[order.Status]int) error {
+	f.mu.RLock()
+	if f.loaded {
+		f.addMu.Lock()
+		for st, n := range f.n {
+			out[st] += n
+		}
+		f.addMu.Unlock()
+		f.mu.RUnlock()
+		return nil
+	}
+	f.mu.RUnlock()
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if !f.loaded {
+		n := map[order.Status]int{}
+		if err := s.countByStatus(ctx, collArchive, n); err != nil {
+			return err
+		}
+		f.n, f.loaded = n, true
+	}
+	for st, n := range f.n {
+		out[st] += n
+	}
+	return nil
 }
 
 // OrderFilter selects orders for the admin's list.

@@ -10,6 +10,7 @@
 //	go run ./cmd/apiload                       # every scenario, embedded store, in-process hub
 //	go run ./cmd/apiload -redis "$REDIS_URL"   # the same with Redis
 //	go run ./cmd/apiload -scenario ready -guests 1000 -rate 100 -duration 20s
+//	go run ./cmd/apiload -scenario night -orders 100000 -rate 120   # memory over a long night
 //
 // Client and server share the machine, as they do in barhub's other
 // benchmarks; the figures are for comparing runs on one machine.
@@ -49,6 +50,7 @@ type options struct {
 	// The crowd scenario plays against running instances (crowdload.go).
 	urls, code, last string
 	signInOver       time.Duration
+	night            nightOptions
 }
 
 func main() {
@@ -65,7 +67,7 @@ func main() {
 func run(ctx context.Context, args []string, out io.Writer) error {
 	fs := flag.NewFlagSet("apiload", flag.ContinueOnError)
 	var o options
-	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready, desk, crowd or all (all but desk and crowd)")
+	fs.StringVar(&o.scenario, "scenario", "all", "menu, orders, ready, desk, night, crowd or all (all but desk, night and crowd)")
 	fs.IntVar(&o.deskGuests, "desk-guests", 10000, "guests on the list in the desk scenario (stored straight into the database)")
 	fs.IntVar(&o.importRows, "import", 2000, "rows of the CSV imported in one request at the start of the desk scenario (0: none)")
 	fs.DurationVar(&o.duration, "duration", 10*time.Second, "how long each scenario runs")
@@ -85,6 +87,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.StringVar(&o.code, "code", "", "crowd: the host's sign-in `code`")
 	fs.StringVar(&o.last, "last", "", "crowd: the host's last `name`")
 	fs.DurationVar(&o.signInOver, "sign-in-over", 10*time.Second, "crowd: every guest signs in within this")
+	o.night.register(fs)
 	if err := fs.Parse(args); err != nil {
 		return err
 	}
@@ -97,9 +100,9 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	}
 	for _, s := range scenarios {
 		switch s {
-		case "menu", "orders", "ready", "desk":
+		case "menu", "orders", "ready", "desk", "night":
 		default:
-			return fmt.Errorf("unknown scenario %q: use menu, orders, ready, desk or all", s)
+			return fmt.Errorf("unknown scenario %q: use menu, orders, ready, desk, night or all", s)
 		}
 	}
 
@@ -146,6 +149,8 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 			r, err = orderLoad(ctx, srv, o)
 		case "ready":
 			r, err = readyLoad(ctx, srv, o)
+		case "night":
+			r, err = nightLoad(ctx, srv, o, out)
 		case "desk":
 			var rs []result
 			if rs, err = deskLoad(ctx, srv, o); err == nil {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
 )
 
@@ -52,6 +53,9 @@ type config struct {
 	LogLevel       string
 	LogFormat      string
 	HubHistory     int
+	// HubHistoryMB bounds the in-process broker's history of all topics
+	// together (hub.NewMemoryBrokerSize).
+	HubHistoryMB int
 	// Per-client limits of the live connection (docs/PROTOCOL.md).
 	SocketsPerGuest    int
 	ReplaysPerMinute   int
@@ -161,6 +165,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
+	fs.IntVar(&c.HubHistoryMB, "hub-history-mb", int(e.num("BARHUB_HUB_HISTORY_MB", hub.DefaultHistoryBytes>>20)), "megabytes of events kept for reconnecting clients in all topics together, the oldest going first, without Redis (BARHUB_HUB_HISTORY_MB)")
 	fs.IntVar(&c.SocketsPerGuest, "ws-sockets-per-guest", int(e.num("BARHUB_WS_SOCKETS_PER_GUEST", 8)), "live connections one person may hold open on an instance (BARHUB_WS_SOCKETS_PER_GUEST)")
 	fs.IntVar(&c.ReplaysPerMinute, "ws-replays-per-minute", int(e.num("BARHUB_WS_REPLAYS_PER_MINUTE", 10)), "history replays (subscribe with since) one live connection may ask for per minute (BARHUB_WS_REPLAYS_PER_MINUTE)")
 	fs.IntVar(&c.ReplayMessagesPerMinute, "ws-replay-messages-per-minute", int(e.num("BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE", 5000)), "history events one person may be sent in replays per minute, over all their live connections on an instance; past it a replay is a resync (BARHUB_WS_REPLAY_MESSAGES_PER_MINUTE)")

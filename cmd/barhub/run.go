@@ -193,7 +193,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ready["redis"] = redisPinger{rdb}
 		broker = hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
 	} else {
-		broker = hub.NewMemoryBroker(cfg.HubHistory)
+		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// 1 while a dependency answers, read at each scrape: alert rules see a
 	// lost Redis or database without waiting for requests to fail.

@@ -144,7 +144,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		checks["redis"] = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
 	} else {
 		logger.Warn("no REDIS_URL: results are stored, but their live events reach no browser")
-		broker = hub.NewMemoryBroker(cfg.HubHistory)
+		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// The hub only publishes here; it serves no sockets.
 	live := hub.New(hub.Config{}, broker, nil, logger)
