@@ -22,9 +22,9 @@ BROWSER_PKGS  ?= $(if $(filter ./... ./cmd/... ./cmd/barhub ./cmd/barhub/...,$(P
 # Go's cache. GOTESTSUM_FORMAT=standard-verbose shows every test.
 GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 GOTESTSUM_FORMAT ?= pkgname-and-test-fails
-# The packages whose tests run on a database (api/store/storetest): the store conformance
+# The packages whose tests run on a database (store/storetest): the store conformance
 # suite and what is built on it.
-MONGO_PKGS ?= ./api/store/... ./api/auth/... ./api/activity/... ./api ./ai ./alert
+MONGO_PKGS ?= ./store/... ./auth/... ./activity/... ./api ./ai ./alert
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 10s

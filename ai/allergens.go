@@ -4,7 +4,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/barhub/barhub/api/diet"
+	"github.com/barhub/barhub/diet"
 )
 
 // safetyRule is the recommenders' view of diet.Check, the one rule for

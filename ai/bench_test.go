@@ -7,7 +7,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // instantModel answers at once, so a benchmark measures the queue.

@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai/prompts"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // The sampling the image prompt is asked with (docs/DESIGN.md, flow 5).

@@ -7,7 +7,7 @@ import (
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrocktest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 func TestCleanImagePrompt(t *testing.T) {

@@ -5,8 +5,8 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/barhub/barhub/api/menu"
 	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/menu"
 )
 
 // reasons writes the house recommender's explanations in the guest's

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai/prompts"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // The sampling recommendations are asked with: less creative than image

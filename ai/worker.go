@@ -14,8 +14,8 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/store"
 )
 
 // Config tunes a Worker. Zero fields take the defaults noted.

@@ -16,8 +16,8 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // The worker's views of the menu and guests are its own interfaces; these

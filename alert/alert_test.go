@@ -13,9 +13,9 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/alert"
-	"github.com/barhub/barhub/api/store/storetest"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // receiver is a real HTTP server that keeps every body posted to it.

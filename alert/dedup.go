@@ -5,7 +5,7 @@ import (
 	"errors"
 	"time"
 
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // Claimer takes a key for a while; a second taker gets store.ErrConflict

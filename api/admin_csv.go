@@ -14,9 +14,9 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // The guest list as CSV: export, and an import that reports on every row.

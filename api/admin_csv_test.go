@@ -10,8 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/safecsv/safecsvtest"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/safecsv/safecsvtest"
 )
 
 // TestImportInChunksReportsEveryRow: an import of several chunks of new

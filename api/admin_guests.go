@@ -12,10 +12,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
 )
 
 // The host's guest desk (docs/DESIGN.md, flow 3).

@@ -17,9 +17,9 @@ import (
 
 	qrcode "github.com/skip2/go-qrcode"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/text"
 )
 
 func TestAdminGuestLifecycle(t *testing.T) {

@@ -10,11 +10,11 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/plan"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/plan"
 )
 
-// The shopping and stock plan (api/plan): JSON for the admin page, CSV
+// The shopping and stock plan (plan): JSON for the admin page, CSV
 // for a spreadsheet or the printer.
 
 // shoppingPlan reads what the plan is made from: the people coming, the

@@ -9,9 +9,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/plan"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/plan"
 )
 
 // shoppingParty is a host, six invitations (10 people coming) and a

@@ -6,10 +6,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/text"
 )
 
 type announcementRequest struct {

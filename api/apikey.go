@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
 )
 
 // The public app (the guests' phone pages) sends an API key with every

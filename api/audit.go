@@ -13,9 +13,9 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // The audit log (docs/DESIGN.md, Domain): every change the host makes, the

@@ -13,8 +13,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
 )
 
 // auditedPaths outside /api/admin/: the bar's stock switches, the door,

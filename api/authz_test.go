@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 )
 
 // access is who may call a route.

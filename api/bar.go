@@ -13,12 +13,12 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/images"
-	"github.com/barhub/barhub/api/order"
 	"github.com/barhub/barhub/api/ratelimit"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/order"
 )
 
 // BarConfig configures the menu, ordering and the bar queue.

@@ -17,11 +17,11 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 func testRedis(t testing.TB) *redis.Client {

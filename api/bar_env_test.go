@@ -10,11 +10,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
 )
 
 // appKeyOf is the public app's key, which the test client sends like the

@@ -3,8 +3,8 @@ package api
 import (
 	"testing"
 
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/text"
 )
 
 // FuzzParseOrderRequest feeds arbitrary bodies to the order decoder: a

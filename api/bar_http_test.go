@@ -5,9 +5,9 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/order"
 )
 
 // orderIn walks a fresh order to status through legal moves.

@@ -12,8 +12,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
 )
 
 // The bartender's queue and the moves of an order behind the bar.

@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/order"
 )
 
 // handleBarRecipe is GET /api/bar/drinks/{id}/recipe?qty=N: how to make

@@ -4,7 +4,7 @@ import (
 	"reflect"
 	"testing"
 
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/menu"
 )
 
 // A helper who does not know a Paper Plane taps the ticket for two and

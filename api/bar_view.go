@@ -9,9 +9,9 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
 )
 
 // orderViews keeps this instance's order.View: the unfinished orders,

@@ -10,13 +10,13 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/text"
 )
 
 // The pick-up board (/board): a TV or spare tablet by the bar showing the

@@ -4,7 +4,7 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/barhub/barhub/api/images"
+	"github.com/barhub/barhub/images"
 )
 
 // bodyMinRate is the slowest average a request body may arrive at, in

@@ -13,8 +13,8 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 )
 
 // TestSlowBodyIsCut sends a request's headers, then trickles its body a

@@ -7,7 +7,7 @@ import (
 
 	"github.com/coder/websocket"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // BenchmarkConnect is one phone's connect as a reconnect storm repeats it

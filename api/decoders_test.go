@@ -14,9 +14,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
 )
 

@@ -8,7 +8,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // TestDeskFiguresFollowEveryChange walks every write that moves a figure

@@ -9,10 +9,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // Dietary needs beyond the RSVP itself: the form's "We read: …" preview

@@ -7,9 +7,9 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/text"
 )
 
 // Issue 10, "per invitation, not per person": a parent answers for the

@@ -11,15 +11,15 @@ import (
 	"github.com/go-chi/chi/v5"
 	"golang.org/x/text/language"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
 )
 
 // The door (docs/DOOR.md): staff with a bartender or admin sign-in scan
 // the invitation's QR code, or type its code, and the guest is checked in.
-// The domain is in api/guest/door.go, the store's part in store/door.go.
+// The domain is in guest/door.go, the store's part in store/door.go.
 
 // Live events of the door, on the admin topic (the host's dashboard) and
 // on the bar topic, which door tablets follow: bartenders may not

@@ -13,9 +13,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
 )

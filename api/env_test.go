@@ -12,11 +12,11 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // testEnv is a real API on a real (embedded) database and an in-process

@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 	"github.com/coder/websocket"
 )
 

@@ -1,8 +1,8 @@
 package api
 
 import (
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 )
 
 func identityOf(g guest.Guest) auth.Identity {

@@ -8,8 +8,8 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/text"
 )
 
 // FuzzRequestText sends the fuzzer's text where clients put free text and

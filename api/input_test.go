@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // TestUnknownFieldsRefused: a field the server does not know is a 400 that

@@ -10,8 +10,8 @@ import (
 
 	qrcode "github.com/skip2/go-qrcode"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/invite"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/locale"
 )
 

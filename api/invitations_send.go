@@ -7,10 +7,10 @@ import (
 	"net/http"
 	"time"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/store"
 )
 
 // MailConfig says whether barhub can send e-mail, for the send buttons.

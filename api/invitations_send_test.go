@@ -5,9 +5,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/store"
 )
 
 func TestSendInvitationsWithoutMail(t *testing.T) {

@@ -7,7 +7,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 )
 

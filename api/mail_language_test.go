@@ -4,8 +4,8 @@ import (
 	"net/http"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // TestMailLanguage: which language a guest's e-mails are written in.
@@ -13,7 +13,7 @@ import (
 // Accept-Language); a sign-in that says none keeps it. For a guest who
 // has not signed in, the host's language when they send or schedule goes
 // with the mail (the mailer prefers the guest's own; see
-// api/invite/invite_test.go for the messages themselves).
+// invite/invite_test.go for the messages themselves).
 func TestMailLanguage(t *testing.T) {
 	var queued []store.Job
 	e := newTestEnv(t, func(d *Deps) {

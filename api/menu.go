@@ -8,8 +8,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/menu"
 )
 
 // Menu reads (public, cached; see menucache.go). A signed-in guest's copy

@@ -11,10 +11,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/images"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/store"
 )
 
 // The admin's drink editor and photo uploads.

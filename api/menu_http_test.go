@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/images"
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/menu"
 )
 
 type drinksBody struct {

@@ -1,6 +1,6 @@
 package api
 
-import "github.com/barhub/barhub/api/menu"
+import "github.com/barhub/barhub/menu"
 
 // The menu carries its translations beside the English texts, per
 // language ("i18n": {"sv": {…}, "pt-BR": {…}}), rather than being encoded

@@ -15,9 +15,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/store"
 )
 
 // The menu is read far more than it is written: every phone polls it and

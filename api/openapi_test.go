@@ -15,7 +15,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // The OpenAPI document is written by hand; these tests keep it honest

@@ -13,13 +13,13 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/text"
 )
 
 // A guest's own orders: place (idempotently), list, read, edit and cancel

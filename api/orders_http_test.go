@@ -7,10 +7,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
 )
 
 func countOrders(t *testing.T, e *barEnv, guestID string) int {

@@ -1,13 +1,11 @@
 package api
 
 import (
-	"context"
 	"fmt"
-	"log/slog"
 	"testing"
 
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // A guest's long night on the embedded database, where only the newest
@@ -16,12 +14,7 @@ import (
 // order was served long ago answers with that order and places nothing;
 // the open-order limit still counts the orders waiting.
 func TestLongNightEmbedded(t *testing.T) {
-	ctx := context.Background()
-	st, err := store.Open(ctx, store.Config{DataDir: t.TempDir()}, slog.New(slog.DiscardHandler))
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { st.Close(context.Background()) })
+	st := storetest.SingleProcess(t, "")
 	e := barEnvOf(newTestEnvOn(t, st, func(d *Deps) { d.Bar.MaxOpenOrders = 2 }))
 	const n = 40
 	ids := make([]string, n)

@@ -3,7 +3,7 @@ package api
 import (
 	"testing"
 
-	"github.com/barhub/barhub/api/order"
+	"github.com/barhub/barhub/order"
 )
 
 // Every order gets the night's next number; a retry of the same order

@@ -8,10 +8,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/invite"
 	"github.com/barhub/barhub/api/publicurl"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/text"
 )
 
 // The public URL is the address on every invitation link and QR code. It

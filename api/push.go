@@ -6,8 +6,8 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store"
 )
 
 // Web Push subscriptions: a guest's browsers that may show "your drink is

@@ -7,7 +7,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // BenchmarkReadyPush measures the bartender's Ready, request by request,

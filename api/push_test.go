@@ -9,10 +9,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
+	"github.com/barhub/barhub/store"
 )
 
 // pushEnv is a bar test server whose publisher also sends Web Push

@@ -12,10 +12,10 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/text"
 )
 
 // Recommendations and the job queue view (the AI bartender). The work

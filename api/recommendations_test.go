@@ -14,11 +14,11 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/text"
 )
 
 func TestRecommendationRequestAndAnswer(t *testing.T) {

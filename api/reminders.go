@@ -6,9 +6,9 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/store"
 )
 
 // Reminders the host schedules (docs/INVITATIONS.md): they go out from

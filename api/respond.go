@@ -12,8 +12,8 @@ import (
 
 	"golang.org/x/text/language"
 
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
 )
 
 // errorBody is every error's shape: {"error":{"code":"…","message":"…"}}.

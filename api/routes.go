@@ -5,7 +5,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // routes is the whole API on one screen. Route groups are the policy

@@ -10,10 +10,10 @@ import (
 	"strings"
 	"time"
 
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // RSVP: the guest's side (docs/DESIGN.md, flow 2). The host's desk is in

@@ -6,7 +6,7 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // concurrentAnswers has Ada and Bob, one couple, answer at the same moment,

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 )
 

@@ -1,6 +1,6 @@
 // Package api is barhub's HTTP API: routing, the policy enforcement point
 // (who may call what), request decoding and the JSON error contract. The
-// domain lives in api/guest, api/menu and api/order; the data in api/store.
+// domain lives in guest, menu and order; the data in store.
 package api
 
 import (
@@ -13,12 +13,12 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/auth"
 	"github.com/barhub/barhub/api/ratelimit"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store"
 )
 
 // Publisher sends a live event to a hub topic on every instance.

@@ -7,7 +7,7 @@ import (
 	"github.com/coder/websocket"
 	"github.com/go-chi/chi/v5"
 
-	"github.com/barhub/barhub/api/audit"
+	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/hub"
 )
 

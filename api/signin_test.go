@@ -9,8 +9,8 @@ import (
 
 	"github.com/golang-jwt/jwt/v5"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 )
 
 func TestLogin(t *testing.T) {

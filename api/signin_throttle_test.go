@@ -7,8 +7,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
 )
 
 // newProxiedEnv is the API behind a trusted balancer on loopback, so each

@@ -1,6 +1,6 @@
 package api
 
-import "github.com/barhub/barhub/api/text"
+import "github.com/barhub/barhub/text"
 
 // cleanField applies barhub's text rule (package text) to one field a
 // person typed, for the handlers that check their text themselves (the

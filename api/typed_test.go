@@ -4,9 +4,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/text"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/text"
 )
 
 // TestTypedTextRefusedAtEntry: NUL, escapes, C1 controls, text-direction

@@ -5,7 +5,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
+	"github.com/barhub/barhub/guest"
 )
 
 // awayFromMinuteEnd keeps a test of per-minute counts inside one minute.

@@ -31,7 +31,7 @@ import (
 	webpush "github.com/SherClockHolmes/webpush-go"
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // Store is where the sender finds and forgets subscriptions.

@@ -20,10 +20,10 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 	"golang.org/x/net/dns/dnsmessage"
 
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // These tests run the real sender (the real Web Push library, a real

@@ -8,10 +8,10 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // TestStalledGuestsDoNotDelayReady is the attack of issue 21 against the

@@ -14,8 +14,8 @@ import (
 	"strings"
 
 	"github.com/barhub/barhub/ai"
-	"github.com/barhub/barhub/api/diet"
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/diet"
+	"github.com/barhub/barhub/menu"
 )
 
 // Profile is one guest and one request, with the expected answer.

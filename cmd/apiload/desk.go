@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
 // seedDesk stores n generated guests straight into the collection (far

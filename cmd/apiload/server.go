@@ -18,13 +18,14 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
+	"github.com/barhub/barhub/store"
 )
 
 // server is barhub's API running in this process, with its people.
@@ -100,7 +101,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		}
 		logger = slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: level}))
 	}
-	st, err := store.Open(ctx, store.Config{URI: o.mongoURI, DataDir: dir, Database: randomName("apiload_"), Sync: o.dbSync}, logger)
+	st, _, err := database.Open(ctx, database.Config{URI: o.mongoURI, DataDir: dir, Database: randomName("apiload_"), Sync: o.dbSync}, logger)
 	if err != nil {
 		return fail(err)
 	}

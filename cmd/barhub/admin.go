@@ -16,9 +16,10 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
 )
 
 const adminUsage = `usage:
@@ -205,5 +206,6 @@ func openStore(ctx context.Context, cfg *config) (*store.Store, error) {
 	if err != nil {
 		return nil, err
 	}
-	return store.Open(ctx, store.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database, Sync: cfg.DBSync}, logger)
+	st, _, err := database.Open(ctx, database.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database, Sync: cfg.DBSync}, logger)
+	return st, err
 }

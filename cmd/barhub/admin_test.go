@@ -9,7 +9,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // runCmd runs a barhub command in-process with env and returns its output.

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // A job that dies while two instances run on one database reaches the

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // "barhub check" against one instance, with the kill switch, and against

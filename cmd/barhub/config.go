@@ -11,9 +11,9 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/alert"
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store/embedded"
 )
 
 // config is every setting, from flags with environment variables as
@@ -202,7 +202,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		if c.AlertEmail != "" && (c.SMTPURL == "" || c.MailFrom == "") {
 			return errors.New("BARHUB_ALERT_EMAIL needs BARHUB_SMTP_URL and BARHUB_MAIL_FROM")
 		}
-		if !slices.Contains(store.SyncModes, c.DBSync) {
+		if !slices.Contains(embedded.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)
 		}
 		switch c.Images {

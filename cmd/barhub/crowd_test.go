@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/cmd/apiload/crowd"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // A party of 300 on the default server (embedded database, in-process
@@ -16,12 +17,33 @@ import (
 // asserted). Before the embedded database's gate, "every phone at once"
 // wedged the database for good while /readyz said ready.
 func TestCrowdOnTheDefault(t *testing.T) {
-	s := startServer(t, "", map[string]string{"BARHUB_TRUSTED_PROXIES": "127.0.0.1/32"})
+	playCrowd(t, 300, map[string]string{"BARHUB_TRUSTED_PROXIES": "127.0.0.1/32"})
+}
+
+// The same party, smaller, with the live events on Redis: a phone's own
+// topic has had no event yet when it subscribes, so Redis gives it no
+// epoch, and every reconnect after a blip must still be taken (the load
+// tool once sent such a position back as ":0", which the protocol
+// refuses, and every phone failed to reconnect).
+func TestCrowdOnRedis(t *testing.T) {
+	redisURL := os.Getenv("REDIS_URL")
+	if redisURL == "" {
+		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
+	}
+	playCrowd(t, 100, map[string]string{
+		"BARHUB_TRUSTED_PROXIES": "127.0.0.1/32",
+		"REDIS_URL":              redisURL,
+		"BARHUB_REDIS_PREFIX":    "test-crowd-" + storetest.DatabaseName(),
+	})
+}
+
+func playCrowd(t *testing.T, guests int, env map[string]string) {
+	s := startServer(t, "", env)
 	var log *os.File
 	if testing.Verbose() {
 		log = os.Stdout
 	}
-	cfg := crowd.Config{URLs: []string{s.URL}, AdminCode: s.Code, AdminLastName: s.LastName, Guests: 300, ForwardedFor: true}
+	cfg := crowd.Config{URLs: []string{s.URL}, AdminCode: s.Code, AdminLastName: s.LastName, Guests: guests, ForwardedFor: true}
 	if log != nil {
 		cfg.Log = log
 	}

@@ -7,14 +7,15 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/embedded"
 )
 
 // watchDatabase exposes the database calls in flight and the embedded
 // database's gate in the metrics, and logs every call that becomes stuck
 // (store.StuckAfter), until ctx ends. None of it asks the database, so it
 // tells the truth when the database does not answer.
-func watchDatabase(ctx context.Context, st *store.Store, reg prometheus.Registerer) {
+func watchDatabase(ctx context.Context, st *store.Store, srv *embedded.Server, reg prometheus.Registerer) {
 	gauge := func(name, help string, f func(store.DBHealth) float64) prometheus.Collector {
 		return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return f(st.Health()) })
 	}
@@ -31,16 +32,22 @@ func watchDatabase(ctx context.Context, st *store.Store, reg prometheus.Register
 		counter("barhub_db_calls_stuck_total", "Database calls that became stuck.",
 			func(h store.DBHealth) float64 { return float64(h.StuckTotal) }),
 	)
-	if st.Embedded() {
+	if srv != nil {
+		gate := func(name, help string, f func(embedded.GateStats) int64) prometheus.Collector {
+			return prometheus.NewGaugeFunc(prometheus.GaugeOpts{Name: name, Help: help}, func() float64 { return float64(f(srv.GateStats())) })
+		}
+		gateCount := func(name, help string, f func(embedded.GateStats) int64) prometheus.Collector {
+			return prometheus.NewCounterFunc(prometheus.CounterOpts{Name: name, Help: help}, func() float64 { return float64(f(srv.GateStats())) })
+		}
 		reg.MustRegister(
-			gauge("barhub_db_gate_room_in_use", "SQLite connections the embedded database's admitted commands and open cursors may hold.",
-				func(h store.DBHealth) float64 { return float64(h.Gate.InUse) }),
-			gauge("barhub_db_gate_waiting", "Commands waiting for room in the embedded database.",
-				func(h store.DBHealth) float64 { return float64(h.Gate.Waiting) }),
-			counter("barhub_db_gate_refused_total", "Updates refused for having more statements than the embedded database can finish.",
-				func(h store.DBHealth) float64 { return float64(h.Gate.Refused) }),
-			counter("barhub_db_gate_busy_total", "Commands answered busy after waiting their limit for room.",
-				func(h store.DBHealth) float64 { return float64(h.Gate.TimedOut) }),
+			gate("barhub_db_gate_room_in_use", "SQLite connections the embedded database's admitted commands and open cursors may hold.",
+				func(g embedded.GateStats) int64 { return g.InUse }),
+			gate("barhub_db_gate_waiting", "Commands waiting for room in the embedded database.",
+				func(g embedded.GateStats) int64 { return g.Waiting }),
+			gateCount("barhub_db_gate_refused_total", "Updates refused for having more statements than the embedded database can finish.",
+				func(g embedded.GateStats) int64 { return g.Refused }),
+			gateCount("barhub_db_gate_busy_total", "Commands answered busy after waiting their limit for room.",
+				func(g embedded.GateStats) int64 { return g.TimedOut }),
 		)
 	}
 	go st.Watch(ctx, time.Second, nil)

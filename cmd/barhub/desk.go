@@ -5,11 +5,11 @@ import (
 	"log/slog"
 	"time"
 
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/store"
 )
 
 // statsRecountEvery is how often the host's kept figures are checked
-// against a full count of the guests (see api/store/guests_stats.go).
+// against a full count of the guests (see store/guests_stats.go).
 const statsRecountEvery = 10 * time.Minute
 
 // keepGuestStats recounts the host's figures at start, which picks up

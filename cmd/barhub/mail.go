@@ -6,9 +6,9 @@ import (
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/invite"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/mail"
+	"github.com/barhub/barhub/store"
 )
 
 // mailParts is e-mail as serve and worker run it: what the API tells the

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/api/menu"
+	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/web/browsertest"
 )
 

@@ -18,15 +18,17 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/barhub/barhub/activity"
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/activity"
-	"github.com/barhub/barhub/api/audit"
-	"github.com/barhub/barhub/api/auth"
-	"github.com/barhub/barhub/api/guest"
 	"github.com/barhub/barhub/api/publicurl"
-	"github.com/barhub/barhub/api/store"
+	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/embedded"
 	"github.com/barhub/barhub/web"
 )
 
@@ -117,11 +119,13 @@ type app struct {
 	cfg   *config
 	log   *slog.Logger
 	store *store.Store
-	keys  *auth.Keys
+	// db is the embedded database this process started; nil on MongoDB.
+	db   *embedded.Server
+	keys *auth.Keys
 }
 
 func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
-	st, err := store.Open(ctx, store.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database, Sync: cfg.DBSync}, logger)
+	st, db, err := database.Open(ctx, database.Config{URI: cfg.MongoURI, DataDir: cfg.DataDir, Database: cfg.Database, Sync: cfg.DBSync}, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -130,7 +134,7 @@ func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error
 		st.Close(context.Background())
 		return nil, err
 	}
-	return &app{cfg: cfg, log: logger, store: st, keys: keys}, nil
+	return &app{cfg: cfg, log: logger, store: st, db: db, keys: keys}, nil
 }
 
 // openCommand parses a command's serve-style flags and opens the store and
@@ -176,7 +180,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	registry := prometheus.NewRegistry()
 	registry.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
 
-	watchDatabase(ctx, a.store, registry)
+	watchDatabase(ctx, a.store, a.db, registry)
 	ready := map[string]api.Pinger{"database": dbProbe{a.store}}
 	var broker hub.Broker
 	var rdb *redis.Client // the hub's backplane, shared rate limits and the menu version
@@ -318,7 +322,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	go func() { serveErr <- srv.Serve(ln) }()
 	url := "http://" + ln.Addr().String()
 	db := "embedded (" + cfg.DataDir + ")"
-	if !a.store.Embedded() {
+	if a.db == nil {
 		db = "MongoDB"
 	}
 	pubsub := "in-process"
@@ -457,7 +461,7 @@ func runDB(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	logger := slog.New(slog.NewTextHandler(os.Stderr, nil))
-	emb, err := store.StartEmbedded(ctx, store.EmbeddedConfig{DataDir: *dir, Addr: *addr, Sync: *sync}, logger)
+	emb, err := embedded.Start(ctx, embedded.Config{DataDir: *dir, Addr: *addr, Sync: *sync}, logger)
 	if err != nil {
 		return err
 	}

@@ -12,10 +12,10 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/images"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/store"
 )
 
 // barConfig is the menu, ordering and bar part of serve's configuration.

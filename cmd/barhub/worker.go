@@ -19,11 +19,11 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store"
 )
 
 // aiParts is the AI bartender as serve runs it: the API's view of it, the

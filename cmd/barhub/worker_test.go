@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // TestWorkerCommand runs the web instance with --no-worker and the job

@@ -6,11 +6,11 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/barhub/barhub/api/guest"
-	"github.com/barhub/barhub/api/menu"
-	"github.com/barhub/barhub/api/order"
-	"github.com/barhub/barhub/api/store"
-	"github.com/barhub/barhub/api/store/storetest"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // The worker's views read the real stores: the guest's RSVP answer with the

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -107,6 +108,9 @@ func (p *party) open(ctx context.Context, who *person, topics []string, onEvent 
 		msg := map[string]any{"type": "subscribe", "topic": topic}
 		if i < len(since) && since[i] != "" {
 			msg["since"] = since[i]
+			if seq, err := strconv.ParseUint(since[i], 10, 64); err == nil {
+				msg["since"] = seq // a topic with no epoch yet: the bare seq
+			}
 		}
 		b, _ := json.Marshal(msg)
 		if err := ws.Write(dialCtx, websocket.MessageText, b); err != nil {
@@ -167,7 +171,12 @@ func (s *socket) note(m frame, onEvent func(frame)) {
 	}
 	s.mu.Lock()
 	if m.Type != "subscribed" || s.last[m.Topic] == "" {
-		s.last[m.Topic] = fmt.Sprintf("%s:%d", m.Epoch, m.Seq)
+		// A topic that never had an event has no epoch on Redis; the
+		// protocol then takes the bare seq, as the web app sends it.
+		s.last[m.Topic] = strconv.FormatInt(m.Seq, 10)
+		if m.Epoch != "" {
+			s.last[m.Topic] = m.Epoch + ":" + s.last[m.Topic]
+		}
 	}
 	if m.Type == "event" && m.Event == "order.placed" {
 		var d struct {
@@ -205,6 +214,9 @@ func (s *socket) has(key string) bool {
 // close drops the connection at once, as a phone losing Wi-Fi does, and
 // waits for its reader.
 func (s *socket) close() {
+	if s == nil {
+		return // a phone whose reconnect failed has no socket
+	}
 	s.ws.CloseNow()
 	select {
 	case <-s.done:

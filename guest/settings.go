@@ -1,0 +1,177 @@
+package guest
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+	"time"
+	// Time zone names must resolve on machines without /usr/share/zoneinfo
+	// (a scratch container, Windows).
+	_ "time/tzdata"
+
+	"github.com/barhub/barhub/text"
+)
+
+// Settings describe the event; one document per database.
+type Settings struct {
+	EventName    string     `bson:"eventName" json:"eventName"`
+	EventDate    *time.Time `bson:"eventDate,omitempty" json:"eventDate"`
+	Location     string     `bson:"location" json:"location"`
+	DressCode    string     `bson:"dressCode" json:"dressCode"`
+	Info         string     `bson:"info" json:"info"`
+	RSVPDeadline *time.Time `bson:"rsvpDeadline,omitempty" json:"rsvpDeadline"`
+	// Timezone is an IANA name ("Europe/Stockholm"); dates are shown in it.
+	Timezone  string    `bson:"timezone" json:"timezone"`
+	UpdatedAt time.Time `bson:"updatedAt" json:"updatedAt"`
+}
+
+// DefaultSettings are what a new party starts with.
+func DefaultSettings() Settings {
+	return Settings{EventName: "Our party", Timezone: "UTC"}
+}
+
+// Loc returns the event's time zone (UTC when unset or unknown).
+func (s Settings) Loc() *time.Location {
+	if loc, err := time.LoadLocation(s.Timezone); err == nil && s.Timezone != "" {
+		return loc
+	}
+	return time.UTC
+}
+
+// SettingsInput is the admin's form, with dates as text so each mistake
+// gets its own message.
+type SettingsInput struct {
+	EventName    string `json:"eventName"`
+	EventDate    string `json:"eventDate"`
+	Location     string `json:"location"`
+	DressCode    string `json:"dressCode"`
+	Info         string `json:"info"`
+	RSVPDeadline string `json:"rsvpDeadline"`
+	Timezone     string `json:"timezone"`
+}
+
+// FieldError names the field an input is wrong in.
+type FieldError struct {
+	Field   string
+	Message string
+}
+
+func (e *FieldError) Error() string { return e.Field + ": " + e.Message }
+
+// Limits on the free-text fields.
+const (
+	maxShortText = 200
+	maxInfoText  = 4000
+)
+
+// ParseSettings checks the form and returns the settings it describes.
+// Dates are RFC 3339 ("2026-06-12T18:00:00+02:00"); a date and time
+// without an offset ("2026-06-12T18:00", what a datetime-local input
+// sends) is read in the event's time zone.
+func ParseSettings(in SettingsInput) (Settings, error) {
+	s := Settings{Timezone: strings.TrimSpace(in.Timezone)}
+	// The details are typed by the host and shown on every guest's page,
+	// in invitations and in the calendar file: barhub's text rule
+	// (package text) applies, the information alone running over lines.
+	for _, f := range []struct {
+		name  string
+		typed string
+		rule  text.Rule
+		kept  *string
+	}{
+		{"eventName", in.EventName, text.Rule{Max: maxShortText, Required: true}, &s.EventName},
+		{"location", in.Location, text.Rule{Max: maxShortText}, &s.Location},
+		{"dressCode", in.DressCode, text.Rule{Max: maxShortText}, &s.DressCode},
+		{"info", in.Info, text.Rule{Max: maxInfoText, Lines: true}, &s.Info},
+	} {
+		v, err := f.rule.Clean(f.typed)
+		if errors.Is(err, text.ErrEmpty) && f.name == "eventName" {
+			return s, &FieldError{f.name, "give the event a name"}
+		}
+		if err != nil {
+			return s, &FieldError{f.name, err.Error()}
+		}
+		*f.kept = v
+	}
+	if s.Timezone == "" {
+		s.Timezone = "UTC"
+	}
+	loc, err := time.LoadLocation(s.Timezone)
+	if err != nil || strings.EqualFold(s.Timezone, "local") {
+		return s, &FieldError{"timezone", fmt.Sprintf("%q is not a time zone name; use one like Europe/Stockholm or America/New_York", s.Timezone)}
+	}
+	if s.EventDate, err = parseWhen(in.EventDate, loc); err != nil {
+		return s, &FieldError{"eventDate", err.Error()}
+	}
+	if s.RSVPDeadline, err = parseWhen(in.RSVPDeadline, loc); err != nil {
+		return s, &FieldError{"rsvpDeadline", err.Error()}
+	}
+	if s.EventDate != nil && s.RSVPDeadline != nil && s.RSVPDeadline.After(*s.EventDate) {
+		return s, &FieldError{"rsvpDeadline", "is after the event; set it before the event date"}
+	}
+	return s, nil
+}
+
+func parseWhen(v string, loc *time.Location) (*time.Time, error) {
+	v = strings.TrimSpace(v)
+	if v == "" {
+		return nil, nil
+	}
+	if t, err := time.Parse(time.RFC3339, v); err == nil {
+		t = t.In(loc)
+		return &t, nil
+	}
+	for _, layout := range []string{"2006-01-02T15:04:05", "2006-01-02T15:04", "2006-01-02 15:04"} {
+		if t, err := time.ParseInLocation(layout, v, loc); err == nil {
+			return &t, nil
+		}
+	}
+	return nil, fmt.Errorf("%q is not a date and time; use RFC 3339 like 2026-06-12T18:00:00+02:00 (or 2026-06-12T18:00 in the event's time zone)", v)
+}
+
+// Public is what anyone may see about the event, signed in or not: no
+// address and no details, which only invited guests get.
+type Public struct {
+	EventName      string     `json:"eventName"`
+	EventDate      *time.Time `json:"eventDate"`
+	DressCode      string     `json:"dressCode"`
+	RSVPDeadline   *time.Time `json:"rsvpDeadline"`
+	Timezone       string     `json:"timezone"`
+	DeadlinePassed bool       `json:"deadlinePassed"`
+}
+
+// Public returns the public part of s at now.
+func (s Settings) Public(now time.Time) Public {
+	return Public{
+		EventName: s.EventName, EventDate: s.local(s.EventDate), DressCode: s.DressCode,
+		RSVPDeadline: s.local(s.RSVPDeadline), Timezone: s.Timezone, DeadlinePassed: s.DeadlinePassed(now),
+	}
+}
+
+// Details is the event as invited guests see it.
+type Details struct {
+	Public
+	Location string `json:"location"`
+	Info     string `json:"info"`
+}
+
+// Details returns everything a signed-in guest sees at now.
+func (s Settings) Details(now time.Time) Details {
+	return Details{Public: s.Public(now), Location: s.Location, Info: s.Info}
+}
+
+// InZone returns s with its dates in the event's time zone, so their RFC
+// 3339 text carries the event's offset (the database keeps UTC).
+func (s Settings) InZone() Settings {
+	s.EventDate = s.local(s.EventDate)
+	s.RSVPDeadline = s.local(s.RSVPDeadline)
+	return s
+}
+
+func (s Settings) local(t *time.Time) *time.Time {
+	if t == nil {
+		return nil
+	}
+	l := t.In(s.Loc())
+	return &l
+}
