@@ -6,12 +6,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"os"
+	"strconv"
 	"strings"
 
 	"golang.org/x/text/language"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/store"
 )
@@ -121,6 +124,14 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 		s.writeAPIError(w, r, ae)
 		return
 	}
+	var ue *app.Error
+	if errors.As(err, &ue) {
+		if ue.RetryAfter > 0 {
+			w.Header().Set("Retry-After", strconv.Itoa(max(1, int(math.Ceil(ue.RetryAfter.Seconds())))))
+		}
+		s.writeAPIError(w, r, &apiError{Status: statusOf(ue.Kind), Code: ue.Code, Message: ue.Message, Details: ue.Details, Key: ue.Key, Vars: ue.Vars})
+		return
+	}
 	if clientGone(r) {
 		// The client hung up and reads no answer: nothing went wrong here,
 		// and the metrics count it apart from the server's errors.
@@ -144,6 +155,31 @@ func (s *Server) fail(w http.ResponseWriter, r *http.Request, err error) {
 	}
 	s.log.ErrorContext(r.Context(), "request failed", "err", err, "route", routePattern(r), "requestId", requestID(r.Context()))
 	s.writeError(w, r, http.StatusInternalServerError, "internal", "something went wrong on our side; please try again")
+}
+
+// statusOf is the HTTP status of a use case's error kind.
+func statusOf(k app.Kind) int {
+	switch k {
+	case app.Invalid:
+		return http.StatusBadRequest
+	case app.Unauthenticated:
+		return http.StatusUnauthorized
+	case app.Forbidden:
+		return http.StatusForbidden
+	case app.NotFound:
+		return http.StatusNotFound
+	case app.Conflict, app.LimitReached:
+		return http.StatusConflict
+	case app.Gone:
+		return http.StatusGone
+	case app.Unprocessable:
+		return http.StatusUnprocessableEntity
+	case app.TooMany:
+		return http.StatusTooManyRequests
+	case app.Unavailable:
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
 }
 
 // decode reads a JSON body into v. Every way a body can be wrong becomes a

@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -9,9 +10,11 @@ import (
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"time"
 
 	"go.mongodb.org/mongo-driver/v2/mongo"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/hub"
 )
 
@@ -50,5 +53,38 @@ func TestFail(t *testing.T) {
 				t.Errorf("the answer shows the error's detail: %s", body)
 			}
 		})
+	}
+}
+
+// A use case's error reaches the client with the status of its kind, its
+// code and message, and Retry-After when it says when to come back.
+func TestFailUseCaseErrors(t *testing.T) {
+	s := &Server{log: slog.New(slog.DiscardHandler)}
+	tests := []struct {
+		err        error
+		status     int
+		code       string
+		retryAfter string
+	}{
+		{&app.Error{Kind: app.Invalid, Code: "bad_qty", Message: "qty"}, 400, "bad_qty", ""},
+		{fmt.Errorf("move: %w", &app.Error{Kind: app.Conflict, Code: "order_changed", Message: "changed"}), 409, "order_changed", ""},
+		{&app.Error{Kind: app.LimitReached, Code: "open_order_limit", Message: "limit"}, 409, "open_order_limit", ""},
+		{&app.Error{Kind: app.Unprocessable, Code: "allergen_confirmation_required", Message: "confirm"}, 422, "allergen_confirmation_required", ""},
+		{&app.Error{Kind: app.TooMany, Code: "pace_yourself", Message: "wait", RetryAfter: 1500 * time.Millisecond}, 429, "pace_yourself", "2"},
+		{&app.Error{Kind: app.Gone, Code: "guest_removed", Message: "gone"}, 410, "guest_removed", ""},
+		{&app.Error{Kind: app.NotFound, Code: "not_found", Message: "none"}, 404, "not_found", ""},
+		{&app.Error{Kind: app.Forbidden, Code: "forbidden", Message: "no"}, 403, "forbidden", ""},
+		{&app.Error{Kind: app.Unavailable, Code: "busy", Message: "later", RetryAfter: time.Second}, 503, "busy", "1"},
+	}
+	for _, tt := range tests {
+		rec := httptest.NewRecorder()
+		s.fail(rec, httptest.NewRequest("GET", "/api/x", nil), tt.err)
+		var body errorBody
+		if err := json.Unmarshal(rec.Body.Bytes(), &body); err != nil {
+			t.Fatalf("%v: %v", tt.err, err)
+		}
+		if rec.Code != tt.status || body.Error.Code != tt.code || rec.Header().Get("Retry-After") != tt.retryAfter {
+			t.Errorf("%v: %d %q Retry-After %q, want %d %q %q", tt.err, rec.Code, body.Error.Code, rec.Header().Get("Retry-After"), tt.status, tt.code, tt.retryAfter)
+		}
 	}
 }
