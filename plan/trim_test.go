@@ -202,7 +202,7 @@ func TestGarnishCountedWhole(t *testing.T) {
 // Every pack and note the plan names has its words on the pages, so the
 // host's panel says "2 flaskor (70 cl)" rather than English.
 func TestPacksNamedForThePages(t *testing.T) {
-	raw, err := os.ReadFile("../../web/static/i18n/en.json")
+	raw, err := os.ReadFile("../web/static/i18n/en.json")
 	if err != nil {
 		t.Fatal(err)
 	}
