@@ -143,7 +143,7 @@ type Runner struct {
 	running  sync.WaitGroup
 	// mu guards ctx: the context of Run while it runs, nil otherwise, so
 	// Submit never adds to running once Run has started waiting on it;
-	// and handlers, which Handle may add to until Run starts.
+	// and handlers.
 	mu      sync.Mutex
 	ctx     context.Context
 	metrics runnerMetrics
