@@ -1,5 +1,5 @@
-// Package ai is barhub's AI bartender: a durable background worker that
-// writes photography prompts for new drinks and recommends drinks to
+// Package ai is barhub's AI bartender: job handlers, run by the durable
+// job runner (package jobs), that write photography prompts for new drinks and recommends drinks to
 // guests, with Amazon Bedrock when it is configured and with real local
 // implementations (a template prompt, a scoring recommender) when it is
 // not. Results say which one answered ("source": "bedrock" or "local").

@@ -107,7 +107,7 @@ func CleanImagePrompt(s string) string {
 
 // imagePrompt runs an image_prompt job: write the prompt, store it on the
 // drink, tell the admins.
-func (w *Worker) imagePrompt(ctx context.Context, j store.Job) (outcome, error) {
+func (w *Bartender) imagePrompt(ctx context.Context, j store.Job) (outcome, error) {
 	id := j.Payload[store.PayloadDrinkID]
 	if id == "" {
 		return outcome{}, permanentError{errors.New("the job names no drink")}
@@ -148,7 +148,7 @@ func (w *Worker) imagePrompt(ctx context.Context, j store.Job) (outcome, error) 
 // template's prompt, labelled local, so it is not left without one. The
 // job stays dead for the admin, whose retry asks the model again and
 // replaces it.
-func (w *Worker) imagePromptFallback(ctx context.Context, j store.Job) {
+func (w *Bartender) imagePromptFallback(ctx context.Context, j store.Job) {
 	id := j.Payload[store.PayloadDrinkID]
 	d, err := w.d.Menu.Drink(ctx, id)
 	if err != nil {

@@ -49,7 +49,7 @@ type recoInput struct {
 
 // loadRecoInput reads the request, the guest and the available menu. A
 // request or guest that no longer exists returns a zero input and no error.
-func (w *Worker) loadRecoInput(ctx context.Context, j store.Job) (recoInput, error) {
+func (w *Bartender) loadRecoInput(ctx context.Context, j store.Job) (recoInput, error) {
 	id := j.Payload[store.PayloadRecommendationID]
 	rec, err := w.d.Store.RecommendationByID(ctx, id)
 	if errors.Is(err, store.ErrNotFound) {
@@ -94,7 +94,7 @@ func (w *Worker) loadRecoInput(ctx context.Context, j store.Job) (recoInput, err
 // budget (RecommendBudget from the request); whatever it does instead of
 // answering usefully, the local recommender answers, with a note saying
 // so. Only a failure to read or store (the database) fails the attempt.
-func (w *Worker) recommendation(ctx context.Context, j store.Job) (outcome, error) {
+func (w *Bartender) recommendation(ctx context.Context, j store.Job) (outcome, error) {
 	in, err := w.loadRecoInput(ctx, j)
 	if err != nil {
 		return outcome{}, err
@@ -129,7 +129,7 @@ type answerReport struct {
 
 // answer asks the model, when there is one and time is left, and the
 // local recommender otherwise or when the model does not answer usefully.
-func (w *Worker) answer(ctx context.Context, in recoInput) (store.RecommendationResult, answerReport) {
+func (w *Bartender) answer(ctx context.Context, in recoInput) (store.RecommendationResult, answerReport) {
 	var rep answerReport
 	local := w.recommendLocal(in)
 	if w.d.Model == nil {
@@ -153,7 +153,7 @@ func (w *Worker) answer(ctx context.Context, in recoInput) (store.Recommendation
 // deadline is when the guest's answer is due: RecommendBudget after the
 // request, less what storing and pushing it take. A request answered
 // before (an admin retry) gets a fresh budget.
-func (w *Worker) deadline(rec store.Recommendation) time.Time {
+func (w *Bartender) deadline(rec store.Recommendation) time.Time {
 	start := rec.CreatedAt
 	if rec.Status != store.RecommendationQueued || start.IsZero() {
 		start = w.now()
@@ -163,7 +163,7 @@ func (w *Worker) deadline(rec store.Recommendation) time.Time {
 
 // recommendationFallback answers a request whose job is being given up
 // with the local recommender, or says it failed if even that cannot run.
-func (w *Worker) recommendationFallback(ctx context.Context, j store.Job, cause error) {
+func (w *Bartender) recommendationFallback(ctx context.Context, j store.Job, cause error) {
 	in, err := w.loadRecoInput(ctx, j)
 	if err != nil {
 		id := j.Payload[store.PayloadRecommendationID]
@@ -186,7 +186,7 @@ func (w *Worker) recommendationFallback(ctx context.Context, j store.Job, cause 
 }
 
 // complete stores the answer and pushes it to the guest's phone.
-func (w *Worker) complete(ctx context.Context, rec store.Recommendation, status string, res store.RecommendationResult) error {
+func (w *Bartender) complete(ctx context.Context, rec store.Recommendation, status string, res store.RecommendationResult) error {
 	saved, err := w.d.Store.CompleteRecommendation(ctx, rec.ID, status, res)
 	if err != nil {
 		return err
@@ -196,7 +196,7 @@ func (w *Worker) complete(ctx context.Context, rec store.Recommendation, status 
 }
 
 // recommendLocal is the local recommender's answer to in.
-func (w *Worker) recommendLocal(in recoInput) LocalAnswer {
+func (w *Bartender) recommendLocal(in recoInput) LocalAnswer {
 	return Recommend(LocalInput{Menu: in.menu, Guest: in.guest, Prefs: in.prefs, Past: in.past, Now: in.now, Texts: w.d.Texts}, nil)
 }
 
@@ -336,7 +336,7 @@ var errFiltered = errors.New("the model's answer was filtered")
 
 // modelResult asks the model, at most twice within the budget, and keeps
 // only the picks the guest may have.
-func (w *Worker) modelResult(ctx context.Context, in recoInput, rep *answerReport) (store.RecommendationResult, error) {
+func (w *Bartender) modelResult(ctx context.Context, in recoInput, rep *answerReport) (store.RecommendationResult, error) {
 	el := newEligibility(in.guest, in.prefs)
 	why := newReasons(w.d.Texts, in.prefs.Language)
 	p, req, err := recommendRequest(in, el, why)
@@ -514,7 +514,7 @@ type AnswerReport struct {
 // Answer answers req exactly as a recommendation job does (the model
 // within the budget, else the local recommender, with the same notes),
 // without the job queue and the database: for the evaluation set.
-func (w *Worker) Answer(ctx context.Context, req AnswerRequest) (store.RecommendationResult, AnswerReport) {
+func (w *Bartender) Answer(ctx context.Context, req AnswerRequest) (store.RecommendationResult, AnswerReport) {
 	in := recoInput{
 		rec:   store.Recommendation{ID: "eval", GuestID: req.Guest.ID, Status: store.RecommendationQueued, CreatedAt: req.Asked},
 		guest: req.Guest,

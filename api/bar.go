@@ -78,7 +78,6 @@ type barParts struct {
 
 	summaryRunning atomic.Bool
 	summaryDirty   atomic.Bool
-	lastSweep      atomic.Int64
 
 	// finished caches the served and cancelled totals: counting them reads
 	// the whole archive, so it is refreshed now and then and moved on by
@@ -419,33 +418,6 @@ func summaryOf(c map[order.Status]int) orderSummary {
 	s.Open = s.Queued + s.Preparing + s.Ready
 	s.Total = s.Open + s.Served + s.Cancelled
 	return s
-}
-
-// maintain removes expired idempotency records and old preparation
-// samples, and repairs what a crash mid-archive leaves, now and then, from
-// the order path itself, so no extra background job is needed.
-func (s *Server) maintain() {
-	now := time.Now()
-	last := s.bar.lastSweep.Load()
-	if now.Unix()-last < int64((10*time.Minute).Seconds()) || !s.bar.lastSweep.CompareAndSwap(last, now.Unix()) {
-		return
-	}
-	go func() {
-		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-		defer cancel()
-		if _, err := s.store.SweepIdempotency(ctx, now.UTC()); err != nil {
-			s.log.Warn("sweep idempotency keys", "err", err)
-		}
-		if fixed, err := s.store.ReconcileOrders(ctx); err != nil {
-			s.log.Warn("reconcile orders", "err", err)
-		} else if fixed > 0 {
-			s.log.Warn("removed left-over copies of finished orders", "orders", fixed)
-		}
-		// Estimates use the last twenty samples, from the last two hours.
-		if _, err := s.store.SweepPrepTimes(ctx, now.Add(-2*time.Hour).UTC()); err != nil {
-			s.log.Warn("sweep preparation times", "err", err)
-		}
-	}()
 }
 
 // Locks for steps that read, then write, and must not interleave with

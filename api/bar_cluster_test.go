@@ -20,6 +20,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -96,10 +97,16 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 		if tweak != nil {
 			tweak(&bar)
 		}
+		// The sweeps and the order view's corrections, as barhub runs them.
+		maint := jobs.NewMaintenance(logger)
+		mctx, stopMaint := context.WithCancel(context.Background())
+		maintDone := make(chan struct{})
+		go func() { defer close(maintDone); maint.Run(mctx) }()
+		t.Cleanup(func() { stopMaint(); <-maintDone })
 		d := Deps{
 			Config: Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
 			Publish: h, Live: h, Presence: h.Presence, Bar: bar,
-			Sessions: sessions, SessionBus: h,
+			Sessions: sessions, SessionBus: h, Maintenance: maint,
 		}
 		srv := httptest.NewServer(New(d))
 		t.Cleanup(func() {

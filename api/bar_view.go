@@ -21,9 +21,9 @@ import (
 //   - kept by this instance's own writes, applied before their events go
 //     out, so a guest reads their own order at once;
 //   - kept by the order events of every instance on the bar topic;
-//   - corrected from the store every refresh, at once when the bar topic's
-//     sequence shows a gap (an event this instance never heard), and by
-//     every read of the bar's queue.
+//   - corrected from the store by the maintenance loop every refresh,
+//     within a second when the bar topic's sequence shows a gap (an event
+//     this instance never heard), and by every read of the bar's queue.
 //
 // What a stale view can get wrong is an estimate or a count for a moment;
 // the open-order limit does not trust it beyond "this order is finished",
@@ -38,7 +38,6 @@ type orderViews struct {
 	built   atomic.Bool
 	// fixedAt is when the last correction's read began (UnixNano).
 	fixedAt atomic.Int64
-	fixing  atomic.Bool
 	doubt   atomic.Bool
 
 	// The bar topic's last position heard, touched only by the hub's one
@@ -93,7 +92,7 @@ func (v *orderViews) onEvent(ev hub.Event) {
 	v.view.Apply(order.Order{ID: d.ID, GuestID: d.GuestID, Status: d.Status, Version: d.Version, CreatedAt: d.CreatedAt, StartedAt: d.StartedAt})
 }
 
-// get returns the view, built, and starts a correction when one is due.
+// get returns the view, built.
 func (v *orderViews) get(ctx context.Context) (*order.View, error) {
 	if !v.built.Load() {
 		v.buildMu.Lock()
@@ -106,18 +105,28 @@ func (v *orderViews) get(ctx context.Context) (*order.View, error) {
 			return v.view, nil
 		}
 	}
-	due := time.Since(time.Unix(0, v.fixedAt.Load())) >= v.refresh
-	if (due || v.doubt.Load()) && v.fixing.CompareAndSwap(false, true) {
-		go func() {
-			defer v.fixing.Store(false)
-			ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
-			defer cancel()
-			if err := v.correct(ctx); err != nil {
-				v.log.Warn("correct the order view", "err", err)
-			}
-		}()
-	}
 	return v.view, nil
+}
+
+// fixCheck is how often the maintenance loop asks whether a correction is
+// due: at most a second after a gap shows.
+func (v *orderViews) fixCheck() time.Duration { return min(v.refresh, time.Second) }
+
+// fix corrects the view when a correction is due (every refresh) or a gap
+// in the bar topic's sequence put it in doubt; the maintenance loop calls
+// it every fixCheck. A view not built yet is left alone: its first use
+// builds it.
+func (v *orderViews) fix(ctx context.Context) error {
+	if !v.built.Load() {
+		return nil
+	}
+	due := time.Since(time.Unix(0, v.fixedAt.Load())) >= v.refresh
+	if !due && !v.doubt.Load() {
+		return nil
+	}
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	return v.correct(ctx)
 }
 
 // correct reads the unfinished orders and makes the view agree.

@@ -121,7 +121,6 @@ func (s *Server) handlePlaceOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.maintain()
 	o, replayed, err := s.placeOrder(ctx, who, req, key)
 	if err != nil {
 		s.failOrder(w, r, err)

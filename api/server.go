@@ -130,6 +130,9 @@ type Deps struct {
 	// Locale translates error messages for Accept-Language; nil loads the
 	// embedded catalogues.
 	Locale *locale.Catalog
+	// Maintenance runs the API's sweeps and repairs (maintain.go); nil
+	// runs none.
+	Maintenance Scheduler
 }
 
 // Server holds the dependencies the handlers use.
@@ -246,5 +249,8 @@ func New(d Deps) http.Handler {
 		s.sessions = auth.NewSessions(d.Store, auth.SessionsConfig{})
 	}
 	s.listenForEndedSessions()
+	if d.Maintenance != nil {
+		s.schedule(d.Maintenance)
+	}
 	return s.routes()
 }

@@ -11,15 +11,16 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/ai"
+	"golang.org/x/text/language"
+
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
-	"golang.org/x/text/language"
 )
 
 func party() guest.Settings {
@@ -167,7 +168,7 @@ type rig struct {
 	st    *store.Store
 	srv   *mailtest.Server
 	ev    *events
-	w     *ai.Worker
+	w     *jobs.Runner
 	clock *clock
 	sched *invite.Scheduler
 }
@@ -205,8 +206,11 @@ func newRigTB(t testing.TB) *rig {
 	mailer := invite.NewMailer(invite.MailerConfig{Store: st, Sender: sender, Publish: ev, PublicURL: "http://party.test", Rate: 1000, Logger: logger})
 	clk := &clock{t: time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC)}
 	sched := invite.NewScheduler(st, clk.Now, nil, logger)
-	w := ai.NewWorker(ai.Deps{Store: st, Publisher: ev, Logger: logger, Handlers: map[string]ai.JobHandler{invite.JobKind: mailer, invite.ReminderJobKind: sched}},
-		ai.Config{PollInterval: 20 * time.Millisecond, BackoffBase: 10 * time.Millisecond, BackoffMax: 40 * time.Millisecond, Lease: 30 * time.Second})
+	w := jobs.NewRunner(jobs.Deps{Queue: st, Logger: logger, Alert: func(ctx context.Context, a map[string]any) error {
+		return ev.Publish(ctx, "admin", "alert", a)
+	}}, jobs.Config{PollInterval: 20 * time.Millisecond, BackoffBase: 10 * time.Millisecond, BackoffMax: 40 * time.Millisecond, Lease: 30 * time.Second})
+	mailer.Register(w)
+	sched.Register(w)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() { defer close(done); w.Run(ctx) }()

@@ -8,11 +8,13 @@ import (
 	"sync"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/store"
-	"golang.org/x/text/language"
 )
 
 // JobKind is the kind of the durable job that sends one e-mail to one
@@ -57,8 +59,8 @@ type Sender interface {
 	Send(ctx context.Context, m mail.Message) error
 }
 
-// Mailer runs mail jobs on the durable job queue (ai.Worker runs it as a
-// JobHandler): it writes the message, waits its turn under the rate
+// Mailer runs mail jobs on the durable job queue (a jobs.Runner runs it
+// as the handler of JobKind): it writes the message, waits its turn under the rate
 // limit, sends it and records the outcome on the delivery and, for an
 // invitation, on the guest.
 type Mailer struct {
@@ -119,7 +121,12 @@ func NewMailer(c MailerConfig) *Mailer {
 	}
 }
 
-// permanentError is not retried by the job worker.
+// Registry takes the handlers of job kinds (a jobs.Runner).
+type Registry interface {
+	Handle(kind string, h jobs.Handler)
+}
+
+// permanentError is not retried by the job runner.
 type permanentError struct{ error }
 
 func (permanentError) Permanent() bool { return true }
@@ -138,9 +145,18 @@ func PublicURL(ctx context.Context, st *store.Store, configured string) (string,
 	return configured, nil
 }
 
-// Handle sends the delivery the job names. A delivery already sent is not
+// Register hands the mail jobs to r.
+func (m *Mailer) Register(r Registry) { r.Handle(JobKind, m) }
+
+// Handle sends the delivery the job names.
+func (m *Mailer) Handle(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+	values, err := m.send(ctx, j)
+	return jobs.Result{Values: values}, err
+}
+
+// send sends the delivery the job names. A delivery already sent is not
 // sent again (a job retried after its send was recorded).
-func (m *Mailer) Handle(ctx context.Context, j store.Job) (map[string]string, error) {
+func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, error) {
 	d, err := m.st.DeliveryByID(ctx, j.Payload[payloadDelivery])
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {

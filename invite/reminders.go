@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/store"
 )
 
@@ -125,24 +126,24 @@ func (s *Scheduler) Tick(ctx context.Context) (int, error) {
 	return n, nil
 }
 
-// Run ticks every interval until ctx ends.
-func (s *Scheduler) Run(ctx context.Context, interval time.Duration) {
-	t := time.NewTicker(interval)
-	defer t.Stop()
-	for {
-		if _, err := s.Tick(ctx); err != nil && ctx.Err() == nil {
-			s.log.WarnContext(ctx, "reminders", "err", err)
-		}
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-	}
+// Check is Tick for a periodic task: it queues what fell due.
+func (s *Scheduler) Check(ctx context.Context) error {
+	_, err := s.Tick(ctx)
+	return err
 }
 
-// Handle sends reminder j out: one mail job per recipient.
-func (s *Scheduler) Handle(ctx context.Context, j store.Job) (map[string]string, error) {
+// Register hands the reminder jobs to r. Check has to run now and then
+// beside it, to queue the reminders that fall due.
+func (s *Scheduler) Register(r Registry) { r.Handle(ReminderJobKind, s) }
+
+// Handle sends reminder j out.
+func (s *Scheduler) Handle(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+	values, err := s.fire(ctx, j)
+	return jobs.Result{Values: values}, err
+}
+
+// fire sends reminder j out: one mail job per recipient.
+func (s *Scheduler) fire(ctx context.Context, j store.Job) (map[string]string, error) {
 	r, err := s.st.ReminderByID(ctx, j.Payload["reminderId"])
 	if err != nil {
 		if errors.Is(err, store.ErrNotFound) {

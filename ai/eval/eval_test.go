@@ -275,7 +275,7 @@ func TestModelPath(t *testing.T) {
 						}
 						dl := &deadlines{Model: client}
 						budget := cmp.Or(m.cfg.RecommendBudget, 8*time.Second)
-						w := ai.NewWorker(ai.Deps{Model: dl, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, m.cfg)
+						w := ai.NewBartender(ai.Deps{Model: dl, Logger: slog.New(slog.NewTextHandler(io.Discard, nil))}, m.cfg)
 						asked := time.Now()
 						res, rep := w.Answer(context.Background(), ai.AnswerRequest{Guest: p.Guest, Prefs: p.Prefs, Menu: menu, Past: past(p, asked), Asked: asked})
 						var ids []string

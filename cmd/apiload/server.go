@@ -22,6 +22,7 @@ import (
 	"github.com/barhub/barhub/cmd/internal/database"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
@@ -182,14 +183,21 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	if o.limiter {
 		rate = 1e9 // in the path, never refusing
 	}
+	// The sweeps and the order view's corrections, as barhub runs them.
+	maint := jobs.NewMaintenance(logger)
 	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: 1 << 20, PushKey: pushKey}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
+		Maintenance: maint,
+		Config:      api.Config{MaxBodyBytes: 1 << 20, PushKey: pushKey}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
 		Publish: publish, Live: h, Presence: h.Presence, Sessions: sessions, SessionBus: h,
 		Bar: api.BarConfig{
 			RateBrowse: rate, RateOrders: rate, MaxOpenOrders: 1 << 30,
 			ImageDir: filepath.Join(dir, "images"), Redis: rdb, RedisPrefix: prefix, Events: h,
 		},
 	})
+	mctx, stopMaint := context.WithCancel(context.Background())
+	maintDone := make(chan struct{})
+	go func() { defer close(maintDone); maint.Run(mctx) }()
+	closers = append(closers, func() { stopMaint(); <-maintDone })
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
 		return fail(err)

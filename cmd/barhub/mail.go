@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"log/slog"
 
-	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/mail"
@@ -15,16 +14,17 @@ import (
 // host, and the job handlers the worker runs (invitation and reminder
 // e-mails, and reminders going out).
 type mailParts struct {
-	api      api.MailConfig
-	handlers map[string]ai.JobHandler
-	// reminders queues the reminders that are due; run it beside a worker.
+	api    api.MailConfig
+	mailer *invite.Mailer
+	// reminders queues the reminders that are due; check it now and then
+	// beside a runner.
 	reminders *invite.Scheduler
 }
 
 // newMail checks the SMTP settings; without them barhub sends no e-mail
 // and the send buttons say how to set it up.
 func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Logger) (mailParts, error) {
-	p := mailParts{api: api.MailConfig{Rate: cfg.MailRate}, handlers: map[string]ai.JobHandler{}}
+	p := mailParts{api: api.MailConfig{Rate: cfg.MailRate}}
 	if cfg.SMTPURL == "" {
 		logger.Info("e-mail is off: set --smtp-url and --mail-from to send invitations and reminders (docs/INVITATIONS.md)")
 		return p, nil
@@ -36,12 +36,20 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 	settings := sender.Settings()
 	p.api.Configured, p.api.From, p.api.Server = true, sender.From(), settings.Redacted()
 	p.reminders = invite.NewScheduler(st, nil, nil, logger)
-	p.handlers[invite.ReminderJobKind] = p.reminders
-	p.handlers[invite.JobKind] = invite.NewMailer(invite.MailerConfig{
+	p.mailer = invite.NewMailer(invite.MailerConfig{
 		Store: st, Sender: sender, Publish: pub, PublicURL: cfg.PublicURL, Rate: cfg.MailRate, Logger: logger,
 	})
 	logger.Info("e-mail is on", "server", settings.Redacted(), "from", sender.From(), "ratePerSecond", cfg.MailRate)
 	return p, nil
+}
+
+// register hands the e-mail job kinds, when e-mail is on, to r.
+func (p mailParts) register(r invite.Registry) {
+	if p.mailer == nil {
+		return
+	}
+	p.mailer.Register(r)
+	p.reminders.Register(r)
 }
 
 // newSender is the SMTP sender of --smtp-url, --mail-from and

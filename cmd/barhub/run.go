@@ -26,6 +26,7 @@ import (
 	"github.com/barhub/barhub/cmd/internal/database"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/embedded"
@@ -247,7 +248,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
 	go activityRec.Run(ctx)
-	go keepGuestStats(ctx, a.store, logger)
+	// The periodic work: sweeps, recounts and repairs, each registered
+	// here or by its part, all stopped with ctx.
+	maint := jobs.NewMaintenance(logger)
+	scheduleSweeps(maint, a, logger)
 	// Every event worth a notification also goes to the guests' devices
 	// (docs/PUSH.md).
 	sender, err := startPush(ctx, a, registry, logger)
@@ -255,7 +259,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	publish := push.Forward(live, sender)
-	bartender, err := startAI(ctx, cfg, a, live, publish, registry, logger)
+	bartender, err := startAI(ctx, cfg, a, live, publish, maint, registry, logger)
 	if err != nil {
 		return err
 	}
@@ -291,8 +295,11 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		OnDrinkCreated: bartender.onDrinkCreated,
 		// Menu caches drop on every instance's menu events, the worker's
 		// image prompts included.
-		Bar: barConfig(cfg, a.store, rdb, live),
+		Bar:         barConfig(cfg, a.store, rdb, live),
+		Maintenance: maint,
 	})
+	stopMaint := runMaintenance(ctx, maint)
+	defer stopMaint()
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -306,7 +313,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	go sweep(ctx, a, logger)
 	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
 		return err
 	}
@@ -378,27 +384,34 @@ func bootstrapAdmin(ctx context.Context, st *store.Store, stdout io.Writer) erro
 	return nil
 }
 
-// sweep removes what has expired: the store rules use sweepers, not TTL
-// indexes, because the embedded database has none.
-func sweep(ctx context.Context, a *app, logger *slog.Logger) {
-	t := time.NewTicker(time.Minute)
-	defer t.Stop()
-	for {
-		select {
-		case <-ctx.Done():
-			return
-		case <-t.C:
-		}
-		now := time.Now().UTC()
-		if _, err := a.store.SweepClaims(ctx, now); err != nil {
-			logger.Warn("sweep claims", "err", err)
-		}
-		if _, err := a.store.SweepAudit(ctx, now.Add(-audit.Retention)); err != nil {
-			logger.Warn("sweep audit log", "err", err)
-		}
-		if err := a.keys.DeleteRetired(ctx); err != nil {
-			logger.Warn("delete retired keys", "err", err)
-		}
+// scheduleSweeps registers the removal of what has expired (the store
+// rules use sweepers, not TTL indexes, because the embedded database has
+// none) and the recount of the host's figures.
+func scheduleSweeps(m *jobs.Maintenance, a *app, logger *slog.Logger) {
+	m.Every("sweep claims", time.Minute, func(ctx context.Context) error {
+		_, err := a.store.SweepClaims(ctx, time.Now().UTC())
+		return err
+	})
+	m.Every("sweep audit log", time.Minute, func(ctx context.Context) error {
+		_, err := a.store.SweepAudit(ctx, time.Now().UTC().Add(-audit.Retention))
+		return err
+	})
+	m.Every("delete retired keys", time.Minute, a.keys.DeleteRetired)
+	m.Every("recount guest stats", statsRecountEvery, recountGuestStats(a.store, logger))
+}
+
+// runMaintenance runs m until ctx ends or the returned function is
+// called; the function returns once m's runs under way are done.
+func runMaintenance(ctx context.Context, m *jobs.Maintenance) (stop func()) {
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		m.Run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
 	}
 }
 

@@ -20,6 +20,7 @@ import (
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
@@ -37,8 +38,9 @@ type aiParts struct {
 }
 
 // startAI picks Bedrock or the local implementations and, unless
-// --no-worker, starts a worker in this process.
-func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Publisher, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
+// --no-worker, starts a job runner in this process, and registers the
+// reminders' check with maint.
+func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Publisher, maint *jobs.Maintenance, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
@@ -51,9 +53,9 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Pub
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
 	}
-	var w *ai.Worker
+	var w *jobs.Runner
 	if !cfg.NoWorker {
-		w = newWorker(a.store, live, pub, model, mp.handlers, reg, logger)
+		w, _ = newRunner(a.store, live, pub, model, mp, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -61,7 +63,7 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Pub
 			w.Run(wctx)
 		}()
 		if mp.reminders != nil {
-			go mp.reminders.Run(wctx, 30*time.Second)
+			maint.Every("reminders", remindersEvery, mp.reminders.Check)
 		}
 		p.stop = func() {
 			cancel()
@@ -82,6 +84,10 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Pub
 	return p, nil
 }
 
+// remindersEvery is how often the reminders the host scheduled are
+// checked for one falling due.
+const remindersEvery = 30 * time.Second
+
 // newModel returns the Bedrock client when a region is configured and the
 // AWS chain has credentials, and nil (answer locally) otherwise.
 func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, error) {
@@ -101,21 +107,31 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 	return c, nil
 }
 
-// newWorker builds the job worker; pub carries its events to the hub and,
-// for a finished recommendation, to the guest's devices (push.Forward);
-// handlers run the other packages' job kinds (the invitations' e-mails).
-func newWorker(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, handlers map[string]ai.JobHandler, reg prometheus.Registerer, logger *slog.Logger) *ai.Worker {
-	return ai.NewWorker(ai.Deps{
-		Store:      st,
-		Menu:       menuView{st},
-		Guests:     guestView{st},
-		Prompts:    promptSink{st: st, live: live, log: logger},
-		Publisher:  pub,
-		Model:      model,
+// newRunner builds the job runner with the AI bartender's kinds and the
+// e-mail ones; pub carries their events to the hub and, for a finished
+// recommendation, to the guest's devices (push.Forward), and the admins'
+// alerts of jobs set aside.
+func newRunner(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+	w := jobs.NewRunner(jobs.Deps{
+		Queue:      st,
 		Logger:     logger,
 		Registerer: reg,
-		Handlers:   handlers,
+		Alert: func(ctx context.Context, alert map[string]any) error {
+			return pub.Publish(ctx, ai.TopicAdmin, ai.EventAlert, alert)
+		},
+	}, jobs.Config{})
+	b := ai.NewBartender(ai.Deps{
+		Store:     st,
+		Menu:      menuView{st},
+		Guests:    guestView{st},
+		Prompts:   promptSink{st: st, live: live, log: logger},
+		Publisher: pub,
+		Model:     model,
+		Logger:    logger,
 	}, ai.Config{})
+	b.Register(w)
+	mp.register(w)
+	return w, b
 }
 
 // runWorker runs the job worker alone, for deployments that keep it out
@@ -162,7 +178,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w := newWorker(a.store, live, push.Forward(live, sender), model, mp.handlers, reg, logger)
+	w, bartender := newRunner(a.store, live, push.Forward(live, sender), model, mp, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -172,10 +188,12 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	probes := &http.Server{Handler: workerProbes(checks, reg), ReadHeaderTimeout: 10 * time.Second}
 	go probes.Serve(ln)
 	defer probes.Close()
+	maint := jobs.NewMaintenance(logger)
 	if mp.reminders != nil {
-		go mp.reminders.Run(ctx, 30*time.Second)
+		maint.Every("reminders", remindersEvery, mp.reminders.Check)
 	}
-	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", w.Source(), ln.Addr())
+	defer runMaintenance(ctx, maint)()
+	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", bartender.Source(), ln.Addr())
 	return w.Run(ctx)
 }
 

@@ -16,6 +16,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -170,7 +171,7 @@ type rig struct {
 	sink   *memSink
 	pub    *recorder
 	log    *slog.Logger
-	// cfg, when set, replaces fastConfig for the workers started.
+	// cfg, when set, configures the bartenders started.
 	cfg *ai.Config
 }
 
@@ -201,7 +202,7 @@ func newRig(t testing.TB, withModel bool) *rig {
 	return r
 }
 
-var fastConfig = ai.Config{
+var fastJobs = jobs.Config{
 	Concurrency:  4,
 	PollInterval: 5 * time.Millisecond,
 	Lease:        20 * time.Second,
@@ -209,17 +210,23 @@ var fastConfig = ai.Config{
 	BackoffMax:   5 * time.Millisecond,
 }
 
-// start runs a worker on st until the test ends.
-func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Worker {
+// start runs a job runner with a bartender's kinds on st until the test
+// ends.
+func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Bartender {
 	t.Helper()
-	cfg := fastConfig
+	var cfg ai.Config
 	if r.cfg != nil {
 		cfg = *r.cfg
 	}
-	cfg.ID = id
-	w := ai.NewWorker(ai.Deps{
+	b := ai.NewBartender(ai.Deps{
 		Store: st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Model: r.model, Logger: r.log,
 	}, cfg)
+	jcfg := fastJobs
+	jcfg.ID = id
+	w := jobs.NewRunner(jobs.Deps{Queue: st, Logger: r.log, Alert: func(ctx context.Context, a map[string]any) error {
+		return r.pub.Publish(ctx, ai.TopicAdmin, ai.EventAlert, a)
+	}}, jcfg)
+	b.Register(w)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan struct{})
 	go func() {
@@ -230,7 +237,7 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Worker {
 		cancel()
 		<-done
 	})
-	return w
+	return b
 }
 
 // waitJob polls until job id reaches status.
@@ -532,7 +539,7 @@ const testBudget = 20 * time.Second
 // their deadlines and the outcome, never how long it took.
 func budgetRig(t *testing.T) (*rig, *deadlines) {
 	r := newRig(t, true)
-	cfg := fastConfig
+	var cfg ai.Config
 	// Generous for a loaded machine running -race (a job may wait in the
 	// queue, a local call may take a second); what the tests check is the
 	// number of calls and that each had a deadline inside the budget.
@@ -751,124 +758,6 @@ func TestModelAskedInTheGuestsLanguage(t *testing.T) {
 		if strings.Contains(user, sweet) {
 			t.Errorf("the menu sent holds %s, which the guest turned down (inget sött)", sweet)
 		}
-	}
-}
-
-func TestJobOfACrashedWorkerIsTakenOver(t *testing.T) {
-	r := newRig(t, true)
-	j := r.enqueue(t, store.ImagePromptJob("negroni"))
-	// A worker took the job and died: its lease has run out.
-	if _, err := r.st.StartJob(context.Background(), j, "crashed", -time.Second); err != nil {
-		t.Fatal(err)
-	}
-	r.start(t, r.st, "w2")
-	done := waitJob(t, r.st, j.ID, store.JobDone)
-	if done.Attempts != 2 || done.Worker != "w2" || !strings.Contains(done.LastError, "worker crashed stopped") || r.srv.Count() != 1 {
-		t.Errorf("job %+v after %d calls", done, r.srv.Count())
-	}
-}
-
-func TestTwoWorkersRunEachJobOnce(t *testing.T) {
-	r := newRig(t, true)
-	const n = 200
-	for i := range n {
-		id := fmt.Sprintf("d%03d", i)
-		r.menu.drinks[id] = ai.Drink{ID: id, Name: "Drink " + id, Ingredients: []string{"gin"}, Available: true}
-	}
-	var ids []string
-	for i := range n {
-		ids = append(ids, r.enqueue(t, store.ImagePromptJob(fmt.Sprintf("d%03d", i))).ID)
-	}
-	// A second instance: its own connection to the same database.
-	other, err := store.Open(context.Background(), store.Config{URI: storetest.URI(t), Database: r.st.DB().Name()}, r.log)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { other.Close(context.Background()) })
-	r.start(t, r.st, "one")
-	r.start(t, other, "two")
-
-	// Watch the in-memory sink, not the database, so the test's own
-	// polling does not compete with the workers.
-	deadline := time.Now().Add(5 * time.Minute)
-	for r.sink.count() < n && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	var jobs []store.Job
-	for {
-		var err error
-		jobs, _, err = r.st.ListJobs(context.Background(), store.JobFilter{Status: store.JobDone})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(jobs) == n || time.Now().After(deadline) {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(jobs) != n {
-		t.Fatalf("%d of %d jobs done", len(jobs), n)
-	}
-	byWorker := map[string]int{}
-	for _, j := range jobs {
-		byWorker[j.Worker]++
-		if j.Attempts != 1 {
-			t.Errorf("job %s took %d attempts", j.ID, j.Attempts)
-		}
-	}
-	if got := r.srv.Count(); got != n {
-		t.Fatalf("the model was called %d times for %d jobs", got, n)
-	}
-	for i := range n {
-		if got := len(r.sink.get(fmt.Sprintf("d%03d", i))); got != 1 {
-			t.Fatalf("drink %d got %d prompts", i, got)
-		}
-	}
-	t.Logf("jobs per worker: %v", byWorker)
-}
-
-func TestUnknownKindIsDeadAtOnce(t *testing.T) {
-	r := newRig(t, false)
-	r.start(t, r.st, "w1")
-	j := r.enqueue(t, store.NewJob{Kind: store.JobImport})
-	dead := waitJob(t, r.st, j.ID, store.JobDead)
-	if dead.Attempts != 1 {
-		t.Errorf("job %+v", dead)
-	}
-	if !strings.Contains(dead.LastError, `no worker handles "import" jobs`) {
-		t.Errorf("last error %q", dead.LastError)
-	}
-}
-
-func TestSubmitStartsAJobWithoutWaitingForAPoll(t *testing.T) {
-	r := newRig(t, false)
-	cfg := fastConfig
-	cfg.PollInterval = time.Hour
-	w := ai.NewWorker(ai.Deps{Store: r.st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Logger: r.log}, cfg)
-
-	// Before Run, Submit leaves the job to the queue.
-	early := r.enqueue(t, store.ImagePromptJob("negroni"))
-	w.Submit(early)
-
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
-	defer func() {
-		cancel()
-		<-done
-	}()
-	// Run's first read of the queue finds the early job; after it the
-	// worker sleeps for the hour-long poll interval.
-	waitJob(t, r.st, early.ID, store.JobDone)
-
-	j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
-	w.Submit(j)
-	done2 := waitJob(t, r.st, j.ID, store.JobDone)
-	if done2.Worker != w.ID() || len(r.sink.get("mai-tai")) != 1 {
-		t.Fatalf("submitted job %+v", done2)
 	}
 }
 

@@ -1,0 +1,162 @@
+package ai
+
+import (
+	"context"
+	"log/slog"
+	"time"
+
+	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/store"
+)
+
+// Config tunes a Bartender. Zero fields take the defaults noted.
+type Config struct {
+	// RecommendBudget is how long a guest waits at most for a
+	// recommendation, from the request (default 8s). The model gets at
+	// most two calls within it, each cut off at ModelCallTimeout
+	// (default 3s), and none that would have less than MinModelCall
+	// (default 1s); then the local recommender answers.
+	RecommendBudget  time.Duration
+	ModelCallTimeout time.Duration
+	MinModelCall     time.Duration
+	// RetryPause is the pause before the model's second call (default
+	// 250ms, at most a quarter of the time left).
+	RetryPause time.Duration
+	// Now is the clock (default time.Now).
+	Now func() time.Time
+}
+
+func (c Config) withDefaults() Config {
+	if c.RecommendBudget <= 0 {
+		c.RecommendBudget = 8 * time.Second
+	}
+	if c.ModelCallTimeout <= 0 {
+		c.ModelCallTimeout = 3 * time.Second
+	}
+	if c.MinModelCall <= 0 {
+		c.MinModelCall = min(time.Second, c.ModelCallTimeout)
+	}
+	if c.RetryPause <= 0 {
+		c.RetryPause = 250 * time.Millisecond
+	}
+	if c.Now == nil {
+		c.Now = time.Now
+	}
+	return c
+}
+
+// Deps are the bartender's parts.
+type Deps struct {
+	Store     *store.Store
+	Menu      Menu
+	Guests    Guests
+	Prompts   PromptSink
+	Publisher Publisher
+	// Model answers with Bedrock; nil uses the local implementations.
+	Model  Model
+	Logger *slog.Logger
+	// Texts are the server's catalogues, for the house recommender's
+	// reasons in the guest's language; nil loads them.
+	Texts *locale.Catalog
+}
+
+// Bartender runs the AI job kinds (recommendations and image prompts) on
+// the durable job queue (package jobs), and answers the evaluation set.
+type Bartender struct {
+	cfg Config
+	d   Deps
+	log *slog.Logger
+}
+
+// NewBartender returns a bartender; Register hands its job kinds to a
+// runner.
+func NewBartender(d Deps, cfg Config) *Bartender {
+	cfg = cfg.withDefaults()
+	if d.Logger == nil {
+		d.Logger = slog.Default()
+	}
+	if d.Texts == nil {
+		// Fails only on a broken embedded catalogue, which the locale
+		// package's tests catch; the reasons then load their own.
+		d.Texts, _ = locale.New()
+	}
+	return &Bartender{cfg: cfg, d: d, log: d.Logger}
+}
+
+// Registry takes the handlers of job kinds (a jobs.Runner).
+type Registry interface {
+	Handle(kind string, h jobs.Handler)
+}
+
+// Register hands the AI job kinds to r.
+func (w *Bartender) Register(r Registry) {
+	r.Handle(store.JobRecommendation, recommendationJobs{w})
+	r.Handle(store.JobImagePrompt, imagePromptJobs{w})
+}
+
+func (w *Bartender) now() time.Time { return w.cfg.Now() }
+
+// Source says who answers: "bedrock" with a model, "local" without.
+func (w *Bartender) Source() string {
+	if w.d.Model != nil {
+		return SourceBedrock
+	}
+	return SourceLocal
+}
+
+// outcome is what a handler reports besides its error.
+type outcome struct {
+	result map[string]string
+	usage  Usage
+}
+
+func (o outcome) jobResult() jobs.Result {
+	return jobs.Result{Values: o.result, Usage: store.TokenUsage{InputTokens: o.usage.InputTokens, OutputTokens: o.usage.OutputTokens, TotalTokens: o.usage.TotalTokens}}
+}
+
+// recommendationJobs answers recommendation requests.
+type recommendationJobs struct{ w *Bartender }
+
+func (h recommendationJobs) Handle(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+	out, err := h.w.recommendation(ctx, j)
+	return out.jobResult(), err
+}
+
+// Fallback answers with the local recommender rather than not at all:
+// the guest is waiting with their phone in hand.
+func (h recommendationJobs) Fallback(ctx context.Context, j jobs.Job, cause error) {
+	h.w.recommendationFallback(ctx, j, cause)
+}
+
+// imagePromptJobs writes drinks' image prompts.
+type imagePromptJobs struct{ w *Bartender }
+
+func (h imagePromptJobs) Handle(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+	out, err := h.w.imagePrompt(ctx, j)
+	return out.jobResult(), err
+}
+
+func (h imagePromptJobs) Fallback(ctx context.Context, j jobs.Job, _ error) {
+	h.w.imagePromptFallback(ctx, j)
+}
+
+func (w *Bartender) publish(ctx context.Context, topic, event string, data any) {
+	if w.d.Publisher == nil {
+		return
+	}
+	// A result is stored before it is announced; a lost announcement is
+	// seen on the next page load, so it does not fail the job.
+	if err := w.d.Publisher.Publish(ctx, topic, event, data); err != nil {
+		w.log.Warn("publish", "topic", topic, "event", event, "err", err)
+	}
+}
+
+// errorText keeps an error readable and bounded.
+func errorText(err error) string {
+	s := err.Error()
+	if len(s) > 1000 {
+		s = s[:1000] + "…"
+	}
+	return s
+}

@@ -1,0 +1,48 @@
+package api
+
+import (
+	"context"
+	"time"
+)
+
+// Scheduler runs periodic work for as long as the process runs (the
+// binary's jobs.Maintenance): the API's sweeps and repairs run there, not
+// from requests, so none outlives the process's shutdown.
+type Scheduler interface {
+	Every(name string, interval time.Duration, fn func(ctx context.Context) error)
+}
+
+// sweepEvery spaces the sweeps of the order path's records.
+const sweepEvery = 10 * time.Minute
+
+// schedule registers the API's periodic work with m: removing expired
+// idempotency records and old preparation samples, repairing what a crash
+// mid-archive leaves, and correcting the view of the unfinished orders.
+func (s *Server) schedule(m Scheduler) {
+	m.Every("sweep idempotency keys", sweepEvery, withTimeout(time.Minute, func(ctx context.Context) error {
+		_, err := s.store.SweepIdempotency(ctx, time.Now().UTC())
+		return err
+	}))
+	m.Every("reconcile orders", sweepEvery, withTimeout(time.Minute, func(ctx context.Context) error {
+		fixed, err := s.store.ReconcileOrders(ctx)
+		if err == nil && fixed > 0 {
+			s.log.Warn("removed left-over copies of finished orders", "orders", fixed)
+		}
+		return err
+	}))
+	m.Every("sweep preparation times", sweepEvery, withTimeout(time.Minute, func(ctx context.Context) error {
+		// Estimates use the last twenty samples, from the last two hours.
+		_, err := s.store.SweepPrepTimes(ctx, time.Now().Add(-2*time.Hour).UTC())
+		return err
+	}))
+	m.Every("correct the order view", s.bar.orders.fixCheck(), s.bar.orders.fix)
+}
+
+// withTimeout bounds each run of fn to d.
+func withTimeout(d time.Duration, fn func(context.Context) error) func(context.Context) error {
+	return func(ctx context.Context) error {
+		ctx, cancel := context.WithTimeout(ctx, d)
+		defer cancel()
+		return fn(ctx)
+	}
+}
