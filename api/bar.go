@@ -59,7 +59,8 @@ type EventSource interface {
 	OnEvent(topic string, fn func(hub.Event))
 }
 
-// barParts is the state behind the menu, order and bar handlers.
+// barParts is the HTTP side's state of the menu, order and bar routes:
+// rate limits, the app key, photos, verified tokens and the order view.
 type barParts struct {
 	cfg     BarConfig
 	limiter ratelimit.Limiter
@@ -107,18 +108,18 @@ func newBarParts(d Deps) *barParts {
 // handlers, and has them follow every instance's events.
 func (s *Server) newServices(d Deps) {
 	cfg := s.bar.cfg
-	var version app.MenuVersion
-	if cfg.Redis != nil {
+	// The menu's version in Redis when instances share one; else in this
+	// process, following the database's counter when there is a database.
+	version := app.NewLocalMenuVersion(nil)
+	switch {
+	case cfg.Redis != nil:
 		version = app.NewRedisMenuVersion(cfg.Redis, cfg.RedisPrefix)
-	} else if d.Store != nil {
+	case d.Store != nil:
 		version = app.NewLocalMenuVersion(d.Store)
-	} else {
-		version = app.NewLocalMenuVersion(nil)
 	}
-	var publish app.LivePublisher = d.Publish
 	views := liveOrders{s.bar.orders}
-	s.menu = app.NewMenu(app.MenuDeps{Store: d.Store, Version: version, Publish: publish, Images: s.bar.images, Logger: d.Logger})
-	s.queue = app.NewBar(app.BarDeps{Store: d.Store, Views: views, Publish: publish, OnOrder: s.boardEvent, Logger: d.Logger})
+	s.menu = app.NewMenu(app.MenuDeps{Store: d.Store, Version: version, Publish: d.Publish, Images: s.bar.images, Logger: d.Logger})
+	s.queue = app.NewBar(app.BarDeps{Store: d.Store, Views: views, Publish: d.Publish, OnOrder: s.boardEvent, Logger: d.Logger})
 	s.orders = app.NewOrders(app.OrdersDeps{Store: d.Store, Menu: s.menu, Bar: s.queue, Views: views, Logger: d.Logger,
 		Limits: app.OrderLimits{MaxOpenOrders: cfg.MaxOpenOrders, DrinksPerHour: cfg.DrinksPerHour}})
 	if cfg.Events != nil {
@@ -133,7 +134,8 @@ func (s *Server) newServices(d Deps) {
 	}
 }
 
-// Live event names of this area (the use cases send the order events).
+// Live event names of this area; the use cases (package app) send the
+// menu and order events.
 const (
 	eventAppStatus     = "app.status"
 	eventOrdersSummary = app.EventOrdersSummary

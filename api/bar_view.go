@@ -27,7 +27,7 @@ import (
 //
 // What a stale view can get wrong is an estimate or a count for a moment;
 // the open-order limit does not trust it beyond "this order is finished",
-// which never stops being true (see Server.openOrders).
+// which never stops being true (see app.Orders' openOrders).
 type orderViews struct {
 	view    *order.View
 	store   *store.Store
