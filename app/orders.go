@@ -484,7 +484,7 @@ func (s *Orders) checkPace(ctx context.Context, guestID string, items []order.It
 	return &Error{Kind: TooMany, Code: "pace_yourself",
 		Message: fmt.Sprintf("you have had about %.1f standard drinks in the last hour, and the host asks everyone to pace themselves at %g an hour. How about something alcohol-free for now? You can order this in about %s.", had, limit, roughDuration(wait)),
 		Details: map[string]any{"standardDrinksLastHour": math.Round(had*10) / 10, "limitPerHour": limit, "retryAfterSeconds": int(math.Ceil(wait.Seconds()))},
-		// A wait under a second still asks for one (api writes at least 1).
+		// Never zero: the refusal always says when to try again.
 		RetryAfter: max(wait, time.Nanosecond),
 	}
 }
