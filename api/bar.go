@@ -8,17 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api/ratelimit"
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/auth"
-	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
-	"github.com/barhub/barhub/order"
 )
 
 // BarConfig configures the menu, ordering and the bar queue.
@@ -60,10 +58,10 @@ type EventSource interface {
 	OnEvent(topic string, fn func(hub.Event))
 }
 
-// barParts is the state behind the menu, order and bar handlers.
+// barParts is the HTTP side's state of the menu, order and bar routes:
+// rate limits, the app key, photos, verified tokens and the order view.
 type barParts struct {
 	cfg     BarConfig
-	menu    *menuCache
 	limiter ratelimit.Limiter
 	appKey  *appKeyCache
 	images  images.Store
@@ -71,20 +69,8 @@ type barParts struct {
 	signerMu sync.Mutex
 	signer   *images.Signer
 
-	diet   dietCache
-	prep   prepCache
 	tokens tokenCache
 	orders *orderViews
-
-	summaryRunning atomic.Bool
-	summaryDirty   atomic.Bool
-
-	// finished caches the served and cancelled totals: counting them reads
-	// the whole archive, so it is refreshed now and then and moved on by
-	// this instance's own finishing moves in between.
-	finishedMu sync.Mutex
-	finished   map[order.Status]int
-	finishedAt time.Time
 }
 
 func newBarParts(d Deps) *barParts {
@@ -102,38 +88,54 @@ func newBarParts(d Deps) *barParts {
 	if b.images == nil {
 		b.images = images.NewDisk(cfg.ImageDir)
 	}
-	var version menuVersion = &localVersion{st: d.Store}
 	// Redis when configured, so every instance shares one budget per
 	// client; this process otherwise. The sign-in throttle makes the same
 	// choice (sharedCounters).
 	if cfg.Redis != nil {
 		b.limiter = ratelimit.NewRedis(cfg.Redis, cfg.RedisPrefix)
-		version = &redisVersion{rdb: cfg.Redis, key: menuVersionKey(cfg.RedisPrefix)}
 	} else {
 		b.limiter = ratelimit.NewMemory()
 	}
-	b.menu = newMenuCache(d.Store, version, d.Logger)
 	b.appKey = &appKeyCache{store: d.Store}
-	b.diet.m = make(map[string]dietEntry)
 	b.orders = newOrderViews(d.Store, d.Logger, cfg.OrderViewRefresh)
-	if cfg.Events != nil {
-		cfg.Events.OnEvent(hub.TopicBar, b.orders.onEvent)
-		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
-			if ev.Event == eventAppStatus {
-				b.appKey.invalidate()
-				return
-			}
-			b.menu.invalidated()
-		})
-	}
 	return b
 }
 
-// Live event names of this area beyond the order events (order.Status.Event).
+// newServices builds the use cases behind the menu, order and bar
+// handlers, and has them follow every instance's events.
+func (s *Server) newServices(d Deps) {
+	cfg := s.bar.cfg
+	// The menu's version in Redis when instances share one; else in this
+	// process, following the database's counter when there is a database.
+	version := app.NewLocalMenuVersion(nil)
+	switch {
+	case cfg.Redis != nil:
+		version = app.NewRedisMenuVersion(cfg.Redis, cfg.RedisPrefix)
+	case d.Store != nil:
+		version = app.NewLocalMenuVersion(d.Store)
+	}
+	views := liveOrders{s.bar.orders}
+	s.menu = app.NewMenu(app.MenuDeps{Store: d.Store, Version: version, Publish: d.Publish, Images: s.bar.images, Logger: d.Logger})
+	s.queue = app.NewBar(app.BarDeps{Store: d.Store, Views: views, Publish: d.Publish, OnOrder: s.boardEvent, Logger: d.Logger})
+	s.orders = app.NewOrders(app.OrdersDeps{Store: d.Store, Menu: s.menu, Bar: s.queue, Views: views, Logger: d.Logger,
+		Limits: app.OrderLimits{MaxOpenOrders: cfg.MaxOpenOrders, DrinksPerHour: cfg.DrinksPerHour}})
+	if cfg.Events != nil {
+		cfg.Events.OnEvent(hub.TopicBar, s.bar.orders.onEvent)
+		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
+			if ev.Event == eventAppStatus {
+				s.bar.appKey.invalidate()
+				return
+			}
+			s.menu.Invalidated()
+		})
+	}
+}
+
+// Live event names of this area; the use cases (package app) send the
+// menu and order events.
 const (
-	eventMenuChanged   = "menu.changed"
 	eventAppStatus     = "app.status"
-	eventOrdersSummary = "orders.summary"
+	eventOrdersSummary = app.EventOrdersSummary
 )
 
 // publishEvent sends an event and logs a failure: the change is already
@@ -146,17 +148,6 @@ func (s *Server) publishEvent(ctx context.Context, topic, event string, data any
 	if err := s.publish.Publish(context.WithoutCancel(ctx), topic, event, data); err != nil {
 		s.log.WarnContext(ctx, "publish event", "topic", topic, "event", event, "err", err)
 	}
-}
-
-// menuChanged makes a menu write visible everywhere before the request
-// answers: this instance's cache and the shared version first, then the
-// event that tells other instances and the phones.
-func (s *Server) menuChanged(ctx context.Context, reason string, drinkIDs []string) {
-	s.bar.menu.bump(context.WithoutCancel(ctx))
-	if drinkIDs == nil {
-		drinkIDs = []string{}
-	}
-	s.publishEvent(ctx, hub.TopicMenu, eventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
 }
 
 // optionalIdentity reads a bearer token on a public route: a valid one
@@ -255,171 +246,6 @@ func browseClient(r *http.Request, id auth.Identity, ok bool) string {
 	return "ip:" + clientIP(r)
 }
 
-// dietCache keeps each guest's own dietary needs for a short while, so
-// marking the menu for them costs no database read per request. Ordering
-// always reads the guest afresh.
-type dietCache struct {
-	mu sync.Mutex
-	m  map[string]dietEntry
-}
-
-type dietEntry struct {
-	needs diet.Needs
-	at    time.Time
-}
-
-const dietTTL = 30 * time.Second
-
-func (c *dietCache) put(guestID string, needs diet.Needs) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.m == nil {
-		c.m = map[string]dietEntry{}
-	}
-	if len(c.m) > 20000 {
-		clear(c.m)
-	}
-	c.m[guestID] = dietEntry{needs: needs, at: time.Now()}
-}
-
-// guestNeeds is the signed-in guest's own needs, for the menu's marks.
-func (s *Server) guestNeeds(ctx context.Context, guestID string) diet.Needs {
-	c := &s.bar.diet
-	c.mu.Lock()
-	e, ok := c.m[guestID]
-	c.mu.Unlock()
-	if ok && time.Since(e.at) < dietTTL {
-		return e.needs
-	}
-	g, err := s.store.GuestByID(ctx, guestID)
-	if err != nil {
-		// Unknown or unreadable: no marks this time; ordering checks again.
-		return diet.Needs{}
-	}
-	n := g.Dietary.Needs()
-	c.put(guestID, n)
-	return n
-}
-
-// prepCache keeps the typical preparation time for a few seconds: every
-// queue estimate needs it and it changes slowly.
-type prepCache struct {
-	mu  sync.Mutex
-	val time.Duration
-	at  time.Time
-}
-
-const prepSample = 20
-
-func (s *Server) typicalPrep(ctx context.Context) time.Duration {
-	c := &s.bar.prep
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.at.IsZero() && time.Since(c.at) < 10*time.Second {
-		return c.val
-	}
-	samples, err := s.store.RecentPrepTimes(ctx, prepSample)
-	if err != nil {
-		s.log.WarnContext(ctx, "load preparation times", "err", err)
-		if c.val == 0 {
-			return order.DefaultPrep
-		}
-		return c.val
-	}
-	c.val, c.at = order.TypicalPrep(samples), time.Now()
-	return c.val
-}
-
-// summaryInterval spaces the host's order counts: each is a pass over all
-// orders, and a dashboard needs no more than one a second.
-const summaryInterval = time.Second
-
-// summaryChanged sends the admin dashboard fresh order counts. Bursts of
-// changes are coalesced into one count a second at most, off the
-// request's path.
-func (s *Server) summaryChanged() {
-	b := s.bar
-	b.summaryDirty.Store(true)
-	if !b.summaryRunning.CompareAndSwap(false, true) {
-		return
-	}
-	go func() {
-		for {
-			for b.summaryDirty.Swap(false) {
-				ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
-				sum, err := s.orderSummary(ctx)
-				if err != nil {
-					s.log.Warn("count orders", "err", err)
-				} else {
-					s.publishEvent(ctx, hub.TopicAdmin, eventOrdersSummary, sum)
-				}
-				cancel()
-				time.Sleep(summaryInterval)
-			}
-			b.summaryRunning.Store(false)
-			// A change that arrived after the last count but before the
-			// flag dropped would otherwise wait for the next one.
-			if !b.summaryDirty.Load() || !b.summaryRunning.CompareAndSwap(false, true) {
-				return
-			}
-		}
-	}()
-}
-
-// finishedTTL is how stale the served and cancelled totals may get from
-// other instances' moves.
-const finishedTTL = 30 * time.Second
-
-// orderSummary counts the orders by status: the unfinished ones from the
-// order view, the finished ones from a cache refreshed every finishedTTL.
-func (s *Server) orderSummary(ctx context.Context) (orderSummary, error) {
-	view, err := s.bar.orders.get(ctx)
-	if err != nil {
-		return orderSummary{}, err
-	}
-	open := view.Counts()
-	b := s.bar
-	b.finishedMu.Lock()
-	defer b.finishedMu.Unlock()
-	if b.finished == nil || time.Since(b.finishedAt) > finishedTTL {
-		done, err := s.store.FinishedOrderCounts(ctx)
-		if err != nil {
-			return orderSummary{}, err
-		}
-		b.finished, b.finishedAt = done, time.Now()
-	}
-	open[order.Served], open[order.Cancelled] = b.finished[order.Served], b.finished[order.Cancelled]
-	return summaryOf(open), nil
-}
-
-// finishedOne counts this instance's own finishing move into the cache.
-func (s *Server) finishedOne(st order.Status) {
-	b := s.bar
-	b.finishedMu.Lock()
-	if b.finished != nil {
-		b.finished[st]++
-	}
-	b.finishedMu.Unlock()
-}
-
-type orderSummary struct {
-	Queued    int       `json:"queued"`
-	Preparing int       `json:"preparing"`
-	Ready     int       `json:"ready"`
-	Served    int       `json:"served"`
-	Cancelled int       `json:"cancelled"`
-	Open      int       `json:"open"`
-	Total     int       `json:"total"`
-	At        time.Time `json:"at"`
-}
-
-func summaryOf(c map[order.Status]int) orderSummary {
-	s := orderSummary{Queued: c[order.Queued], Preparing: c[order.Preparing], Ready: c[order.Ready], Served: c[order.Served], Cancelled: c[order.Cancelled], At: time.Now().UTC()}
-	s.Open = s.Queued + s.Preparing + s.Ready
-	s.Total = s.Open + s.Served + s.Cancelled
-	return s
-}
-
 // Locks for steps that read, then write, and must not interleave with
 // themselves on any instance (store.Lock); their ttl outlives the step by
 // far.
@@ -437,13 +263,6 @@ func sharedCounters(cfg BarConfig, local *ratelimit.MemoryCounters) auth.Counter
 		prefix = "barhub"
 	}
 	return ratelimit.NewRedisCounters(cfg.Redis, prefix)
-}
-
-// lockGuest serialises one guest's order placements, so the open-order
-// limit holds against a double tap with two different keys, even when the
-// two taps reach two instances.
-func (s *Server) lockGuest(ctx context.Context, guestID string) (func(), error) {
-	return s.store.Lock(ctx, "guest-orders/"+guestID, lockTTL)
 }
 
 var errSigningKey = errors.New("image signing key unavailable")

@@ -2,7 +2,6 @@ package api
 
 import (
 	"bufio"
-	"context"
 	"errors"
 	"io"
 	"net/http"
@@ -12,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 )
@@ -19,8 +19,8 @@ import (
 // The bartender's queue and the moves of an order behind the bar.
 
 type barQueueResponse struct {
-	Orders []order.Order `json:"orders"`
-	Counts orderSummary  `json:"counts"`
+	Orders []order.Order    `json:"orders"`
+	Counts app.OrderSummary `json:"counts"`
 	// TypicalPrepSeconds is the median of recent preparation times, the
 	// basis of every guest's estimate.
 	TypicalPrepSeconds int       `json:"typicalPrepSeconds"`
@@ -32,26 +32,15 @@ func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request) {
 	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
 		return
 	}
-	started := time.Now()
-	orders, err := s.store.BarQueue(ctx)
+	q, err := s.queue.Queue(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
-	}
-	// A full read of the unfinished orders: it corrects the order view.
-	s.bar.orders.corrected(orders, started)
-	counts, err := s.orderSummary(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for i := range orders {
-		orders[i] = tidy(orders[i])
 	}
 	writeJSON(w, http.StatusOK, barQueueResponse{
-		Orders:             orders,
-		Counts:             counts,
-		TypicalPrepSeconds: int(s.typicalPrep(ctx).Seconds()),
+		Orders:             q.Orders,
+		Counts:             q.Counts,
+		TypicalPrepSeconds: int(q.TypicalPrep.Seconds()),
 		Now:                time.Now().UTC(),
 	})
 }
@@ -110,11 +99,9 @@ func parseBarAction(r *http.Request) (order.Action, reasonRequest, error) {
 // the order's version lets exactly one through (200, one event); the
 // other gets 409.
 func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
-	// A guest is waiting on this move: its writes go first on the
-	// embedded database.
-	ctx := store.Urgent(r.Context())
-	who := identity(ctx)
-	if !s.allow(w, r, "orders", who.GuestID) {
+	ctx := r.Context()
+	id := identity(ctx)
+	if !s.allow(w, r, "orders", id.GuestID) {
 		return
 	}
 	action, body, err := parseBarAction(r)
@@ -122,65 +109,18 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	o, err := s.store.OrderByID(ctx, chi.URLParam(r, "id"))
-	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			err = errNotFound("there is no such order")
-		}
-		s.fail(w, r, err)
-		return
-	}
-	if body.Version != 0 && body.Version != o.Version {
-		s.fail(w, r, errConflict("order_changed", "this order changed since your screen showed it (now "+string(o.Status)+"); refresh"))
-		return
-	}
-	to, err := order.Next(o.Status, action)
-	if err != nil {
-		s.fail(w, r, transitionError(err))
-		return
-	}
-	now := time.Now().UTC().Truncate(time.Millisecond)
-	next := o
-	next.Status = to
-	switch action {
-	case order.Start:
-		next.StartedAt = &now
-	case order.MarkReady:
-		next.ReadyAt = &now
-	case order.Serve:
-		next.ServedAt = &now
-	case order.Recall:
-		next.ReadyAt = nil
-	}
-	next.History = append(append([]order.Transition(nil), o.History...),
-		order.Transition{From: o.Status, To: to, At: now, ActorID: who.GuestID, ActorName: who.Name, Reason: body.Reason})
-	next, err = s.moveOrder(ctx, o, next)
+	o, err := s.queue.Move(ctx, whoOf(id), chi.URLParam(r, "id"), action, body.Reason, body.Version)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	event := to.Event()
-	if action == order.Recall {
-		// Back to preparing, but the phone should know why its "ready"
-		// went away.
-		event = "order.updated"
-	}
-	s.orderEvent(ctx, next, event)
-	if action == order.MarkReady && next.StartedAt != nil {
-		// After the event: the guest hears "ready" one write sooner. The
-		// estimate learns from every drink made; a lost sample only makes
-		// it a little less sharp.
-		if err := s.store.RecordPrepTime(context.WithoutCancel(r.Context()), next.ID, *next.StartedAt, now); err != nil {
-			s.log.WarnContext(ctx, "record preparation time", "err", err)
-		}
-	}
-	writeJSON(w, http.StatusOK, tidy(next))
+	writeJSON(w, http.StatusOK, o)
 }
 
 type adminOrdersResponse struct {
-	Orders []order.Order `json:"orders"`
-	Total  int           `json:"total"`
-	Counts orderSummary  `json:"counts"`
+	Orders []order.Order    `json:"orders"`
+	Total  int              `json:"total"`
+	Counts app.OrderSummary `json:"counts"`
 }
 
 // handleAdminOrders lists every order, newest first:
@@ -205,18 +145,10 @@ func (s *Server) handleAdminOrders(w http.ResponseWriter, r *http.Request) {
 			*dst = n
 		}
 	}
-	orders, total, err := s.store.ListOrders(ctx, f)
+	l, err := s.queue.Orders(ctx, f)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	counts, err := s.store.OrderCounts(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	for i := range orders {
-		orders[i] = tidy(orders[i])
-	}
-	writeJSON(w, http.StatusOK, adminOrdersResponse{Orders: orders, Total: total, Counts: summaryOf(counts)})
+	writeJSON(w, http.StatusOK, adminOrdersResponse{Orders: l.Orders, Total: l.Total, Counts: l.Counts})
 }

@@ -24,12 +24,12 @@ func (s *Server) handleBarRecipe(w http.ResponseWriter, r *http.Request) {
 		}
 		qty = n
 	}
-	snap, err := s.bar.menu.snapshot(ctx)
+	snap, err := s.menu.Snapshot(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	d, ok := snap.drink(chi.URLParam(r, "id"))
+	d, ok := snap.Drink(chi.URLParam(r, "id"))
 	if !ok {
 		s.fail(w, r, errNotFound("that drink is not on the menu"))
 		return

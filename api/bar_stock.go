@@ -1,58 +1,37 @@
 package api
 
 import (
-	"context"
-	"errors"
-	"fmt"
 	"net/http"
 	"net/url"
 	"unicode/utf8"
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/menu"
-	"github.com/barhub/barhub/store"
 )
 
 // Stock: the bar marks ingredients (or whole drinks) out and back in;
-// every drink needing them follows, live, on every phone.
+// every drink needing them follows, live, on every phone (app.Menu).
 
-type stockDrink struct {
-	ID                 string   `json:"id"`
-	Name               string   `json:"name"`
-	Section            string   `json:"section"`
-	Available          bool     `json:"available"`
-	OutOfStock         bool     `json:"outOfStock"`
-	MissingIngredients []string `json:"missingIngredients"`
-}
-
-type stockResponse struct {
-	Ingredients []store.StockItem `json:"ingredients"`
-	Drinks      []stockDrink      `json:"drinks"`
-}
+// The stock routes' answers.
+type (
+	stockResponse           = app.Stock
+	ingredientStockResponse = app.IngredientStock
+)
 
 func (s *Server) handleListStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
 		return
 	}
-	items, err := s.store.IngredientStock(ctx)
+	st, err := s.menu.Stock(ctx)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	snap, err := s.bar.menu.snapshot(ctx)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	resp := stockResponse{Ingredients: items, Drinks: make([]stockDrink, 0, len(snap.drinks))}
-	for _, d := range snap.drinks {
-		v := viewOf(d)
-		resp.Drinks = append(resp.Drinks, stockDrink{ID: d.ID, Name: d.Name, Section: d.Section, Available: d.Available, OutOfStock: d.OutOfStock, MissingIngredients: v.MissingIngredients})
-	}
-	writeJSON(w, http.StatusOK, resp)
+	writeJSON(w, http.StatusOK, st)
 }
 
 type stockRequest struct {
@@ -70,40 +49,9 @@ func parseStockRequest(r *http.Request) (bool, error) {
 	return *req.InStock, nil
 }
 
-type ingredientStockResponse struct {
-	Ingredient store.StockItem `json:"ingredient"`
-	// Drinks are the ids of every drink that needs the ingredient.
-	Drinks []string `json:"drinks"`
-	// Unavailable names the drinks that cannot be ordered now.
-	Unavailable []string `json:"unavailable"`
-}
-
-// stockedIngredient returns the name of the ingredient key names when a
-// drink on the menu uses it, else a 404: the path is typed by whoever
-// holds a bartender's token, and marking anything else would store a mark
-// no drink reads ("../../etc/passwd" in the bar's stock list for good).
-// A mark left on an ingredient whose drinks were taken off the menu
-// matters again only when a drink with it is back, and then it can be
-// changed.
-func (s *Server) stockedIngredient(ctx context.Context, key string) (string, error) {
-	snap, err := s.bar.menu.snapshot(ctx)
-	if err != nil {
-		return "", err
-	}
-	for _, d := range snap.drinks {
-		for _, in := range d.Ingredients {
-			if in.Key == key {
-				return in.Name, nil
-			}
-		}
-	}
-	return "", &apiError{Status: http.StatusNotFound, Code: "unknown_ingredient",
-		Message: fmt.Sprintf("no drink on the menu uses %q; name an ingredient of a drink on the menu (GET /api/bar/stock lists them)", key)}
-}
-
 // handleSetStock marks an ingredient, named in the path (any case or
 // spacing: "Lime%20juice"), out of or back in stock. Only an ingredient
-// the menu uses can be marked (stockedIngredient).
+// the menu uses can be marked (app.Menu.SetIngredientStock).
 func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	who := identity(ctx)
@@ -124,44 +72,15 @@ func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	name, err := s.stockedIngredient(ctx, key)
+	resp, err := s.menu.SetIngredientStock(ctx, key, inStock, who.Name)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	// Each change is a few UpdateMany calls that must not interleave on
-	// one drink with another change, on any instance.
-	unlock, err := s.store.Lock(ctx, "stock", lockTTL)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	ids, err := s.store.SetIngredientStock(ctx, key, name, inStock, who.Name)
-	unlock()
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	s.menuChanged(ctx, "stock", ids)
-	byID, err := s.store.DrinksByIDs(ctx, ids)
-	if err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	resp := ingredientStockResponse{
-		Ingredient:  store.StockItem{Key: key, Name: name, InStock: inStock, UpdatedBy: who.Name},
-		Drinks:      ids,
-		Unavailable: []string{},
-	}
-	for _, id := range ids {
-		if d, ok := byID[id]; ok && !d.Available {
-			resp.Unavailable = append(resp.Unavailable, d.Name)
-		}
-	}
-	s.log.InfoContext(ctx, "stock", "ingredient", key, "inStock", inStock, "drinks", len(ids), "by", who.GuestID)
+	s.log.InfoContext(ctx, "stock", "ingredient", key, "inStock", inStock, "drinks", len(resp.Drinks), "by", who.GuestID)
 	audit.SetSubject(ctx, key)
 	audit.Note(ctx, "inStock", inStock)
-	audit.Note(ctx, "drinks", len(ids))
+	audit.Note(ctx, "drinks", len(resp.Drinks))
 	writeJSON(w, http.StatusOK, resp)
 }
 
@@ -176,16 +95,12 @@ func (s *Server) handleSetDrinkStock(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	d, err := s.store.SetDrinkStock(ctx, chi.URLParam(r, "id"), inStock)
+	d, err := s.menu.SetDrinkStock(ctx, chi.URLParam(r, "id"), inStock)
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			err = errNotFound("there is no such drink on the menu")
-		}
 		s.fail(w, r, err)
 		return
 	}
-	s.menuChanged(ctx, "stock", []string{d.ID})
 	audit.Note(ctx, "name", d.Name)
 	audit.Note(ctx, "inStock", inStock)
-	writeJSON(w, http.StatusOK, viewOf(d))
+	writeJSON(w, http.StatusOK, app.ViewOf(d))
 }

@@ -27,7 +27,7 @@ import (
 //
 // What a stale view can get wrong is an estimate or a count for a moment;
 // the open-order limit does not trust it beyond "this order is finished",
-// which never stops being true (see Server.openOrders).
+// which never stops being true (see app.Orders' openOrders).
 type orderViews struct {
 	view    *order.View
 	store   *store.Store
@@ -149,32 +149,4 @@ func (v *orderViews) corrected(orders []order.Order, started time.Time) {
 	if changed, removed := v.view.Correct(orders, started); (changed > 0 || removed > 0) && v.built.Load() {
 		v.log.Debug("order view corrected", "changed", changed, "removed", removed)
 	}
-}
-
-// openOrders counts the guest's open orders (queued or preparing) for the
-// open-order limit, exactly: under the guest's lock, given the guest's
-// list of orders (store.GuestRecentOrderIDs, read under that lock: every
-// order of the guest that may be unfinished is on it), it reads by _id
-// each order neither the view nor the store knows to be finished (a guest
-// has a few at most). What it reads also corrects the view.
-func (s *Server) openOrders(ctx context.Context, guestID string, ids []string) (int, error) {
-	view, err := s.bar.orders.get(ctx)
-	if err != nil {
-		return 0, err
-	}
-	unfinished, done, err := s.store.GuestUnfinishedOrders(ctx, guestID, ids, view.Finished)
-	if err != nil {
-		return 0, err
-	}
-	for _, id := range done {
-		view.Apply(order.Order{ID: id, Status: order.Served})
-	}
-	n := 0
-	for _, o := range unfinished {
-		view.Apply(o)
-		if o.Status.Open() {
-			n++
-		}
-	}
-	return n, nil
 }

@@ -214,8 +214,8 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	opt := guest.ArrivalOptions{Force: req.Force}
-	if snap, err := s.bar.menu.snapshot(ctx); err == nil {
-		opt.Drinks = snap.dietDrinks()
+	if snap, err := s.menu.Snapshot(ctx); err == nil {
+		opt.Drinks = snap.DietDrinks()
 	} else {
 		// The card says less, the door keeps working.
 		s.log.WarnContext(ctx, "door card without the menu", "err", err)

@@ -8,25 +8,34 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/menu"
 )
 
-// Menu reads (public, cached; see menucache.go). A signed-in guest's copy
+// Menu reads (public, cached; see app/menu_cache.go). A signed-in guest's copy
 // carries warnings for drinks whose allergens match their own dietary
 // answer.
+
+// drinkView and sectionView are a drink and a section as the menu shows
+// them.
+type (
+	drinkView   = app.DrinkView
+	sectionView = app.SectionView
+)
 
 func (s *Server) handleSections(w http.ResponseWriter, r *http.Request) {
 	id, signed := s.optionalIdentity(r)
 	if !s.checkAppKey(w, r) || !s.allow(w, r, "browse", browseClient(r, id, signed)) {
 		return
 	}
-	snap, err := s.bar.menu.snapshot(r.Context())
+	snap, err := s.menu.Snapshot(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeCached(w, r, snap.sections.body, snap.sections.etag)
+	sec := snap.Sections()
+	writeCached(w, r, sec.Body, sec.ETag)
 }
 
 func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
@@ -39,12 +48,12 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errBadRequest("invalid_filter", err.Error()))
 		return
 	}
-	snap, err := s.bar.menu.snapshot(r.Context())
+	snap, err := s.menu.Snapshot(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	l, err := snap.list(f)
+	l, err := snap.List(f)
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -53,15 +62,15 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 	// why: their allergens, "alcohol", a diet.
 	warnings := map[string][]string{}
 	if signed {
-		if mine := s.guestNeeds(r.Context(), id.GuestID); !mine.Empty() {
-			for _, did := range l.ids {
-				if v := diet.Check(snap.dietDrink(did), mine); !v.Safe {
+		if mine := s.menu.GuestNeeds(r.Context(), id.GuestID); !mine.Empty() {
+			for _, did := range l.IDs {
+				if v := diet.Check(snap.DietDrink(did), mine); !v.Safe {
 					warnings[did] = v.Causes()
 				}
 			}
 		}
 	}
-	etag := l.etag
+	etag := l.ETag
 	warn := []byte("{}")
 	if len(warnings) > 0 {
 		warn, err = json.Marshal(warnings)
@@ -69,13 +78,13 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 			s.fail(w, r, err)
 			return
 		}
-		etag = strings.TrimSuffix(l.etag, `"`) + "-" + strings.Trim(etagOf(warn), `"`)[:12] + `"`
+		etag = strings.TrimSuffix(l.ETag, `"`) + "-" + strings.Trim(app.ETag(warn), `"`)[:12] + `"`
 	}
-	head := `{"count":` + strconv.Itoa(len(l.ids)) + `,"drinks":`
+	head := `{"count":` + strconv.Itoa(len(l.IDs)) + `,"drinks":`
 	mid := []byte(`,"allergenWarnings":`)
 	tail := []byte("}\n")
 	// The cached array goes out as it is, never copied into a new body.
-	writeCachedParts(w, r, etag, []byte(head), l.array, mid, warn, tail)
+	writeCachedParts(w, r, etag, []byte(head), l.Array, mid, warn, tail)
 }
 
 func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
@@ -83,19 +92,19 @@ func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
 	if !s.checkAppKey(w, r) || !s.allow(w, r, "browse", browseClient(r, id, signed)) {
 		return
 	}
-	snap, err := s.bar.menu.snapshot(r.Context())
+	snap, err := s.menu.Snapshot(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	d, ok := snap.drink(chi.URLParam(r, "id"))
+	d, ok := snap.Drink(chi.URLParam(r, "id"))
 	if !ok {
 		s.fail(w, r, errNotFound("there is no such drink on the menu"))
 		return
 	}
-	v := viewOf(d)
+	v := app.ViewOf(d)
 	if signed {
-		if c := diet.Check(snap.dietDrink(d.ID), s.guestNeeds(r.Context(), id.GuestID)); !c.Safe {
+		if c := diet.Check(snap.DietDrink(d.ID), s.menu.GuestNeeds(r.Context(), id.GuestID)); !c.Safe {
 			v.AllergenWarning = c.Causes()
 		}
 	}
@@ -104,7 +113,7 @@ func (s *Server) handleDrink(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeCached(w, r, append(body, '\n'), etagOf(body))
+	writeCached(w, r, append(body, '\n'), app.ETag(body))
 }
 
 // writeCached answers with body and its ETag, or 304 when the client has

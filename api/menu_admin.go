@@ -11,6 +11,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/menu"
@@ -34,17 +35,6 @@ func parseDrinkInput(r *http.Request) (menu.Drink, error) {
 	return d, err
 }
 
-// placeInSection files d under its section, creating the section when it
-// is new: "Summer specials" becomes section summer-specials.
-func (s *Server) placeInSection(ctx context.Context, d *menu.Drink) error {
-	sec, err := s.store.EnsureSection(ctx, menu.SectionID(d.Section), d.Section)
-	if err != nil {
-		return err
-	}
-	d.Section = sec.ID
-	return nil
-}
-
 func (s *Server) handleCreateDrink(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	d, err := parseDrinkInput(r)
@@ -52,29 +42,17 @@ func (s *Server) handleCreateDrink(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.placeInSection(ctx, &d); err != nil {
-		s.fail(w, r, err)
-		return
-	}
-	// A readable id when the name is free ("espresso-martini"), a random
-	// one when a drink of that name exists already.
-	d.ID = menu.Slug(d.Name)
-	err = s.store.CreateDrink(ctx, &d)
-	if errors.Is(err, store.ErrConflict) {
-		d.ID = ""
-		err = s.store.CreateDrink(ctx, &d)
-	}
+	d, err = s.menu.CreateDrink(ctx, d)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	s.menuChanged(ctx, "drink.created", []string{d.ID})
 	audit.SetSubject(ctx, d.ID)
 	audit.Note(ctx, "name", d.Name)
 	if s.onDrinkCreated != nil {
 		s.onDrinkCreated(context.WithoutCancel(ctx), d.ID)
 	}
-	writeJSON(w, http.StatusCreated, viewOf(d))
+	writeJSON(w, http.StatusCreated, app.ViewOf(d))
 }
 
 func (s *Server) handleUpdateDrink(w http.ResponseWriter, r *http.Request) {
@@ -85,56 +63,28 @@ func (s *Server) handleUpdateDrink(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	d.ID = chi.URLParam(r, "id")
-	before, beforeErr := s.store.DrinkByID(ctx, d.ID)
-	if errors.Is(beforeErr, store.ErrNotFound) {
-		s.fail(w, r, errNotFound("there is no such drink on the menu"))
-		return
-	}
-	if err := s.placeInSection(ctx, &d); err != nil {
+	u, err := s.menu.UpdateDrink(ctx, d)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if err := s.store.ReplaceDrink(ctx, &d); err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			err = errNotFound("there is no such drink on the menu")
-		}
-		s.fail(w, r, err)
-		return
-	}
-	s.menuChanged(ctx, "drink.updated", []string{d.ID})
-	audit.Note(ctx, "name", d.Name)
-	if beforeErr == nil {
+	audit.Note(ctx, "name", u.Drink.Name)
+	if u.Before != nil {
 		// What the host edited, not what follows from it (stock, times).
-		audit.Note(ctx, "changed", audit.Changed(before, d, "id", "createdAt", "updatedAt", "available", "outOfStock", "missingIngredients", "imagePrompt"))
+		audit.Note(ctx, "changed", audit.Changed(*u.Before, u.Drink, "id", "createdAt", "updatedAt", "available", "outOfStock", "missingIngredients", "imagePrompt"))
 	}
-	writeJSON(w, http.StatusOK, viewOf(d))
+	writeJSON(w, http.StatusOK, app.ViewOf(u.Drink))
 }
 
 func (s *Server) handleDeleteDrink(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	d, err := s.store.DeleteDrink(ctx, chi.URLParam(r, "id"))
+	d, err := s.menu.DeleteDrink(ctx, chi.URLParam(r, "id"))
 	if err != nil {
-		if errors.Is(err, store.ErrNotFound) {
-			err = errNotFound("there is no such drink on the menu")
-		}
 		s.fail(w, r, err)
 		return
 	}
-	s.deleteImage(ctx, d.ImageURL)
-	s.menuChanged(ctx, "drink.deleted", []string{d.ID})
 	audit.Note(ctx, "name", d.Name)
 	w.WriteHeader(http.StatusNoContent)
-}
-
-// deleteImage removes a photo this server stored; others are left alone.
-func (s *Server) deleteImage(ctx context.Context, url string) {
-	name, ok := strings.CutPrefix(url, "/images/")
-	if !ok || !images.ValidName(name) {
-		return
-	}
-	if err := s.bar.images.Delete(context.WithoutCancel(ctx), name); err != nil {
-		s.log.WarnContext(ctx, "delete old photo", "name", name, "err", err)
-	}
 }
 
 type uploadURLResponse struct {
@@ -246,9 +196,9 @@ func (s *Server) handleImagePut(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if old != url {
-		s.deleteImage(ctx, old)
+		s.menu.DeleteImage(ctx, old)
 	}
-	s.menuChanged(ctx, "drink.image", []string{id})
+	s.menu.Changed(ctx, "drink.image", []string{id})
 	writeJSON(w, http.StatusOK, uploadResponse{ImageURL: url, ContentType: ct, Bytes: len(data)})
 }
 

@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/barhub/barhub/api/ratelimit"
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
@@ -158,6 +159,10 @@ type Server struct {
 	// Menu, orders and the bar queue (see bar.go).
 	bar            *barParts
 	onDrinkCreated func(ctx context.Context, drinkID string)
+	// The use cases of the menu, a guest's orders and the bar's queue.
+	menu   *app.Menu
+	orders *app.Orders
+	queue  *app.Bar
 	// The AI bartender (see recommendations.go).
 	ai AIConfig
 
@@ -237,6 +242,7 @@ func New(d Deps) http.Handler {
 		auditMetrics: newAuditMetrics(d.Registry),
 	}
 	s.bar, s.onDrinkCreated = newBarParts(d), d.OnDrinkCreated
+	s.newServices(d)
 	s.ai = d.AI
 	s.mail = d.Mail
 	s.doorThrottle = d.DoorThrottle

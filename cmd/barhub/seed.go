@@ -12,6 +12,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/api"
+	barapp "github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/menu"
@@ -119,7 +120,8 @@ func announceMenu(ctx context.Context, cfg *config, ids []string) error {
 	}
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
-	if err := api.BumpMenuVersion(ctx, rdb, cfg.RedisPrefix); err != nil {
+	menu := barapp.NewMenu(barapp.MenuDeps{Version: barapp.NewRedisMenuVersion(rdb, cfg.RedisPrefix)})
+	if err := menu.Bump(ctx); err != nil {
 		return err
 	}
 	data, err := json.Marshal(map[string]any{"reason": "seed", "drinkIds": ids})

@@ -1,17 +1,17 @@
-package api
+package app
 
 import "github.com/barhub/barhub/menu"
 
 // The menu carries its translations beside the English texts, per
 // language ("i18n": {"sv": {…}, "pt-BR": {…}}), rather than being encoded
 // once per Accept-Language: the cached, ready-encoded answers and their
-// ETags stay one per filter (menucache.go), and a phone switching language
+// ETags stay one per filter (menu_cache.go), and a phone switching language
 // needs no new request. Only the starter menu's own wording has
 // translations (menu.Translate); a text the host wrote shows as written.
 
-// drinkText is a drink's texts in one language; empty fields fall back to
+// DrinkText is a drink's texts in one language; empty fields fall back to
 // the English ones.
-type drinkText struct {
+type DrinkText struct {
 	Description string `json:"description,omitempty"`
 	// Ingredients are the recipe's ingredient names, in recipe order; an
 	// untranslated one is given in English.
@@ -21,33 +21,34 @@ type drinkText struct {
 	Garnish string `json:"garnish,omitempty"`
 }
 
-type sectionText struct {
+// SectionText is a section's texts in one language.
+type SectionText struct {
 	Name        string `json:"name,omitempty"`
 	Description string `json:"description,omitempty"`
 }
 
-func drinkTranslations(d menu.Drink) map[string]drinkText {
-	var out map[string]drinkText
-	add := func(lang string, f func(*drinkText)) {
+func drinkTranslations(d menu.Drink) map[string]DrinkText {
+	var out map[string]DrinkText
+	add := func(lang string, f func(*DrinkText)) {
 		if out == nil {
-			out = make(map[string]drinkText, 2)
+			out = make(map[string]DrinkText, 2)
 		}
 		t := out[lang]
 		f(&t)
 		out[lang] = t
 	}
 	for lang, text := range menu.Translate(d.Description) {
-		add(lang, func(t *drinkText) { t.Description = text })
+		add(lang, func(t *DrinkText) { t.Description = text })
 	}
 	for lang, text := range menu.Translate(d.Glass) {
-		add(lang, func(t *drinkText) { t.Glass = text })
+		add(lang, func(t *DrinkText) { t.Glass = text })
 	}
 	for lang, text := range menu.Translate(d.Garnish) {
-		add(lang, func(t *drinkText) { t.Garnish = text })
+		add(lang, func(t *DrinkText) { t.Garnish = text })
 	}
 	for i, in := range d.Ingredients {
 		for lang, name := range menu.Translate(in.Name) {
-			add(lang, func(t *drinkText) {
+			add(lang, func(t *DrinkText) {
 				if t.Ingredients == nil {
 					t.Ingredients = make([]string, len(d.Ingredients))
 					for j, other := range d.Ingredients {
@@ -61,21 +62,21 @@ func drinkTranslations(d menu.Drink) map[string]drinkText {
 	return out
 }
 
-func sectionTranslations(s menu.Section) map[string]sectionText {
-	var out map[string]sectionText
-	set := func(lang string, f func(*sectionText)) {
+func sectionTranslations(s menu.Section) map[string]SectionText {
+	var out map[string]SectionText
+	set := func(lang string, f func(*SectionText)) {
 		if out == nil {
-			out = make(map[string]sectionText, 2)
+			out = make(map[string]SectionText, 2)
 		}
 		t := out[lang]
 		f(&t)
 		out[lang] = t
 	}
 	for lang, name := range menu.Translate(s.Name) {
-		set(lang, func(t *sectionText) { t.Name = name })
+		set(lang, func(t *SectionText) { t.Name = name })
 	}
 	for lang, text := range menu.Translate(s.Description) {
-		set(lang, func(t *sectionText) { t.Description = text })
+		set(lang, func(t *SectionText) { t.Description = text })
 	}
 	return out
 }

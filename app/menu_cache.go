@@ -1,4 +1,4 @@
-package api
+package app
 
 import (
 	"context"
@@ -17,7 +17,6 @@ import (
 
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/menu"
-	"github.com/barhub/barhub/store"
 )
 
 // The menu is read far more than it is written: every phone polls it and
@@ -31,18 +30,31 @@ import (
 // an instance whose menu.changed event is still on its way reloads anyway.
 // The event then only saves the next reader the reload.
 type menuCache struct {
-	store   *store.Store
-	version menuVersion
+	store   MenuReader
+	version MenuVersion
 	log     *slog.Logger
 
 	mu   sync.RWMutex
-	snap *menuSnap
+	snap *MenuSnapshot
 
 	loadMu sync.Mutex
 }
 
-// menuVersion is the menu's write counter.
-type menuVersion interface {
+// MenuReader is what the menu cache reads from the store.
+type MenuReader interface {
+	Sections(ctx context.Context) ([]menu.Section, error)
+	Drinks(ctx context.Context, f menu.Filter) ([]menu.Drink, error)
+}
+
+// MenuCounter is the database's menu write counter, which processes
+// sharing a database without Redis watch (see NewLocalMenuVersion).
+type MenuCounter interface {
+	MenuVersion(ctx context.Context) (int64, error)
+	BumpMenuVersion(ctx context.Context) (int64, error)
+}
+
+// MenuVersion is the menu's write counter.
+type MenuVersion interface {
 	// Current returns the latest version.
 	Current(ctx context.Context) (int64, error)
 	// Bump records a write and returns the new version.
@@ -59,9 +71,18 @@ type menuVersion interface {
 // process's own writes bump both and show at once.
 type localVersion struct {
 	n       atomic.Int64
-	st      *store.Store // nil: this process alone
+	st      MenuCounter  // nil: this process alone
 	checked atomic.Int64 // when the database's counter was last read, Unix ns
 	seen    atomic.Int64 // the database's counter as last read or written
+}
+
+// NewLocalMenuVersion counts menu writes in this process, and follows
+// st's counter (nil: this process alone).
+func NewLocalMenuVersion(st MenuCounter) MenuVersion {
+	if st == nil {
+		return &localVersion{}
+	}
+	return &localVersion{st: st}
 }
 
 // menuVersionPoll is how stale a menu written by another process may be
@@ -101,6 +122,15 @@ type redisVersion struct {
 	key string
 }
 
+// NewRedisMenuVersion keeps the menu's version in Redis, under prefix,
+// shared by every instance.
+func NewRedisMenuVersion(rdb *redis.Client, prefix string) MenuVersion {
+	return &redisVersion{rdb: rdb, key: menuVersionKey(prefix)}
+}
+
+// menuVersionKey is the Redis key of the shared menu version.
+func menuVersionKey(prefix string) string { return prefix + ":menu:version" }
+
 func (v *redisVersion) Current(ctx context.Context) (int64, error) {
 	n, err := v.rdb.Get(ctx, v.key).Int64()
 	if errors.Is(err, redis.Nil) {
@@ -130,8 +160,8 @@ const staleOK = 5 * time.Second
 // box sends many distinct queries.
 const maxCachedLists = 512
 
-// menuSnap is one consistent copy of the menu.
-type menuSnap struct {
+// MenuSnapshot is one consistent copy of the menu.
+type MenuSnapshot struct {
 	version  int64
 	loadedAt time.Time
 	drinks   []menu.Drink // menu order: section, then name
@@ -140,35 +170,39 @@ type menuSnap struct {
 	// signed-in request).
 	diets    []diet.Drink
 	byID     map[string]int
-	sections cachedBody
+	sections CachedBody
 
 	mu    sync.Mutex
-	lists map[string]*cachedList
+	lists map[string]*CachedList
 }
 
-type cachedBody struct {
-	body []byte
-	etag string
+// CachedBody is an answer encoded once per menu version, with its ETag.
+type CachedBody struct {
+	Body []byte
+	ETag string
 }
 
-type cachedList struct {
-	ids   []string
-	array []byte // the drinks, as a JSON array
-	etag  string
+// CachedList is the drinks matching one filter, encoded once.
+type CachedList struct {
+	IDs   []string
+	Array []byte // the drinks, as a JSON array
+	ETag  string
 }
 
-// drinkView is a drink as the API shows it.
-type drinkView struct {
+// DrinkView is a drink as the API shows it.
+type DrinkView struct {
 	menu.Drink
 	StandardDrinks float64 `json:"standardDrinks"`
 	// AllergenWarning lists why the drink is not safe for the signed-in
 	// guest (diet.Check's causes: their allergens, "alcohol", a diet).
 	AllergenWarning []string `json:"allergenWarning,omitempty"`
 	// I18n holds the drink's texts in other languages (menu_i18n.go).
-	I18n map[string]drinkText `json:"i18n,omitempty"`
+	I18n map[string]DrinkText `json:"i18n,omitempty"`
 }
 
-func viewOf(d menu.Drink) drinkView {
+// ViewOf is d as the API shows it: no null lists, with its standard
+// drinks and translations.
+func ViewOf(d menu.Drink) DrinkView {
 	if d.Tags == nil {
 		d.Tags = []string{}
 	}
@@ -181,29 +215,26 @@ func viewOf(d menu.Drink) drinkView {
 	if d.Ingredients == nil {
 		d.Ingredients = []menu.Ingredient{}
 	}
-	return drinkView{Drink: d, StandardDrinks: d.StandardDrinks(), I18n: drinkTranslations(d)}
+	return DrinkView{Drink: d, StandardDrinks: d.StandardDrinks(), I18n: drinkTranslations(d)}
 }
 
-type sectionView struct {
+// SectionView is a section as the API shows it.
+type SectionView struct {
 	menu.Section
 	Available int `json:"available"`
 	// I18n holds the section's texts in other languages (menu_i18n.go).
-	I18n map[string]sectionText `json:"i18n,omitempty"`
+	I18n map[string]SectionText `json:"i18n,omitempty"`
 }
 
-func newMenuCache(st *store.Store, v menuVersion, logger *slog.Logger) *menuCache {
-	if logger == nil {
-		logger = slog.Default()
-	}
+func newMenuCache(st MenuReader, v MenuVersion, logger *slog.Logger) *menuCache {
 	return &menuCache{store: st, version: v, log: logger}
 }
 
 // bump records a write made by this instance and drops the snapshot.
-func (c *menuCache) bump(ctx context.Context) {
-	if _, err := c.version.Bump(ctx); err != nil {
-		c.log.WarnContext(ctx, "menu version", "err", err)
-	}
+func (c *menuCache) bump(ctx context.Context) error {
+	_, err := c.version.Bump(ctx)
 	c.drop()
+	return err
 }
 
 // invalidated is another instance's write, announced by its event.
@@ -218,14 +249,14 @@ func (c *menuCache) drop() {
 	c.mu.Unlock()
 }
 
-func (c *menuCache) current() *menuSnap {
+func (c *menuCache) current() *MenuSnapshot {
 	c.mu.RLock()
 	defer c.mu.RUnlock()
 	return c.snap
 }
 
 // snapshot returns a menu no older than the last write that answered.
-func (c *menuCache) snapshot(ctx context.Context) (*menuSnap, error) {
+func (c *menuCache) snapshot(ctx context.Context) (*MenuSnapshot, error) {
 	v, verr := c.version.Current(ctx)
 	if snap := c.current(); snap != nil {
 		if verr == nil && snap.version == v {
@@ -258,7 +289,7 @@ func (c *menuCache) snapshot(ctx context.Context) (*menuSnap, error) {
 	return snap, nil
 }
 
-func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) {
+func (c *menuCache) load(ctx context.Context, version int64) (*MenuSnapshot, error) {
 	sections, err := c.store.Sections(ctx)
 	if err != nil {
 		return nil, err
@@ -284,22 +315,22 @@ func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) 
 		}
 		return drinks[i].Name < drinks[j].Name
 	})
-	snap := &menuSnap{
+	snap := &MenuSnapshot{
 		version:  version,
 		loadedAt: time.Now(),
 		drinks:   drinks,
 		byID:     make(map[string]int, len(drinks)),
-		lists:    make(map[string]*cachedList),
+		lists:    make(map[string]*CachedList),
 	}
-	views := make([]sectionView, len(sections))
+	views := make([]SectionView, len(sections))
 	for i, sec := range sections {
-		views[i] = sectionView{Section: sec, I18n: sectionTranslations(sec)}
+		views[i] = SectionView{Section: sec, I18n: sectionTranslations(sec)}
 	}
 	snap.diets = make([]diet.Drink, len(drinks))
 	for i, d := range drinks {
 		snap.byID[d.ID] = i
 		snap.diets[i] = d.Diet()
-		snap.diets[i].Known = nonNil(diet.Contents(snap.diets[i]))
+		snap.diets[i].Known = nonNilStrings(diet.Contents(snap.diets[i]))
 		if p, ok := pos[d.Section]; ok {
 			views[p].Drinks++
 			if d.Available {
@@ -311,12 +342,19 @@ func (c *menuCache) load(ctx context.Context, version int64) (*menuSnap, error) 
 	if err != nil {
 		return nil, fmt.Errorf("encode sections: %w", err)
 	}
-	snap.sections = cachedBody{body: body, etag: etagOf(body)}
+	snap.sections = CachedBody{Body: body, ETag: ETag(body)}
 	return snap, nil
 }
 
-// list returns the encoded drinks matching f.
-func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
+// Sections is the encoded list of sections.
+func (snap *MenuSnapshot) Sections() CachedBody { return snap.sections }
+
+// Drinks is every drink on the menu, in menu order. The caller must not
+// change it.
+func (snap *MenuSnapshot) Drinks() []menu.Drink { return snap.drinks }
+
+// List returns the encoded drinks matching f.
+func (snap *MenuSnapshot) List(f menu.Filter) (*CachedList, error) {
 	key := f.Key()
 	snap.mu.Lock()
 	l, ok := snap.lists[key]
@@ -324,11 +362,11 @@ func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
 	if ok {
 		return l, nil
 	}
-	views := []drinkView{}
+	views := []DrinkView{}
 	ids := []string{}
 	for _, d := range snap.drinks {
 		if f.Match(d) {
-			views = append(views, viewOf(d))
+			views = append(views, ViewOf(d))
 			ids = append(ids, d.ID)
 		}
 	}
@@ -336,7 +374,7 @@ func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
 	if err != nil {
 		return nil, fmt.Errorf("encode drinks: %w", err)
 	}
-	l = &cachedList{ids: ids, array: arr, etag: etagOf(arr)}
+	l = &CachedList{IDs: ids, Array: arr, ETag: ETag(arr)}
 	snap.mu.Lock()
 	if len(snap.lists) >= maxCachedLists {
 		clear(snap.lists)
@@ -346,9 +384,9 @@ func (snap *menuSnap) list(f menu.Filter) (*cachedList, error) {
 	return l, nil
 }
 
-// dietDrinks is the available drinks as diet.Check reads them, for the
+// DietDrinks is the available drinks as diet.Check reads them, for the
 // door card.
-func (snap *menuSnap) dietDrinks() []diet.Drink {
+func (snap *MenuSnapshot) DietDrinks() []diet.Drink {
 	out := make([]diet.Drink, 0, len(snap.drinks))
 	for i, d := range snap.drinks {
 		if d.Available {
@@ -358,16 +396,16 @@ func (snap *menuSnap) dietDrinks() []diet.Drink {
 	return out
 }
 
-// dietDrink returns one drink as diet.Check reads it.
-func (snap *menuSnap) dietDrink(id string) diet.Drink {
+// DietDrink returns one drink as diet.Check reads it.
+func (snap *MenuSnapshot) DietDrink(id string) diet.Drink {
 	if i, ok := snap.byID[id]; ok {
 		return snap.diets[i]
 	}
 	return diet.Drink{}
 }
 
-// drink returns one drink, if it is on the menu.
-func (snap *menuSnap) drink(id string) (menu.Drink, bool) {
+// Drink returns one drink, if it is on the menu.
+func (snap *MenuSnapshot) Drink(id string) (menu.Drink, bool) {
 	i, ok := snap.byID[id]
 	if !ok {
 		return menu.Drink{}, false
@@ -375,20 +413,10 @@ func (snap *menuSnap) drink(id string) (menu.Drink, bool) {
 	return snap.drinks[i], true
 }
 
-// etagOf is a strong validator for a body: its hash, so every instance
+// ETag is a strong validator for a body: its hash, so every instance
 // gives the same menu the same tag and a phone moving between instances
 // still gets its 304s.
-func etagOf(b []byte) string {
+func ETag(b []byte) string {
 	sum := sha256.Sum256(b)
 	return `"` + hex.EncodeToString(sum[:12]) + `"`
-}
-
-// menuVersionKey is the Redis key of the shared menu version.
-func menuVersionKey(prefix string) string { return prefix + ":menu:version" }
-
-// BumpMenuVersion records a menu write made outside the API (the seed
-// command), so every instance's next read reloads the menu.
-func BumpMenuVersion(ctx context.Context, rdb *redis.Client, prefix string) error {
-	_, err := (&redisVersion{rdb: rdb, key: menuVersionKey(prefix)}).Bump(ctx)
-	return err
 }
