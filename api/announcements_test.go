@@ -8,8 +8,10 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/guest"
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/app"
+	"github.com/barhub/barhub/guest"
 )
 
 // guestSocket opens a socket for g on e and subscribes it to its own topic.
@@ -105,7 +107,7 @@ func TestAnnouncementGuestListRefused(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin})
 	tok := e.tokenFor(admin)
-	many := make([]string, maxAnnouncementGuests+1)
+	many := make([]string, app.MaxAnnouncementGuests+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("g%05d", i)
 	}

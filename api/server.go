@@ -14,6 +14,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus"
 
 	"github.com/barhub/barhub/api/ratelimit"
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/locale"
@@ -175,6 +176,9 @@ type Server struct {
 
 	// locale translates error messages (respond.go).
 	locale *locale.Catalog
+
+	// The guest side's use cases (guestside.go).
+	guests guestSide
 }
 
 // New builds the API and returns its handler.
@@ -239,8 +243,9 @@ func New(d Deps) http.Handler {
 	s.doorThrottle = d.DoorThrottle
 	s.wsTickets = newWSTicketCap(d.Config.WSTicketsPerMinute, d.Bar.Redis, s.bar.cfg.RedisPrefix)
 	if s.doorThrottle == nil {
-		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
+		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
+	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {
 		s.sessions = auth.NewSessions(d.Store, auth.SessionsConfig{})
