@@ -29,9 +29,6 @@ type barQueueResponse struct {
 
 func (s *Server) handleBarQueue(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
-		return
-	}
 	started := time.Now()
 	orders, err := s.store.BarQueue(ctx)
 	if err != nil {
@@ -114,9 +111,6 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 	// embedded database.
 	ctx := store.Urgent(r.Context())
 	who := identity(ctx)
-	if !s.allow(w, r, "orders", who.GuestID) {
-		return
-	}
 	action, body, err := parseBarAction(r)
 	if err != nil {
 		s.fail(w, r, err)

@@ -34,9 +34,6 @@ type stockResponse struct {
 
 func (s *Server) handleListStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
-		return
-	}
 	items, err := s.store.IngredientStock(ctx)
 	if err != nil {
 		s.fail(w, r, err)
@@ -107,9 +104,6 @@ func (s *Server) stockedIngredient(ctx context.Context, key string) (string, err
 func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	who := identity(ctx)
-	if !s.allow(w, r, "orders", who.GuestID) {
-		return
-	}
 	raw, err := url.PathUnescape(chi.URLParam(r, "ingredient"))
 	if err != nil {
 		raw = chi.URLParam(r, "ingredient")
@@ -168,9 +162,6 @@ func (s *Server) handleSetStock(w http.ResponseWriter, r *http.Request) {
 // handleSetDrinkStock marks one whole drink out of or back in stock.
 func (s *Server) handleSetDrinkStock(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	if !s.allow(w, r, "orders", identity(ctx).GuestID) {
-		return
-	}
 	inStock, err := parseStockRequest(r)
 	if err != nil {
 		s.fail(w, r, err)
