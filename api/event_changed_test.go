@@ -6,9 +6,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/coder/websocket"
-
 	"github.com/barhub/barhub/guest"
+	"github.com/coder/websocket"
 )
 
 // The host's new event details reach a guest's open page at once, as
