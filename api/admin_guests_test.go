@@ -364,7 +364,7 @@ func TestImportReasonCodesTranslated(t *testing.T) {
 	}
 	def := regexp.MustCompile(`(?m)^\s+(?:Row|reason)[A-Z]\w*\s+= "([a-z_]+)"$`)
 	n := 0
-	for _, file := range []string{"guest/csv.go", "admin_csv.go"} {
+	for _, file := range []string{"../guest/csv.go", "admin_csv.go"} {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
