@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
@@ -21,20 +22,7 @@ import (
 // The host's guest desk (docs/DESIGN.md, flow 3).
 
 // statsView is GET /api/admin/stats and the stats.updated event.
-type statsView struct {
-	guest.Counts
-	// Answered is coming + declined.
-	Answered    int       `json:"answered"`
-	Version     int64     `json:"version"`
-	UpdatedAt   time.Time `json:"updatedAt"`
-	RecountedAt time.Time `json:"recountedAt"`
-	// Timeline is set when asked for (?timeline=true).
-	Timeline []guest.Day `json:"timeline,omitempty"`
-}
-
-func newStatsView(st store.GuestStats) statsView {
-	return statsView{Counts: st.Counts, Answered: st.Coming + st.Declined, Version: st.Version, UpdatedAt: st.UpdatedAt, RecountedAt: st.RecountedAt}
-}
+type statsView = app.StatsView
 
 // handleStats answers from the kept summary (one read); ?recount=true
 // counts every guest first, and ?timeline=true adds answers per day.
@@ -61,7 +49,7 @@ func (s *Server) handleStats(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	view := newStatsView(st)
+	view := app.NewStatsView(st)
 	if timeline {
 		settings, err := s.store.Settings(ctx)
 		if err != nil {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/coder/websocket"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
 )
 
@@ -106,7 +107,7 @@ func TestAnnouncementGuestListRefused(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin})
 	tok := e.tokenFor(admin)
-	many := make([]string, maxAnnouncementGuests+1)
+	many := make([]string, app.MaxAnnouncementGuests+1)
 	for i := range many {
 		many[i] = fmt.Sprintf("g%05d", i)
 	}

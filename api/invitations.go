@@ -69,37 +69,17 @@ var invitationsPage = template.Must(template.New("invitations").Parse(`<!doctype
 // the page around them is in the host's.
 func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
-	var guests []guest.Guest
 	withStaff, err := boolParam(r.URL.Query(), "staff")
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if id := r.URL.Query().Get("guest"); id != "" {
-		g, err := s.store.GuestByID(ctx, id)
-		if err != nil {
-			s.fail(w, r, storeError(err, "that guest"))
-			return
-		}
-		guests = []guest.Guest{g}
-	} else {
-		all, err := s.store.AllGuests(ctx)
-		if err != nil {
-			s.fail(w, r, err)
-			return
-		}
-		for _, g := range all {
-			if g.Counted() || withStaff {
-				guests = append(guests, g)
-			}
-		}
-	}
-	st, err := s.store.Settings(ctx)
+	cards, err := s.guests.invitations.Cards(ctx, r.URL.Query().Get("guest"), withStaff)
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	page, err := renderInvitations(s.locale, s.requestLanguage(r), s.publicURL(ctx), st, guests)
+	page, err := renderInvitations(s.locale, s.requestLanguage(r), s.publicURL(ctx), cards.Settings, cards.Guests)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -39,10 +39,10 @@ func (s *Server) routes() http.Handler {
 		// Public.
 		r.Post("/auth/login", s.handleLogin)
 		r.Get("/event", s.handleEvent)
-		r.Get("/sections", s.handleSections)
-		r.Get("/drinks", s.handleDrinks)
-		r.Get("/drinks/{id}", s.handleDrink)
-		r.Get("/app-key", s.handleAppKey)
+		r.With(s.requireAppKey, s.limit("browse")).Get("/sections", s.handleSections)
+		r.With(s.requireAppKey, s.limit("browse")).Get("/drinks", s.handleDrinks)
+		r.With(s.requireAppKey, s.limit("browse")).Get("/drinks/{id}", s.handleDrink)
+		r.With(s.limit("browse")).Get("/app-key", s.handleAppKey)
 		r.Post("/board/login", s.handleBoardLogin)
 
 		// The pick-up board: its own token, or the bar's and the host's.
@@ -61,12 +61,15 @@ func (s *Server) routes() http.Handler {
 			r.Get("/rsvp", s.handleGetRSVP)
 			r.Get("/event.ics", s.handleEventICS)
 			r.With(s.recordAudit).Put("/rsvp", s.handlePutRSVP)
-			r.Post("/dietary/read", s.handleReadDietary)
-			r.Post("/orders", s.handlePlaceOrder)
-			r.Get("/orders", s.handleMyOrders)
-			r.Get("/orders/{id}", s.handleGetOrder)
-			r.Patch("/orders/{id}", s.handleEditOrder)
-			r.Post("/orders/{id}/cancel", s.handleCancelOrder)
+			// Reading costs a few milliseconds of CPU: the guest's own budget
+			// (docs/SECURITY.md, "Limits per client") keeps one phone from
+			// spending the party's CPU on it.
+			r.With(s.limit("dietary")).Post("/dietary/read", s.handleReadDietary)
+			r.With(s.requireAppKey, s.limit("orders")).Post("/orders", s.handlePlaceOrder)
+			r.With(s.requireAppKey, s.limit("orders")).Get("/orders", s.handleMyOrders)
+			r.With(s.requireAppKey, s.limit("orders")).Get("/orders/{id}", s.handleGetOrder)
+			r.With(s.requireAppKey, s.limit("orders")).Patch("/orders/{id}", s.handleEditOrder)
+			r.With(s.requireAppKey, s.limit("orders")).Post("/orders/{id}/cancel", s.handleCancelOrder)
 			r.Post("/recommendations", s.handleRequestRecommendation)
 			r.Get("/recommendations/{id}", s.handleGetRecommendation)
 			r.Get("/push/key", s.handlePushKey)
@@ -77,12 +80,12 @@ func (s *Server) routes() http.Handler {
 		// Behind the bar.
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleBartender, guest.RoleAdmin))
-			r.Get("/bar/queue", s.handleBarQueue)
-			r.Post("/bar/orders/{id}/{action}", s.handleBarTransition)
-			r.Get("/bar/stock", s.handleListStock)
+			r.With(s.limit("orders")).Get("/bar/queue", s.handleBarQueue)
+			r.With(s.limit("orders")).Post("/bar/orders/{id}/{action}", s.handleBarTransition)
+			r.With(s.limit("orders")).Get("/bar/stock", s.handleListStock)
 			r.Get("/bar/drinks/{id}/recipe", s.handleBarRecipe)
-			r.With(s.recordAudit).Put("/bar/stock/{ingredient}", s.handleSetStock)
-			r.With(s.recordAudit).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
+			r.With(s.recordAudit, s.limit("orders")).Put("/bar/stock/{ingredient}", s.handleSetStock)
+			r.With(s.recordAudit, s.limit("orders")).Put("/bar/drinks/{id}/stock", s.handleSetDrinkStock)
 			r.Get("/bar/boards", s.handleListBoards)
 			r.With(s.recordAudit).Post("/bar/boards", s.handleCreateBoard)
 			r.With(s.recordAudit).Delete("/bar/boards/{id}", s.handleRevokeBoard)

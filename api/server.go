@@ -183,6 +183,9 @@ type Server struct {
 
 	// locale translates error messages (respond.go).
 	locale *locale.Catalog
+
+	// The guest side's use cases (guestside.go).
+	guests guestSide
 }
 
 // New builds the API and returns its handler.
@@ -248,8 +251,9 @@ func New(d Deps) http.Handler {
 	s.doorThrottle = d.DoorThrottle
 	s.wsTickets = newWSTicketCap(d.Config.WSTicketsPerMinute, d.Bar.Redis, s.bar.cfg.RedisPrefix)
 	if s.doorThrottle == nil {
-		s.doorThrottle = auth.NewThrottle(doorFailures, doorWindow)
+		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
+	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {
 		s.sessions = auth.NewSessions(d.Store, auth.SessionsConfig{})

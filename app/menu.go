@@ -91,6 +91,16 @@ func NewMenu(d MenuDeps) *Menu {
 // Event names of the menu topic.
 const eventMenuChanged = "menu.changed"
 
+// DietDrinks is tonight's drinks as the dietary checks read them (the
+// door's card).
+func (m *Menu) DietDrinks(ctx context.Context) ([]diet.Drink, error) {
+	snap, err := m.Snapshot(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return snap.DietDrinks(), nil
+}
+
 // Snapshot returns a menu no older than the last write that answered.
 func (m *Menu) Snapshot(ctx context.Context) (*MenuSnapshot, error) {
 	return m.cache.snapshot(ctx)

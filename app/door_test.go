@@ -1,0 +1,99 @@
+package app_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/barhub/barhub/app"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store/storetest"
+)
+
+func TestDoorCheckIn(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	ev := &events{}
+	door := app.NewDoor(st, nil, nil, app.NewDashboard(ev, st, nil), nil)
+	staff := addGuest(t, st, guest.Guest{FirstName: "Bo", Role: guest.RoleBartender})
+	mia := addGuest(t, st, guest.Guest{FirstName: "Mia", ExpectedGuests: 2, Status: guest.StatusComing, NumGuests: 2})
+	mia, err := st.GuestByID(ctx, mia.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	res, err := door.CheckIn(ctx, identityOf(staff), "192.0.2.1", app.CheckInRequest{Code: mia.Code})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Admitted || res.AlreadyCheckedIn || res.Guest.ID != mia.ID || res.Guest.CheckedInBy != staff.Name() || res.Warnings == nil || res.Group == nil {
+		t.Errorf("first scan %+v", res)
+	}
+	want := []string{"admin/guest.checked_in", "bar/guest.checked_in", "admin/stats.updated"}
+	if got := ev.names(); len(got) != len(want) || got[0] != want[0] || got[1] != want[1] || got[2] != want[2] {
+		t.Errorf("published %v, want %v", got, want)
+	}
+
+	again, err := door.CheckIn(ctx, identityOf(staff), "192.0.2.1", app.CheckInRequest{GuestID: mia.ID})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !again.AlreadyCheckedIn || len(ev.names()) != len(want) {
+		t.Errorf("second scan %+v, published %v", again, ev.names())
+	}
+	arrived, err := door.Stats(ctx)
+	if err != nil || arrived.CheckedIn != 1 {
+		t.Errorf("stats %+v, %v", arrived, err)
+	}
+
+	undone, err := door.Undo(ctx, identityOf(staff), mia.ID)
+	if err != nil || undone.Guest.CheckedInAt != nil {
+		t.Fatalf("undo %+v, %v", undone, err)
+	}
+	_, err = door.Undo(ctx, identityOf(staff), mia.ID)
+	wantError(t, err, app.Conflict, "not_checked_in")
+}
+
+func TestDoorRefused(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	door := app.NewDoor(st, nil, auth.NewThrottle(2, time.Minute), nil, nil)
+	staff := identityOf(addGuest(t, st, guest.Guest{FirstName: "Bo", Role: guest.RoleBartender}))
+
+	_, err := door.CheckIn(ctx, staff, "192.0.2.1", app.CheckInRequest{Code: "ABCD2345"})
+	wantError(t, err, app.NotFound, "unknown_code")
+	_, err = door.CheckIn(ctx, staff, "192.0.2.1", app.CheckInRequest{GuestID: "nobody"})
+	wantError(t, err, app.NotFound, "not_found")
+	// Two misses from this door: the next scan waits, known code or not.
+	_, err = door.CheckIn(ctx, staff, "192.0.2.1", app.CheckInRequest{Code: "ABCD2345"})
+	if ae := wantError(t, err, app.TooMany, "too_many_attempts"); ae.RetryAfter < time.Second {
+		t.Errorf("retry after %v", ae.RetryAfter)
+	}
+	// Another staff member at another address is not held up.
+	other := identityOf(addGuest(t, st, guest.Guest{FirstName: "Al", Role: guest.RoleAdmin}))
+	_, err = door.CheckIn(ctx, other, "192.0.2.2", app.CheckInRequest{Code: "ABCD2345"})
+	wantError(t, err, app.NotFound, "unknown_code")
+
+	_, err = door.Undo(ctx, staff, "not an id")
+	wantError(t, err, app.NotFound, "not_found")
+	_, err = door.Lookup(ctx, "M")
+	wantError(t, err, app.Invalid, "invalid_query")
+}
+
+func TestDoorLookupByNameOnly(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	door := app.NewDoor(st, nil, nil, nil, nil)
+	mia := addGuest(t, st, guest.Guest{FirstName: "Mia", LastName: "Berg"})
+	mia, _ = st.GuestByID(ctx, mia.ID)
+	res, err := door.Lookup(ctx, "berg")
+	if err != nil || res.Total != 1 || len(res.Guests) != 1 || res.Guests[0].ID != mia.ID {
+		t.Fatalf("lookup %+v, %v", res, err)
+	}
+	// The search must not be a way to try codes.
+	res, err = door.Lookup(ctx, mia.Code)
+	if err != nil || res.Total != 0 || res.Guests == nil {
+		t.Errorf("lookup by code %+v, %v", res, err)
+	}
+}
