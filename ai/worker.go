@@ -14,6 +14,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/store"
 )
@@ -424,7 +425,7 @@ func (w *Worker) process(ctx context.Context, j store.Job) {
 // deadLettered tells the admins, live.
 func (w *Worker) deadLettered(ctx context.Context, j store.Job, cause error) {
 	w.log.Error("job dead-lettered", "job", j.ID, "kind", j.Kind, "subject", j.Subject, "attempts", j.Attempts, "err", cause)
-	w.publish(ctx, TopicAdmin, EventAlert, map[string]any{
+	w.publish(ctx, live.TopicAdmin, live.EventAlert, map[string]any{
 		"level":     "error",
 		"code":      "job_dead",
 		"message":   fmt.Sprintf("The %s job for %s failed after %d attempts and was set aside: %s", j.Kind, j.Subject, j.Attempts, j.LastError),

@@ -16,6 +16,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -276,7 +277,7 @@ func TestImagePromptWithBedrock(t *testing.T) {
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
-	ev := r.pub.wait(t, ai.TopicAdmin, ai.EventPromptReady)
+	ev := r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 	done := waitJob(t, r.st, j.ID, store.JobDone)
 
 	reqs := r.srv.Requests()
@@ -352,7 +353,7 @@ func TestServerErrorsDeadLetterWithAnAlert(t *testing.T) {
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
 	dead := waitJob(t, r.st, j.ID, store.JobDead)
-	alert := r.pub.wait(t, ai.TopicAdmin, ai.EventAlert)
+	alert := r.pub.wait(t, live.TopicAdmin, live.EventAlert)
 	if n := r.srv.Count(); n != store.DefaultJobAttempts {
 		t.Errorf("%d calls, want %d", n, store.DefaultJobAttempts)
 	}
@@ -409,7 +410,7 @@ func TestRecommendationWithBedrockIsValidated(t *testing.T) {
 	r.start(t, r.st, "w1")
 	rec, j := r.request(t, gid, store.RecommendationRequest{Likes: []string{"bitter"}, Dislikes: []string{"sweet"}, Mood: "celebrating"})
 
-	ev := r.pub.wait(t, ai.GuestTopic(gid), ai.EventRecommendationReady)
+	ev := r.pub.wait(t, live.GuestTopic(gid), live.EventRecommendationReady)
 	done := waitJob(t, r.st, j.ID, store.JobDone)
 	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 	if err != nil {

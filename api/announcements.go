@@ -9,6 +9,7 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/text"
 )
 
@@ -68,17 +69,17 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	}
 	a := announcement{Text: req.Text, From: identity(r.Context()).Name, At: time.Now().UTC(), SentAt: req.SentAt, Push: req.Push}
 	if ids == nil {
-		if err := s.publish.Publish(r.Context(), "guests", "announcement", a); err != nil {
+		if err := s.publish.Publish(r.Context(), live.TopicGuests, live.EventAnnouncement, a); err != nil {
 			s.fail(w, r, err)
 			return
 		}
-		audit.SetSubject(r.Context(), "guests") // who heard it; the words stay out of the log
-		writeJSON(w, http.StatusAccepted, map[string]any{"topic": "guests", "guests": 0, "announcement": a})
+		audit.SetSubject(r.Context(), live.TopicGuests) // who heard it; the words stay out of the log
+		writeJSON(w, http.StatusAccepted, map[string]any{"topic": live.TopicGuests, "guests": 0, "announcement": a})
 		return
 	}
 	out := make([]hub.Outgoing, len(ids))
 	for i, id := range ids {
-		out[i] = hub.Outgoing{Topic: "guest:" + id, Event: "announcement", Data: a}
+		out[i] = hub.Outgoing{Topic: live.GuestTopic(id), Event: live.EventAnnouncement, Data: a}
 	}
 	if err := s.publish.PublishMany(r.Context(), out); err != nil {
 		s.fail(w, r, err)

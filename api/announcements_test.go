@@ -8,8 +8,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/guest"
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/guest"
 )
 
 // guestSocket opens a socket for g on e and subscribes it to its own topic.

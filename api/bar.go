@@ -18,6 +18,7 @@ import (
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 )
 
@@ -118,9 +119,9 @@ func newBarParts(d Deps) *barParts {
 	b.diet.m = make(map[string]dietEntry)
 	b.orders = newOrderViews(d.Store, d.Logger, cfg.OrderViewRefresh)
 	if cfg.Events != nil {
-		cfg.Events.OnEvent(hub.TopicBar, b.orders.onEvent)
-		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
-			if ev.Event == eventAppStatus {
+		cfg.Events.OnEvent(live.TopicBar, b.orders.onEvent)
+		cfg.Events.OnEvent(live.TopicMenu, func(ev hub.Event) {
+			if ev.Event == live.EventAppStatus {
 				b.appKey.invalidate()
 				return
 			}
@@ -129,13 +130,6 @@ func newBarParts(d Deps) *barParts {
 	}
 	return b
 }
-
-// Live event names of this area beyond the order events (order.Status.Event).
-const (
-	eventMenuChanged   = "menu.changed"
-	eventAppStatus     = "app.status"
-	eventOrdersSummary = "orders.summary"
-)
 
 // publishEvent sends an event and logs a failure: the change is already
 // stored, and clients resync on reconnect, so a lost event must not fail
@@ -157,7 +151,7 @@ func (s *Server) menuChanged(ctx context.Context, reason string, drinkIDs []stri
 	if drinkIDs == nil {
 		drinkIDs = []string{}
 	}
-	s.publishEvent(ctx, hub.TopicMenu, eventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
+	s.publishEvent(ctx, live.TopicMenu, live.EventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
 }
 
 // optionalIdentity reads a bearer token on a public route: a valid one
@@ -352,7 +346,7 @@ func (s *Server) summaryChanged() {
 				if err != nil {
 					s.log.Warn("count orders", "err", err)
 				} else {
-					s.publishEvent(ctx, hub.TopicAdmin, eventOrdersSummary, sum)
+					s.publishEvent(ctx, live.TopicAdmin, live.EventOrdersSummary, sum)
 				}
 				cancel()
 				time.Sleep(summaryInterval)

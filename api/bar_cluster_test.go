@@ -20,6 +20,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -84,13 +85,13 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 			}
 		}
 		sessions := auth.NewSessions(st, auth.SessionsConfig{})
-		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)
+		h := hub.New(liveRules(hub.Config{}), hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)
 		if err := h.Start(ctx); err != nil {
 			t.Fatal(err)
 		}
 		if eventDelay > 0 {
 			// Listeners run in order of registration: this one goes first.
-			h.OnEvent(hub.TopicMenu, func(hub.Event) { time.Sleep(eventDelay) })
+			h.OnEvent(live.TopicMenu, func(hub.Event) { time.Sleep(eventDelay) })
 		}
 		bar := BarConfig{ImageDir: t.TempDir(), Redis: rdb, RedisPrefix: prefix, Events: h}
 		if tweak != nil {
@@ -134,7 +135,7 @@ func TestCacheInvalidationAcrossInstances(t *testing.T) {
 	bartender := a.addGuest(guest.Guest{FirstName: "Bea", Role: guest.RoleBartender})
 	admin := a.addGuest(guest.Guest{FirstName: "Hal", Role: guest.RoleAdmin})
 	bTok, aTok := a.tokenFor(bartender), a.tokenFor(admin)
-	bEvents := listen(t, b.hub, hub.TopicMenu)
+	bEvents := listen(t, b.hub, live.TopicMenu)
 
 	// Both instances have the menu cached.
 	for _, e := range c {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 )
@@ -163,7 +164,7 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 	if action == order.Recall {
 		// Back to preparing, but the phone should know why its "ready"
 		// went away.
-		event = "order.updated"
+		event = live.EventOrderUpdated
 	}
 	s.orderEvent(ctx, next, event)
 	if action == order.MarkReady && next.StartedAt != nil {

@@ -13,21 +13,13 @@ import (
 
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
 // The door (docs/DOOR.md): staff with a bartender or admin sign-in scan
 // the invitation's QR code, or type its code, and the guest is checked in.
 // The domain is in guest/door.go, the store's part in store/door.go.
-
-// Live events of the door, on the admin topic (the host's dashboard) and
-// on the bar topic, which door tablets follow: bartenders may not
-// subscribe to admin.
-const (
-	eventCheckedIn     = "guest.checked_in"
-	eventCheckInUndone = "guest.check_in_undone"
-)
 
 // Failed code look-ups at the door, per staff member and per address, before
 // 429: a door sees the odd mistyped card, a guesser needs billions of tries.
@@ -258,7 +250,7 @@ func (s *Server) handleCheckIn(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	if recorded {
-		s.doorChanged(r, eventCheckedIn, g, st)
+		s.doorChanged(r, live.EventCheckedIn, g, st)
 		audit.SetSubject(ctx, g.ID)
 		audit.Note(ctx, "name", g.Name())
 		audit.Note(ctx, "heads", arrival.Heads)
@@ -291,10 +283,10 @@ func (s *Server) doorChanged(r *http.Request, event string, g guest.Guest, st st
 	ctx := r.Context()
 	staff := identity(ctx)
 	ev := doorEvent{Guest: newDoorGuest(g), By: staff.GuestID, ByName: staff.Name, At: time.Now().UTC(), Arrived: newDoorStats(st)}
-	s.publishEvent(ctx, topicAdmin, event, ev)
-	s.publishEvent(ctx, hub.TopicBar, event, ev)
+	s.publishEvent(ctx, live.TopicAdmin, event, ev)
+	s.publishEvent(ctx, live.TopicBar, event, ev)
 	if st.Version > 0 {
-		s.publishEvent(ctx, topicAdmin, "stats.updated", newStatsView(st))
+		s.publishEvent(ctx, live.TopicAdmin, live.EventStatsUpdated, newStatsView(st))
 	}
 }
 
@@ -322,7 +314,7 @@ func (s *Server) handleUndoCheckIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	st := s.arrivedStats(r)
-	s.doorChanged(r, eventCheckInUndone, g, st)
+	s.doorChanged(r, live.EventCheckInUndone, g, st)
 	audit.Note(ctx, "name", g.Name())
 	writeJSON(w, http.StatusOK, undoView{Guest: newDoorGuest(g), Message: g.Name() + " is no longer checked in", Arrived: newDoorStats(st)})
 }

@@ -6,8 +6,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/barhub/barhub/guest"
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/guest"
 )
 
 // The host's new event details reach a guest's open page at once, as

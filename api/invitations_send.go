@@ -10,6 +10,7 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -136,7 +137,7 @@ func (s *Server) handleSendInvitations(w http.ResponseWriter, r *http.Request) {
 	audit.Note(ctx, "queued", res.Queued)
 	audit.Note(ctx, "recorded", res.Recorded)
 	if s.publish != nil && (res.Queued > 0 || res.Recorded > 0) {
-		if err := s.publish.Publish(ctx, "admin", "invite.updated", map[string]any{"how": in.How, "queued": res.Queued, "recorded": res.Recorded}); err != nil {
+		if err := s.publish.Publish(ctx, live.TopicAdmin, live.EventInviteUpdated, map[string]any{"how": in.How, "queued": res.Queued, "recorded": res.Recorded}); err != nil {
 			s.log.WarnContext(ctx, "publish invite.updated", "err", err)
 		}
 	}

@@ -16,7 +16,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/text"
@@ -479,8 +479,8 @@ func (s *Server) orderEvent(ctx context.Context, o order.Order, event string) {
 	// This instance's view first: the answer to this request, and the
 	// next read here, must already see the change.
 	s.bar.orders.view.Apply(o)
-	s.publishEvent(ctx, hub.TopicBar, event, o)
-	s.publishEvent(ctx, hub.GuestTopic(o.GuestID), event, o)
+	s.publishEvent(ctx, live.TopicBar, event, o)
+	s.publishEvent(ctx, live.GuestTopic(o.GuestID), event, o)
 	s.boardEvent(ctx, o)
 	s.summaryChanged()
 }
@@ -634,7 +634,7 @@ func (s *Server) handleEditOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.orderEvent(ctx, next, "order.updated")
+	s.orderEvent(ctx, next, live.EventOrderUpdated)
 	s.writeOrderView(w, r, http.StatusOK, next)
 }
 

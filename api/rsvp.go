@@ -13,14 +13,12 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
 // RSVP: the guest's side (docs/DESIGN.md, flow 2). The host's desk is in
 // admin_guests.go, admin_csv.go and invitations.go.
-
-// topicAdmin is the hub topic of the host's dashboard.
-const topicAdmin = "admin"
 
 // handleEvent is the public part of the event, for the sign-in page and
 // anyone holding the link: no address, no details.
@@ -476,7 +474,7 @@ func (s *Server) publishChanged(ctx context.Context, ev rsvpChanged) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	if err := s.publish.Publish(ctx, topicAdmin, "rsvp.changed", ev); err != nil {
+	if err := s.publish.Publish(ctx, live.TopicAdmin, live.EventRSVPChanged, ev); err != nil {
 		s.log.WarnContext(ctx, "publish rsvp.changed", "err", err)
 	}
 	s.publishStats(ctx)
@@ -491,7 +489,7 @@ func (s *Server) publishStats(ctx context.Context) {
 		s.log.WarnContext(ctx, "read stats to publish", "err", err)
 		return
 	}
-	if err := s.publish.Publish(ctx, topicAdmin, "stats.updated", newStatsView(st)); err != nil {
+	if err := s.publish.Publish(ctx, live.TopicAdmin, live.EventStatsUpdated, newStatsView(st)); err != nil {
 		s.log.WarnContext(ctx, "publish stats.updated", "err", err)
 	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
@@ -147,7 +148,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// The hub only publishes here; it serves no sockets.
-	live := hub.New(hub.Config{}, broker, nil, logger)
+	live := hub.New(liveRules(hub.Config{}), broker, nil, logger)
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -303,7 +304,7 @@ func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.I
 	if err != nil {
 		return err
 	}
-	if err := p.live.Publish(ctx, hub.TopicMenu, "menu.changed", map[string]any{"reason": "image_prompt", "drinkIds": []string{drinkID}}); err != nil {
+	if err := p.live.Publish(ctx, live.TopicMenu, live.EventMenuChanged, map[string]any{"reason": "image_prompt", "drinkIds": []string{drinkID}}); err != nil {
 		p.log.WarnContext(ctx, "announce image prompt to menu caches", "drink", drinkID, "err", err)
 	}
 	return nil
