@@ -105,7 +105,7 @@ func newHarness(ctx context.Context, redisURL string, history int) (*harness, fu
 		return nil, nil, err
 	}
 	h.mux.HandleFunc("POST /api/auth/login", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"token": harnessToken, "role": "admin"})
+		writeJSON(w, http.StatusOK, map[string]string{"token": harnessToken, "role": string(guest.RoleAdmin)})
 	})
 	h.mux.HandleFunc("POST /api/ws/ticket", h.authed(func(w http.ResponseWriter, r *http.Request) {
 		t := randomHex()
