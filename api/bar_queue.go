@@ -160,7 +160,7 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	event := to.Event()
+	event := live.OrderEvent(to)
 	if action == order.Recall {
 		// Back to preparing, but the phone should know why its "ready"
 		// went away.

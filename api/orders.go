@@ -342,7 +342,7 @@ func (s *Server) placeOrder(ctx context.Context, who auth.Identity, req order.Re
 	if err != nil || replayed {
 		return o, replayed, err
 	}
-	s.orderEvent(ctx, o, o.Status.Event())
+	s.orderEvent(ctx, o, live.OrderEvent(o.Status))
 	return o, false, nil
 }
 
@@ -698,7 +698,7 @@ func (s *Server) handleCancelOrder(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	s.orderEvent(ctx, next, to.Event())
+	s.orderEvent(ctx, next, live.OrderEvent(to))
 	writeJSON(w, http.StatusOK, orderView{Order: tidy(next)})
 }
 

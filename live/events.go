@@ -1,7 +1,9 @@
 package live
 
+import "github.com/barhub/barhub/order"
+
 // Events on TopicBar and on the ordering guest's topic, each carrying the
-// order (order.Order): order.Status.Event names the one for each status.
+// order (order.Order): OrderEvent names the one for each status.
 const (
 	EventOrderPlaced    = "order.placed"
 	EventOrderUpdated   = "order.updated"
@@ -10,6 +12,23 @@ const (
 	EventOrderServed    = "order.served"
 	EventOrderCancelled = "order.cancelled"
 )
+
+// OrderEvent is the event announcing that an order reached status s.
+func OrderEvent(s order.Status) string {
+	switch s {
+	case order.Queued:
+		return EventOrderPlaced
+	case order.Preparing:
+		return EventOrderPreparing
+	case order.Ready:
+		return EventOrderReady
+	case order.Served:
+		return EventOrderServed
+	case order.Cancelled:
+		return EventOrderCancelled
+	}
+	return "order." + string(s)
+}
 
 // Events on TopicAdmin.
 const (

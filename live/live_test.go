@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
 )
 
 func TestExists(t *testing.T) {
@@ -71,6 +72,21 @@ func TestMayConnect(t *testing.T) {
 	} {
 		if got := MayConnect(role); got != want {
 			t.Errorf("MayConnect(%q) = %v, want %v", role, got, want)
+		}
+	}
+}
+
+func TestOrderEvent(t *testing.T) {
+	want := map[order.Status]string{
+		order.Queued: "order.placed", order.Preparing: "order.preparing", order.Ready: "order.ready",
+		order.Served: "order.served", order.Cancelled: "order.cancelled",
+	}
+	for s, ev := range want {
+		if got := OrderEvent(s); got != ev {
+			t.Errorf("OrderEvent(%s) = %s, want %s", s, got, ev)
+		}
+		if got := s.Event(); got != ev { // the two agree until Status.Event goes
+			t.Errorf("%s.Event() = %s, want %s", s, got, ev)
 		}
 	}
 }

@@ -63,6 +63,8 @@ var transitions = map[Status]map[Action]Status{
 }
 
 // Event is the live event name announcing that an order reached status.
+//
+// Deprecated: live.OrderEvent names the events.
 func (s Status) Event() string {
 	switch s {
 	case Queued:
