@@ -6,6 +6,11 @@
 // bytes to every subscribed socket; a socket whose queue is full is closed
 // rather than allowed to hold anyone else up. The wire protocol is
 // described in docs/PROTOCOL.md.
+//
+// The hub knows no topics and no roles: the application says which topics
+// exist and who may hear them through Config (KnownTopic, Authorize,
+// Admit), as centrifuge leaves them to its OnSubscribe callback; barhub's
+// are in package live.
 package hub
 
 import (

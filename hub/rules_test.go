@@ -1,6 +1,11 @@
 package hub
 
 import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
 	"strings"
 	"testing"
 )
@@ -90,5 +95,59 @@ func TestKnownTopic(t *testing.T) {
 	}
 	if New(Config{}, NewMemoryBroker(1), nil, nil).knownTopic("guests") {
 		t.Error("a hub without rules knows a topic")
+	}
+}
+
+// What the application's rules answer reaches the client as the
+// protocol's codes.
+func TestApplicationRules(t *testing.T) {
+	errNoSuchGuest := fmt.Errorf("no guest g9: %w", ErrUnknownTopic)
+	e := newEnv(t, memoryBrokers, 100, Config{
+		Authorize: func(id Identity, topic string) error {
+			switch topic {
+			case guestTopic("g9"):
+				return errNoSuchGuest
+			case topicBar:
+				return errors.New("not tonight")
+			}
+			return testAuthorize(id, topic)
+		},
+		Admit: func(id Identity) error {
+			if id.ID == "banned" {
+				return ErrForbidden
+			}
+			return nil
+		},
+	})
+	c := e.dial(0, admin)
+	for topic, code := range map[string]string{guestTopic("g9"): "unknown_topic", topicBar: "forbidden", "nope": "unknown_topic"} {
+		c.send(map[string]string{"type": "subscribe", "topic": topic})
+		if m := c.read(); m.Type != "error" || m.Code != code || m.Topic != topic {
+			t.Errorf("subscribe to %s: got %+v, want %s", topic, m, code)
+		}
+	}
+	if m := c.subscribe(topicAdmin, nil); m.Type != "subscribed" {
+		t.Errorf("subscribe to admin: got %+v", m)
+	}
+
+	req, _ := http.NewRequest(http.MethodGet, e.wsURL(0, e.tickets.issue(Identity{ID: "banned", Role: roleAdmin})), nil)
+	req.URL.Scheme = "http"
+	req.Header.Set("Connection", "Upgrade")
+	req.Header.Set("Upgrade", "websocket")
+	req.Header.Set("Sec-WebSocket-Version", "13")
+	req.Header.Set("Sec-WebSocket-Key", "dGhlIHNhbXBsZSBub25jZQ==")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	var body struct {
+		Error struct{ Code string }
+	}
+	if err := json.NewDecoder(resp.Body).Decode(&body); err != nil || resp.StatusCode != http.StatusForbidden || body.Error.Code != "forbidden" {
+		t.Errorf("refused by Admit: got %d %q (%v), want 403 forbidden", resp.StatusCode, body.Error.Code, err)
+	}
+	if err := e.hubs[0].Publish(context.Background(), "nope", "x", nil); !errors.Is(err, ErrUnknownTopic) {
+		t.Errorf("publish on an unknown topic: %v, want ErrUnknownTopic", err)
 	}
 }
