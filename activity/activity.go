@@ -18,6 +18,7 @@ import (
 
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -203,7 +204,7 @@ func (r *Recorder) Flush(ctx context.Context) {
 		first += n
 	}
 	if first > 0 && r.cfg.Publish != nil {
-		if err := r.cfg.Publish.Publish(ctx, "admin", "guest.activity", map[string]int{"firstLogins": first, "guests": len(batch)}); err != nil {
+		if err := r.cfg.Publish.Publish(ctx, live.TopicAdmin, live.EventGuestActivity, map[string]int{"firstLogins": first, "guests": len(batch)}); err != nil {
 			r.log.WarnContext(ctx, "publish guest.activity", "err", err)
 		}
 	}

@@ -143,17 +143,6 @@ const (
 	SourceLocal   = "local"
 )
 
-// Hub events and topics the worker publishes.
-const (
-	EventPromptReady         = "drink.prompt_ready"
-	EventRecommendationReady = "recommendation.ready"
-	EventAlert               = "alert"
-	TopicAdmin               = "admin"
-)
-
-// GuestTopic is the private hub topic of one guest.
-func GuestTopic(guestID string) string { return "guest:" + guestID }
-
 // permanent reports whether err says that trying again cannot help (a
 // model the account may not use, a request the service refuses). Errors
 // say so by implementing Permanent() bool, as ai/bedrock's do.

@@ -17,6 +17,7 @@ import (
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -224,7 +225,7 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Bartender {
 	jcfg := fastJobs
 	jcfg.ID = id
 	w := jobs.NewRunner(jobs.Deps{Queue: st, Logger: r.log, Alert: func(ctx context.Context, a map[string]any) error {
-		return r.pub.Publish(ctx, ai.TopicAdmin, ai.EventAlert, a)
+		return r.pub.Publish(ctx, live.TopicAdmin, live.EventAlert, a)
 	}}, jcfg)
 	b.Register(w)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -283,7 +284,7 @@ func TestImagePromptWithBedrock(t *testing.T) {
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
-	ev := r.pub.wait(t, ai.TopicAdmin, ai.EventPromptReady)
+	ev := r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 	done := waitJob(t, r.st, j.ID, store.JobDone)
 
 	reqs := r.srv.Requests()
@@ -359,7 +360,7 @@ func TestServerErrorsDeadLetterWithAnAlert(t *testing.T) {
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
 	dead := waitJob(t, r.st, j.ID, store.JobDead)
-	alert := r.pub.wait(t, ai.TopicAdmin, ai.EventAlert)
+	alert := r.pub.wait(t, live.TopicAdmin, live.EventAlert)
 	if n := r.srv.Count(); n != store.DefaultJobAttempts {
 		t.Errorf("%d calls, want %d", n, store.DefaultJobAttempts)
 	}
@@ -416,7 +417,7 @@ func TestRecommendationWithBedrockIsValidated(t *testing.T) {
 	r.start(t, r.st, "w1")
 	rec, j := r.request(t, gid, store.RecommendationRequest{Likes: []string{"bitter"}, Dislikes: []string{"sweet"}, Mood: "celebrating"})
 
-	ev := r.pub.wait(t, ai.GuestTopic(gid), ai.EventRecommendationReady)
+	ev := r.pub.wait(t, live.GuestTopic(gid), live.EventRecommendationReady)
 	done := waitJob(t, r.st, j.ID, store.JobDone)
 	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 	if err != nil {

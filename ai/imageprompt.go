@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai/prompts"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -129,7 +130,7 @@ func (w *Bartender) imagePrompt(ctx context.Context, j store.Job) (outcome, erro
 		}
 		return outcome{usage: usage}, fmt.Errorf("save image prompt of drink %s: %w", id, err)
 	}
-	w.publish(ctx, TopicAdmin, EventPromptReady, map[string]any{
+	w.publish(ctx, live.TopicAdmin, live.EventPromptReady, map[string]any{
 		"drinkId":     id,
 		"name":        d.Name,
 		"jobId":       j.ID,
@@ -162,5 +163,5 @@ func (w *Bartender) imagePromptFallback(ctx context.Context, j store.Job) {
 		w.log.Warn("save the local image prompt of a failed job", "drink", id, "err", err)
 		return
 	}
-	w.publish(ctx, TopicAdmin, EventPromptReady, map[string]any{"drinkId": id, "name": d.Name, "jobId": j.ID, "imagePrompt": p})
+	w.publish(ctx, live.TopicAdmin, live.EventPromptReady, map[string]any{"drinkId": id, "name": d.Name, "jobId": j.ID, "imagePrompt": p})
 }

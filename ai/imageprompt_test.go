@@ -7,6 +7,7 @@ import (
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -60,8 +61,8 @@ func TestImagePromptFallsBackToTheLocalTemplate(t *testing.T) {
 		r.start(t, r.st, "w1")
 		j := r.enqueue(t, store.ImagePromptJob("negroni"))
 		dead := waitJob(t, r.st, j.ID, store.JobDead)
-		r.pub.wait(t, ai.TopicAdmin, ai.EventAlert)
-		r.pub.wait(t, ai.TopicAdmin, ai.EventPromptReady)
+		r.pub.wait(t, live.TopicAdmin, live.EventAlert)
+		r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 		p := r.sink.get("negroni")
 		if len(p) != 1 || p[0].Source != "local" || p[0].Model != ai.LocalImageModel || !strings.HasPrefix(p[0].Text, "Premium Nordic-minimalist photograph of a Negroni") {
 			t.Fatalf("saved %+v", p)
@@ -77,7 +78,7 @@ func TestImagePromptFallsBackToTheLocalTemplate(t *testing.T) {
 		r.start(t, r.st, "w1")
 		j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
 		waitJob(t, r.st, j.ID, store.JobDead)
-		r.pub.wait(t, ai.TopicAdmin, ai.EventPromptReady)
+		r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 		if p := r.sink.get("mai-tai"); len(p) != 1 || p[0].Source != "local" {
 			t.Fatalf("saved %+v", p)
 		}

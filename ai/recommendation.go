@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/ai/prompts"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -191,7 +192,7 @@ func (w *Bartender) complete(ctx context.Context, rec store.Recommendation, stat
 	if err != nil {
 		return err
 	}
-	w.publish(ctx, GuestTopic(rec.GuestID), EventRecommendationReady, saved)
+	w.publish(ctx, live.GuestTopic(rec.GuestID), live.EventRecommendationReady, saved)
 	return nil
 }
 

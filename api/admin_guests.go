@@ -15,7 +15,7 @@ import (
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -436,10 +436,6 @@ func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, st.InZone())
 }
 
-// eventEventChanged carries the event's details (guest.Details) on the
-// guests topic when the host saves the settings.
-const eventEventChanged = "event.changed"
-
 func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	var in guest.SettingsInput
 	if err := decode(r, &in); err != nil {
@@ -462,6 +458,6 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	}
 	// Guests' open pages show the new name, time, place and dress code at
 	// once; the data is what GET /api/rsvp gives as "event".
-	s.publishEvent(r.Context(), hub.TopicGuests, eventEventChanged, saved.Details(time.Now()))
+	s.publishEvent(r.Context(), live.TopicGuests, live.EventEventChanged, saved.Details(time.Now()))
 	writeJSON(w, http.StatusOK, saved.InZone())
 }

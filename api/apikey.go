@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/audit"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -134,7 +134,7 @@ func (s *Server) handleSetAppKey(w http.ResponseWriter, r *http.Request) {
 	// itself never reaches the log.
 	audit.Note(r.Context(), "enabled", k.Enabled)
 	audit.Note(r.Context(), "rotated", req.Rotate)
-	s.publishEvent(r.Context(), hub.TopicMenu, eventAppStatus, map[string]bool{"enabled": k.Enabled})
+	s.publishEvent(r.Context(), live.TopicMenu, live.EventAppStatus, map[string]bool{"enabled": k.Enabled})
 	s.log.InfoContext(r.Context(), "guest app switched", "enabled", k.Enabled, "rotated", req.Rotate, "by", identity(r.Context()).GuestID)
 	writeJSON(w, http.StatusOK, k)
 }

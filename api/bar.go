@@ -17,6 +17,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/live"
 )
 
 // BarConfig configures the menu, ordering and the bar queue.
@@ -120,9 +121,9 @@ func (s *Server) newServices(d Deps) {
 	s.orders = app.NewOrders(app.OrdersDeps{Store: d.Store, Menu: s.menu, Bar: s.queue, Views: views, Logger: d.Logger,
 		Limits: app.OrderLimits{MaxOpenOrders: cfg.MaxOpenOrders, DrinksPerHour: cfg.DrinksPerHour}})
 	if cfg.Events != nil {
-		cfg.Events.OnEvent(hub.TopicBar, s.bar.orders.onEvent)
-		cfg.Events.OnEvent(hub.TopicMenu, func(ev hub.Event) {
-			if ev.Event == eventAppStatus {
+		cfg.Events.OnEvent(live.TopicBar, s.bar.orders.onEvent)
+		cfg.Events.OnEvent(live.TopicMenu, func(ev hub.Event) {
+			if ev.Event == live.EventAppStatus {
 				s.bar.appKey.invalidate()
 				return
 			}
@@ -130,13 +131,6 @@ func (s *Server) newServices(d Deps) {
 		})
 	}
 }
-
-// Live event names of this area; the use cases (package app) send the
-// menu and order events.
-const (
-	eventAppStatus     = "app.status"
-	eventOrdersSummary = app.EventOrdersSummary
-)
 
 // publishEvent sends an event and logs a failure: the change is already
 // stored, and clients resync on reconnect, so a lost event must not fail

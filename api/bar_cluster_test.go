@@ -21,6 +21,7 @@ import (
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -91,7 +92,7 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 		}
 		if eventDelay > 0 {
 			// Listeners run in order of registration: this one goes first.
-			h.OnEvent(hub.TopicMenu, func(hub.Event) { time.Sleep(eventDelay) })
+			h.OnEvent(live.TopicMenu, func(hub.Event) { time.Sleep(eventDelay) })
 		}
 		bar := BarConfig{ImageDir: t.TempDir(), Redis: rdb, RedisPrefix: prefix, Events: h}
 		if tweak != nil {
@@ -141,7 +142,7 @@ func TestCacheInvalidationAcrossInstances(t *testing.T) {
 	bartender := a.addGuest(guest.Guest{FirstName: "Bea", Role: guest.RoleBartender})
 	admin := a.addGuest(guest.Guest{FirstName: "Hal", Role: guest.RoleAdmin})
 	bTok, aTok := a.tokenFor(bartender), a.tokenFor(admin)
-	bEvents := listen(t, b.hub, hub.TopicMenu)
+	bEvents := listen(t, b.hub, live.TopicMenu)
 
 	// Both instances have the menu cached.
 	for _, e := range c {

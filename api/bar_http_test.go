@@ -6,7 +6,7 @@ import (
 	"testing"
 
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 )
 
@@ -64,8 +64,8 @@ func TestEveryBarTransition(t *testing.T) {
 
 func TestBarTransitionDetails(t *testing.T) {
 	e := newBarEnv(t)
-	guestEvents := listen(t, e.hub, hub.GuestTopic(e.guest.ID))
-	adminEvents := listen(t, e.hub, hub.TopicAdmin)
+	guestEvents := listen(t, e.hub, live.GuestTopic(e.guest.ID))
+	adminEvents := listen(t, e.hub, live.TopicAdmin)
 	v := e.order(e.gTok, 201, one("negroni"))
 
 	for _, tt := range []struct {
@@ -123,7 +123,7 @@ func TestBarTransitionDetails(t *testing.T) {
 		t.Errorf("%d order.served, want 1", n)
 	}
 	// The host's dashboard gets counts, not orders.
-	sums := adminEvents.waitFor(t, eventOrdersSummary, func(data []byte) bool {
+	sums := adminEvents.waitFor(t, live.EventOrdersSummary, func(data []byte) bool {
 		return strings.Contains(string(data), `"served":1`)
 	})
 	if !strings.Contains(string(sums.Data), `"queued":0,"preparing":0,"ready":0,"served":1,"cancelled":0,"open":0,"total":1`) {
@@ -139,8 +139,8 @@ func TestBarTransitionDetails(t *testing.T) {
 // hears order.ready once.
 func TestTwoBartendersRace(t *testing.T) {
 	e := newBarEnv(t)
-	guestEvents := listen(t, e.hub, hub.GuestTopic(e.guest.ID))
-	barEvents := listen(t, e.hub, hub.TopicBar)
+	guestEvents := listen(t, e.hub, live.GuestTopic(e.guest.ID))
+	barEvents := listen(t, e.hub, live.TopicBar)
 	tokens := []string{e.bTok, e.tokenFor(e.addGuest(guestNamed("Second", guest.RoleBartender))), e.aTok}
 	for round := range 5 {
 		v := e.order(e.gTok, 201, one("mojito"))

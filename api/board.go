@@ -13,7 +13,7 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/text"
@@ -25,10 +25,6 @@ import (
 // sees the board and nothing else, and revoking the link ends its tokens
 // and socket through the same machinery as a guest's "sign out
 // everywhere" (docs/DESIGN.md; sessions.go).
-
-// eventBoardOrder is the board topic's one event: an order's board view,
-// whatever happened to it.
-const eventBoardOrder = "board.order"
 
 // boardOrder is what a board shows of an order: no guest id, no notes, no
 // dietary details.
@@ -221,5 +217,5 @@ func isBoardRoute(ctx context.Context) bool {
 
 // boardEvent gives the boards the order's new state.
 func (s *Server) boardEvent(ctx context.Context, o order.Order) {
-	s.publishEvent(ctx, hub.TopicBoard, eventBoardOrder, newBoardOrder(o))
+	s.publishEvent(ctx, live.TopicBoard, live.EventBoardOrder, newBoardOrder(o))
 }

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 )
 
 func TestShortName(t *testing.T) {
@@ -28,7 +28,7 @@ func TestShortName(t *testing.T) {
 // may call nothing else, and stops working the moment the link is revoked.
 func TestBoardLink(t *testing.T) {
 	e := newBarEnv(t)
-	boardEvents := listen(t, e.hub, hub.TopicBoard)
+	boardEvents := listen(t, e.hub, live.TopicBoard)
 
 	status, raw := e.do("POST", "/api/bar/boards", e.bTok, map[string]string{"name": "TV by the bar"})
 	if status != 201 {
@@ -65,7 +65,7 @@ func TestBoardLink(t *testing.T) {
 		t.Errorf("the board shows the guest's id: %s", raw)
 	}
 	e.move(v.ID, "ready", 200)
-	got := boardEvents.waitFor(t, eventBoardOrder, func(d []byte) bool {
+	got := boardEvents.waitFor(t, live.EventBoardOrder, func(d []byte) bool {
 		var o boardOrder
 		return json.Unmarshal(d, &o) == nil && o.ID == v.ID && o.Status == "ready" && o.ReadyAt != nil
 	})

@@ -17,6 +17,7 @@ import (
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/locale"
 )
 
@@ -345,7 +346,7 @@ func TestDoorPublishesLive(t *testing.T) {
 	ada := e.addGuest(guest.Guest{FirstName: "Ada", LastName: "Lovelace", Status: guest.StatusComing, ExpectedGuests: 3})
 	adminCh := e.adminEvents()
 	barCh := make(chan hub.Event, 64)
-	e.hub.OnEvent(hub.TopicBar, func(ev hub.Event) { barCh <- ev })
+	e.hub.OnEvent(live.TopicBar, func(ev hub.Event) { barCh <- ev })
 
 	if status, _, raw := e.doorCheckIn(tok, map[string]string{"code": ada.Code}); status != http.StatusOK {
 		t.Fatalf("%d %s", status, raw)
@@ -370,7 +371,7 @@ func TestDoorPublishesLive(t *testing.T) {
 	var names []string
 	for _, ev := range collect(adminCh, 4) {
 		names = append(names, ev.Event)
-		if ev.Event == eventCheckedIn {
+		if ev.Event == live.EventCheckedIn {
 			var d doorEvent
 			json.Unmarshal([]byte(ev.Data), &d)
 			if d.Guest.ID != ada.ID || d.ByName != "Sam Door" || d.Arrived.CheckedIn != 1 || d.Arrived.CheckedInHeads != 3 {
@@ -389,7 +390,7 @@ func TestDoorPublishesLive(t *testing.T) {
 		t.Errorf("admin events: %s", got)
 	}
 	bar := collect(barCh, 2)
-	if bar[0].Event != eventCheckedIn || bar[1].Event != eventCheckInUndone {
+	if bar[0].Event != live.EventCheckedIn || bar[1].Event != live.EventCheckInUndone {
 		t.Errorf("bar events: %s, %s", bar[0].Event, bar[1].Event)
 	}
 	select {

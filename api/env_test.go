@@ -15,6 +15,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -55,7 +56,7 @@ func newTestEnvOn(t testing.TB, st *store.Store, tweak ...func(*Deps)) *testEnv 
 		t.Fatal(err)
 	}
 	sessions := auth.NewSessions(st, auth.SessionsConfig{})
-	h := hub.New(hub.Config{}, hub.NewMemoryBroker(1000), testTickets{tickets, sessions}, logger)
+	h := hub.New(liveRules(hub.Config{}), hub.NewMemoryBroker(1000), testTickets{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {
 		t.Fatal(err)
 	}
@@ -107,6 +108,25 @@ func (tt testTickets) RedeemTicket(ctx context.Context, ticket string) (hub.Iden
 		}
 	}
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+}
+
+// liveRules gives the test hub barhub's topics and who may hear them, as
+// cmd/barhub does.
+func liveRules(c hub.Config) hub.Config {
+	c.KnownTopic = live.Exists
+	c.Admit = func(id hub.Identity) error {
+		if !live.MayConnect(guest.Role(id.Role)) {
+			return hub.ErrForbidden
+		}
+		return nil
+	}
+	c.Authorize = func(id hub.Identity, topic string) error {
+		if !live.MayHear(guest.Role(id.Role), id.ID, topic) {
+			return hub.ErrForbidden
+		}
+		return nil
+	}
+	return c
 }
 
 // addGuest stores a guest (filling defaults) and returns it with its code.

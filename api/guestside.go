@@ -27,11 +27,6 @@ type (
 	sendResult  = app.SendResult
 )
 
-const (
-	eventCheckedIn     = app.EventCheckedIn
-	eventCheckInUndone = app.EventCheckInUndone
-)
-
 // newGuestSide builds the guest side's use cases over the server's parts.
 func (s *Server) newGuestSide() guestSide {
 	var g guestSide

@@ -23,7 +23,7 @@ func TestAnnouncementWhileRedisIsDown(t *testing.T) {
 	ln.Close()
 	rdb := redis.NewClient(&redis.Options{Addr: addr})
 	t.Cleanup(func() { rdb.Close() })
-	live := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, "barhub-test-down", 10), nil, nil)
+	live := hub.New(liveRules(hub.Config{}), hub.NewRedisBroker(rdb, "barhub-test-down", 10), nil, nil)
 	e := newTestEnv(t, func(d *Deps) { d.Publish = live })
 
 	admin := e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin})

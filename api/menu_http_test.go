@@ -16,8 +16,8 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 )
 
@@ -200,7 +200,7 @@ func TestDrinkAdmin(t *testing.T) {
 			mu.Unlock()
 		}
 	})
-	menuEvents := listen(t, e.hub, hub.TopicMenu)
+	menuEvents := listen(t, e.hub, live.TopicMenu)
 
 	status, body := e.do("POST", "/api/admin/drinks", e.aTok, validDrink())
 	var d drinkView
@@ -441,7 +441,7 @@ func (e *barEnv) srvSigner() (*images.Signer, error) {
 
 func TestStockMakesDrinksUnavailableAndBack(t *testing.T) {
 	e := newBarEnv(t)
-	menuEvents := listen(t, e.hub, hub.TopicMenu)
+	menuEvents := listen(t, e.hub, live.TopicMenu)
 
 	status, body := e.do("PUT", "/api/bar/stock/Mint", e.bTok, map[string]bool{"inStock": false})
 	var resp ingredientStockResponse

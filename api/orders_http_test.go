@@ -8,7 +8,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 )
@@ -24,8 +24,8 @@ func countOrders(t *testing.T, e *barEnv, guestID string) int {
 
 func TestPlaceOrder(t *testing.T) {
 	e := newBarEnv(t)
-	barEvents := listen(t, e.hub, hub.TopicBar)
-	guestEvents := listen(t, e.hub, hub.GuestTopic(e.guest.ID))
+	barEvents := listen(t, e.hub, live.TopicBar)
+	guestEvents := listen(t, e.hub, live.GuestTopic(e.guest.ID))
 
 	body := map[string]any{"items": []map[string]any{{"drinkId": "negroni", "qty": 2, "notes": "  one without ice "}, {"drinkId": "virgin-mojito"}}}
 	status, hdr, raw := e.doHeaders("POST", "/api/orders", e.gTok, body, "Idempotency-Key", "k-1")
@@ -133,7 +133,7 @@ func TestIdempotencySequential(t *testing.T) {
 // exactly one order exists afterwards and every answer names it.
 func TestIdempotencyConcurrent(t *testing.T) {
 	e := newBarEnv(t)
-	barEvents := listen(t, e.hub, hub.TopicBar)
+	barEvents := listen(t, e.hub, live.TopicBar)
 	body := map[string]any{"items": []any{one("paloma")}}
 	for range 3 {
 		id := retryAtOnce(t, []*testEnv{e.testEnv}, e.gTok, body, newKey(), 20)
@@ -219,7 +219,7 @@ func TestOpenOrderLimit(t *testing.T) {
 
 func TestEditAndCancelWhileQueued(t *testing.T) {
 	e := newBarEnv(t)
-	barEvents := listen(t, e.hub, hub.TopicBar)
+	barEvents := listen(t, e.hub, live.TopicBar)
 	v := e.order(e.gTok, 201, one("negroni"))
 
 	status, raw := e.do("PATCH", "/api/orders/"+v.ID, e.gTok, map[string]any{"items": []any{map[string]any{"drinkId": "boulevardier", "qty": 2}}, "version": 1})

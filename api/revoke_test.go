@@ -13,6 +13,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 )
 
 // brokerWait bounds how long a change made on one instance may take to
@@ -141,7 +142,7 @@ func TestRevokedAdminLosesAccessOnEveryInstance(t *testing.T) {
 		}
 	}
 	ws, _ := a.dial(a.ticket(tok))
-	if got := subscribe(t, ws, hub.TopicAdmin); got != "subscribed" {
+	if got := subscribe(t, ws, live.TopicAdmin); got != "subscribed" {
 		t.Fatalf("admin topic as admin: %s", got)
 	}
 
@@ -167,7 +168,7 @@ func TestRevokedAdminLosesAccessOnEveryInstance(t *testing.T) {
 	}
 	// A fresh ticket opens a socket as the guest she now is.
 	ws, _ = a.dial(a.ticket(tok))
-	if got := subscribe(t, ws, hub.TopicAdmin); got != "forbidden" {
+	if got := subscribe(t, ws, live.TopicAdmin); got != "forbidden" {
 		t.Errorf("admin topic after demotion: %s, want forbidden", got)
 	}
 
@@ -215,7 +216,7 @@ func TestDemotedBartenderLosesTheBar(t *testing.T) {
 		}
 	}
 	ws, _ := a.dial(a.ticket(tok))
-	if got := subscribe(t, ws, hub.TopicBar); got != "subscribed" {
+	if got := subscribe(t, ws, live.TopicBar); got != "subscribed" {
 		t.Fatalf("bar topic as bartender: %s", got)
 	}
 	spare := a.ticket(tok) // issued before the change, used after it
@@ -238,7 +239,7 @@ func TestDemotedBartenderLosesTheBar(t *testing.T) {
 	if status != http.StatusSwitchingProtocols {
 		t.Fatalf("the spare ticket: %d, want a guest's socket", status)
 	}
-	if got := subscribe(t, ws, hub.TopicBar); got != "forbidden" {
+	if got := subscribe(t, ws, live.TopicBar); got != "forbidden" {
 		t.Errorf("bar topic with a ticket issued before the demotion: %s, want forbidden", got)
 	}
 }

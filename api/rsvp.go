@@ -18,9 +18,6 @@ import (
 // RSVP: the guest's side (docs/DESIGN.md, flow 2). The host's desk is in
 // admin_guests.go, admin_csv.go and invitations.go.
 
-// topicAdmin is the hub topic of the host's dashboard.
-const topicAdmin = "admin"
-
 // handleEvent is the public part of the event, for the sign-in page and
 // anyone holding the link: no address, no details.
 func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {

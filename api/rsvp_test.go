@@ -13,6 +13,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 )
 
 var household atomic.Int64
@@ -240,7 +241,7 @@ func TestGetRSVPAndEvent(t *testing.T) {
 func (e *testEnv) adminEvents() <-chan hub.Event {
 	e.t.Helper()
 	ch := make(chan hub.Event, 64)
-	e.hub.OnEvent(topicAdmin, func(ev hub.Event) { ch <- ev })
+	e.hub.OnEvent(live.TopicAdmin, func(ev hub.Event) { ch <- ev })
 	return ch
 }
 

@@ -9,6 +9,7 @@ import (
 
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -108,7 +109,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		if err := s.store.MarkInviteOpened(r.Context(), g.ID, time.Now()); err != nil {
 			s.log.WarnContext(r.Context(), "record opened invitation", "guest", g.ID, "err", err)
 		} else if s.publish != nil {
-			s.publish.Publish(r.Context(), "admin", "invite.updated", map[string]any{"guestId": g.ID, "opened": true})
+			s.publish.Publish(r.Context(), live.TopicAdmin, live.EventInviteUpdated, map[string]any{"guestId": g.ID, "opened": true})
 		}
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g})

@@ -9,6 +9,7 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/text"
 )
 
@@ -93,15 +94,15 @@ func (a *Announcements) Announce(ctx context.Context, from string, req Announcem
 	}
 	ann := Announcement{Text: msg, From: from, At: a.now().UTC(), SentAt: req.SentAt, Push: req.Push}
 	if ids == nil {
-		if err := a.pub.Publish(ctx, hub.TopicGuests, "announcement", ann); err != nil {
+		if err := a.pub.Publish(ctx, live.TopicGuests, live.EventAnnouncement, ann); err != nil {
 			return AnnouncementResult{}, err
 		}
-		audit.SetSubject(ctx, hub.TopicGuests)
-		return AnnouncementResult{Topic: hub.TopicGuests, Announcement: ann}, nil
+		audit.SetSubject(ctx, live.TopicGuests)
+		return AnnouncementResult{Topic: live.TopicGuests, Announcement: ann}, nil
 	}
 	out := make([]hub.Outgoing, len(ids))
 	for i, id := range ids {
-		out[i] = hub.Outgoing{Topic: hub.GuestTopic(id), Event: "announcement", Data: ann}
+		out[i] = hub.Outgoing{Topic: live.GuestTopic(id), Event: live.EventAnnouncement, Data: ann}
 	}
 	if err := a.pub.PublishMany(ctx, out); err != nil {
 		return AnnouncementResult{}, err

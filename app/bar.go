@@ -8,7 +8,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 )
@@ -90,13 +90,6 @@ func NewBar(d BarDeps) *Bar {
 	}
 	return &Bar{store: d.Store, views: d.Views, publish: d.Publish, onOrder: d.OnOrder, log: d.Logger}
 }
-
-// Live event names of the bar beyond the order events (order.Status.Event).
-const (
-	eventOrderUpdated = "order.updated"
-	// EventOrdersSummary carries an OrderSummary to the host's dashboard.
-	EventOrdersSummary = "orders.summary"
-)
 
 // Queue is the bartenders' list of unfinished orders.
 type Queue struct {
@@ -193,11 +186,11 @@ func (b *Bar) Move(ctx context.Context, by Who, id string, action order.Action, 
 	if err != nil {
 		return order.Order{}, err
 	}
-	event := to.Event()
+	event := live.OrderEvent(to)
 	if action == order.Recall {
 		// Back to preparing, but the phone should know why its "ready"
 		// went away.
-		event = eventOrderUpdated
+		event = live.EventOrderUpdated
 	}
 	b.orderEvent(uctx, next, event)
 	if action == order.MarkReady && next.StartedAt != nil {
@@ -265,8 +258,8 @@ func (b *Bar) orderEvent(ctx context.Context, o order.Order, event string) {
 	// This instance's view first: the answer to this call, and the next
 	// read here, must already see the change.
 	b.views.Apply(o)
-	publishLive(ctx, b.publish, b.log, hub.TopicBar, event, o)
-	publishLive(ctx, b.publish, b.log, hub.GuestTopic(o.GuestID), event, o)
+	publishLive(ctx, b.publish, b.log, live.TopicBar, event, o)
+	publishLive(ctx, b.publish, b.log, live.GuestTopic(o.GuestID), event, o)
 	if b.onOrder != nil {
 		b.onOrder(ctx, o)
 	}
@@ -334,7 +327,7 @@ func (b *Bar) summaryChanged() {
 				if err != nil {
 					b.log.Warn("count orders", "err", err)
 				} else {
-					publishLive(ctx, b.publish, b.log, hub.TopicAdmin, EventOrdersSummary, sum)
+					publishLive(ctx, b.publish, b.log, live.TopicAdmin, live.EventOrdersSummary, sum)
 				}
 				cancel()
 				time.Sleep(summaryInterval)

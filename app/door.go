@@ -12,21 +12,13 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
 // The door (docs/DOOR.md): staff with a bartender or admin sign-in scan
 // the invitation's QR code, or type its code, and the guest is checked in.
 // The domain is in guest/door.go, the store's part in store/door.go.
-
-// Live events of the door, on the admin topic (the host's dashboard) and
-// on the bar topic, which door tablets follow: bartenders may not
-// subscribe to admin.
-const (
-	EventCheckedIn     = "guest.checked_in"
-	EventCheckInUndone = "guest.check_in_undone"
-)
 
 // Failed code look-ups at the door, per staff member and per address, before
 // TooMany: a door sees the odd mistyped card, a guesser needs billions of
@@ -254,7 +246,7 @@ func (d *Door) CheckIn(ctx context.Context, staff auth.Identity, addr string, re
 		}
 	}
 	if recorded {
-		d.changed(ctx, staff, EventCheckedIn, g, st)
+		d.changed(ctx, staff, live.EventCheckedIn, g, st)
 		audit.SetSubject(ctx, g.ID)
 		audit.Note(ctx, "name", g.Name())
 		audit.Note(ctx, "heads", arrival.Heads)
@@ -293,7 +285,7 @@ func (d *Door) Undo(ctx context.Context, staff auth.Identity, guestID string) (U
 		return UndoResult{}, NewError(Conflict, "not_checked_in", g.Name()+" is not checked in (or another door just undid it)")
 	}
 	st := d.arrivedStats(ctx)
-	d.changed(ctx, staff, EventCheckInUndone, g, st)
+	d.changed(ctx, staff, live.EventCheckInUndone, g, st)
 	audit.Note(ctx, "name", g.Name())
 	return UndoResult{Guest: NewDoorGuest(g), Message: g.Name() + " is no longer checked in", Arrived: NewDoorStats(st)}, nil
 }
@@ -350,10 +342,10 @@ func (d *Door) arrivedStats(ctx context.Context) store.GuestStats {
 // door event, then the host's figures.
 func (d *Door) changed(ctx context.Context, staff auth.Identity, event string, g guest.Guest, st store.GuestStats) {
 	ev := DoorEvent{Guest: NewDoorGuest(g), By: staff.GuestID, ByName: staff.Name, At: time.Now().UTC(), Arrived: NewDoorStats(st)}
-	d.dashboard.publish(ctx, hub.TopicAdmin, event, ev)
-	d.dashboard.publish(ctx, hub.TopicBar, event, ev)
+	d.dashboard.publish(ctx, live.TopicAdmin, event, ev)
+	d.dashboard.publish(ctx, live.TopicBar, event, ev)
 	if st.Version > 0 {
-		d.dashboard.publish(ctx, hub.TopicAdmin, "stats.updated", NewStatsView(st))
+		d.dashboard.publish(ctx, live.TopicAdmin, live.EventStatsUpdated, NewStatsView(st))
 	}
 }
 

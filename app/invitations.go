@@ -9,8 +9,8 @@ import (
 
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/invite"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -183,7 +183,7 @@ func (u *Invitations) Send(ctx context.Context, req SendRequest, lang string) (S
 	audit.Note(ctx, "queued", res.Queued)
 	audit.Note(ctx, "recorded", res.Recorded)
 	if u.d.Publish != nil && (res.Queued > 0 || res.Recorded > 0) {
-		if err := u.d.Publish.Publish(ctx, hub.TopicAdmin, "invite.updated", map[string]any{"how": req.How, "queued": res.Queued, "recorded": res.Recorded}); err != nil {
+		if err := u.d.Publish.Publish(ctx, live.TopicAdmin, live.EventInviteUpdated, map[string]any{"how": req.How, "queued": res.Queued, "recorded": res.Recorded}); err != nil {
 			u.d.Log.WarnContext(ctx, "publish invite.updated", "err", err)
 		}
 	}

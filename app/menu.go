@@ -11,8 +11,8 @@ import (
 
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/store"
 )
@@ -88,9 +88,6 @@ func NewMenu(d MenuDeps) *Menu {
 	}
 }
 
-// Event names of the menu topic.
-const eventMenuChanged = "menu.changed"
-
 // DietDrinks is tonight's drinks as the dietary checks read them (the
 // door's card).
 func (m *Menu) DietDrinks(ctx context.Context) ([]diet.Drink, error) {
@@ -125,7 +122,7 @@ func (m *Menu) Changed(ctx context.Context, reason string, drinkIDs []string) {
 	if drinkIDs == nil {
 		drinkIDs = []string{}
 	}
-	publishLive(ctx, m.publish, m.log, hub.TopicMenu, eventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
+	publishLive(ctx, m.publish, m.log, live.TopicMenu, live.EventMenuChanged, map[string]any{"reason": reason, "drinkIds": drinkIDs})
 }
 
 // publishLive sends an event and logs a failure: the change is already

@@ -12,7 +12,7 @@ import (
 
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 )
 
@@ -41,7 +41,7 @@ func TestMenuWriteShowsAtOnce(t *testing.T) {
 	if _, ok := after.Drink(d.ID); !ok {
 		t.Error("the menu read after the write misses the new drink")
 	}
-	if n := k.events.count(hub.TopicMenu + " menu.changed"); n != 1 {
+	if n := k.events.count(live.TopicMenu + " menu.changed"); n != 1 {
 		t.Errorf("%d menu.changed events, want 1", n)
 	}
 	if _, err := k.menu.DeleteDrink(ctx, d.ID); err != nil {

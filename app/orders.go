@@ -13,6 +13,7 @@ import (
 
 	"github.com/barhub/barhub/diet"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
 )
@@ -145,7 +146,7 @@ func (s *Orders) Place(ctx context.Context, who Who, req order.Request, key stri
 	if err != nil || replayed {
 		return o, replayed, err
 	}
-	s.bar.orderEvent(ctx, o, o.Status.Event())
+	s.bar.orderEvent(ctx, o, live.OrderEvent(o.Status))
 	return o, false, nil
 }
 
@@ -541,7 +542,7 @@ func (s *Orders) Edit(ctx context.Context, who Who, id string, req order.Request
 	if err != nil {
 		return order.Order{}, err
 	}
-	s.bar.orderEvent(ctx, next, eventOrderUpdated)
+	s.bar.orderEvent(ctx, next, live.EventOrderUpdated)
 	return next, nil
 }
 
@@ -568,7 +569,7 @@ func (s *Orders) Cancel(ctx context.Context, who Who, id, reason string) (order.
 	if err != nil {
 		return order.Order{}, err
 	}
-	s.bar.orderEvent(ctx, next, to.Event())
+	s.bar.orderEvent(ctx, next, live.OrderEvent(to))
 	return Tidy(next), nil
 }
 

@@ -13,7 +13,7 @@ import (
 
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/store"
@@ -165,7 +165,7 @@ func TestPlaceIsIdempotent(t *testing.T) {
 	if e := appError(t, err); e.Kind != app.Unprocessable || e.Code != "idempotency_key_reused" {
 		t.Errorf("same key, other order: %v", err)
 	}
-	if n := k.events.count(hub.TopicBar + " order.placed"); n != 1 {
+	if n := k.events.count(live.TopicBar + " order.placed"); n != 1 {
 		t.Errorf("%d order.placed events on the bar, want 1", n)
 	}
 	views, err := k.orders.Mine(ctx, ada.GuestID)
@@ -334,7 +334,7 @@ func TestCancelByTheGuest(t *testing.T) {
 	if err != nil || c.Status != order.Cancelled || last.Reason != "cancelled by the guest" || last.ActorName != "Ada Guest" {
 		t.Fatalf("cancel: %v %+v", err, c)
 	}
-	if n := k.events.count(hub.TopicBar + " order.cancelled"); n != 1 {
+	if n := k.events.count(live.TopicBar + " order.cancelled"); n != 1 {
 		t.Errorf("%d order.cancelled events, want 1", n)
 	}
 }

@@ -7,7 +7,7 @@ import (
 
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
 
@@ -87,7 +87,7 @@ func (d *Dashboard) GuestsChanged(ctx context.Context, ev GuestsChanged) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
-	if err := d.pub.Publish(ctx, hub.TopicAdmin, "rsvp.changed", ev); err != nil {
+	if err := d.pub.Publish(ctx, live.TopicAdmin, live.EventRSVPChanged, ev); err != nil {
 		d.log.WarnContext(ctx, "publish rsvp.changed", "err", err)
 	}
 	d.publishStats(ctx)
@@ -99,7 +99,7 @@ func (d *Dashboard) publishStats(ctx context.Context) {
 		d.log.WarnContext(ctx, "read stats to publish", "err", err)
 		return
 	}
-	if err := d.pub.Publish(ctx, hub.TopicAdmin, "stats.updated", NewStatsView(st)); err != nil {
+	if err := d.pub.Publish(ctx, live.TopicAdmin, live.EventStatsUpdated, NewStatsView(st)); err != nil {
 		d.log.WarnContext(ctx, "publish stats.updated", "err", err)
 	}
 }

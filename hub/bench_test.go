@@ -28,7 +28,7 @@ func BenchmarkBroadcast(b *testing.B) {
 }
 
 func benchmarkBroadcast(b *testing.B, n int) {
-	r := newBenchRig(b, n, func(int) string { return TopicGuests })
+	r := newBenchRig(b, n, func(int) string { return topicGuests })
 	data := map[string]string{"text": "cake in the garden in 5 minutes"}
 	b.ResetTimer()
 	start := time.Now()
@@ -39,7 +39,7 @@ func benchmarkBroadcast(b *testing.B, n int) {
 		for int64(i)*int64(n)-r.received.Load() > int64(n)*512 {
 			time.Sleep(100 * time.Microsecond)
 		}
-		if err := r.h.Publish(r.ctx, TopicGuests, "announcement", data); err != nil {
+		if err := r.h.Publish(r.ctx, topicGuests, "announcement", data); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -57,10 +57,10 @@ func benchmarkBroadcast(b *testing.B, n int) {
 // every socket has its event. ns/op is the round's time.
 func BenchmarkPublishMany(b *testing.B) {
 	const n = 2000
-	r := newBenchRig(b, n, func(i int) string { return GuestTopic(fmt.Sprintf("g%d", i)) })
+	r := newBenchRig(b, n, func(i int) string { return guestTopic(fmt.Sprintf("g%d", i)) })
 	out := make([]Outgoing, n)
 	for i := range out {
-		out[i] = Outgoing{Topic: GuestTopic(fmt.Sprintf("g%d", i)), Event: "announcement", Data: map[string]string{"text": "your cocktail is ready"}}
+		out[i] = Outgoing{Topic: guestTopic(fmt.Sprintf("g%d", i)), Event: "announcement", Data: map[string]string{"text": "your cocktail is ready"}}
 	}
 	b.ResetTimer()
 	cpu0 := processCPU()
@@ -85,7 +85,7 @@ type benchRig struct {
 
 func newBenchRig(b *testing.B, n int, topic func(int) string) *benchRig {
 	tickets := newTicketStore()
-	h := New(Config{QueueSize: 4096}, NewMemoryBroker(16), tickets, slog.New(slog.NewTextHandler(io.Discard, nil)))
+	h := New(testRules(Config{QueueSize: 4096}), NewMemoryBroker(16), tickets, slog.New(slog.NewTextHandler(io.Discard, nil)))
 	if err := h.Start(context.Background()); err != nil {
 		b.Fatal(err)
 	}
@@ -103,7 +103,7 @@ func newBenchRig(b *testing.B, n int, topic func(int) string) *benchRig {
 	for i := 0; i < n; i++ {
 		// One person per socket, as at a party: the hub caps sockets per
 		// person.
-		ws, _, err := websocket.Dial(ctx, url+tickets.issue(Identity{ID: fmt.Sprintf("a%d", i), Role: RoleAdmin}), nil)
+		ws, _, err := websocket.Dial(ctx, url+tickets.issue(Identity{ID: fmt.Sprintf("a%d", i), Role: roleAdmin}), nil)
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -149,7 +149,7 @@ func (r *benchRig) await(b *testing.B, want int64) {
 // n subscribers, and taking it off their queues, without sockets.
 func BenchmarkFanOut(b *testing.B) {
 	const n = 10000
-	h := New(Config{Shards: 1, QueueSize: 256}, NewMemoryBroker(1), nil, nil)
+	h := New(testRules(Config{Shards: 1, QueueSize: 256}), NewMemoryBroker(1), nil, nil)
 	s := h.shards[0]
 	conns := make([]*conn, n)
 	for i := range conns {
@@ -158,14 +158,14 @@ func BenchmarkFanOut(b *testing.B) {
 		c.writing.Store(true)
 		conns[i] = c
 		s.mu.Lock()
-		s.addSubLocked(c, TopicGuests, &sub{live: true})
+		s.addSubLocked(c, topicGuests, &sub{live: true})
 		s.mu.Unlock()
 	}
 	out := newOut([]byte(`{}`), 0)
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s.fanOut(&delivery{topic: TopicGuests, seq: uint64(i + 1), out: out})
+		s.fanOut(&delivery{topic: topicGuests, seq: uint64(i + 1), out: out})
 		if (i+1)%128 == 0 {
 			// Counted in: a writer would receive each delivery too.
 			for _, c := range conns {

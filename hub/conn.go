@@ -6,6 +6,7 @@ import (
 	"context"
 	"encoding/binary"
 	"encoding/json"
+	"errors"
 	"io"
 	"net"
 	"net/http"
@@ -564,12 +565,16 @@ func (c *conn) sendError(code, message, topic string) {
 // counted in was lost) gets a resync, never a replay of unrelated seqs.
 func (c *conn) subscribe(topic string, since *Position) {
 	h := c.hub
-	if !ValidTopic(topic) {
+	if !h.knownTopic(topic) {
 		c.sendError("unknown_topic", "there is no topic "+truncate(topic, 80), truncate(topic, 80))
 		return
 	}
-	if !CanSubscribe(c.id, topic) {
-		c.sendError("forbidden", "you may not subscribe to "+topic, topic)
+	if err := h.authorize(c.id, topic); err != nil {
+		if errors.Is(err, ErrUnknownTopic) {
+			c.sendError("unknown_topic", "there is no topic "+truncate(topic, 80), truncate(topic, 80))
+		} else {
+			c.sendError("forbidden", "you may not subscribe to "+topic, topic)
+		}
 		return
 	}
 	s := c.shard

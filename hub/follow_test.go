@@ -32,10 +32,10 @@ func numSub(t testing.TB, rdb *redis.Client, channel string) int64 {
 // picks it up again, with nothing lost, when a socket comes back.
 func TestRedisInstanceHearsOnlyFollowedTopics(t *testing.T) {
 	e := newEnv(t, redisBrokers, 100, Config{FollowGrace: 20 * time.Millisecond})
-	g1, g2 := GuestTopic("g1"), GuestTopic("g2")
+	g1, g2 := guestTopic("g1"), guestTopic("g2")
 	c0 := e.dial(0, guest1)
 	c0.subscribe(g1, nil)
-	c0.subscribe(TopicGuests, nil)
+	c0.subscribe(topicGuests, nil)
 	c1 := e.dial(1, guest2)
 	c1.subscribe(g2, nil)
 
@@ -74,8 +74,8 @@ func TestRedisInstanceHearsOnlyFollowedTopics(t *testing.T) {
 	e.publish(1, g1, "order.served", nil) // seq 4, not for instance 0
 	// Redis delivers one connection's messages in publish order: once this
 	// announcement is in, g1's event would have been too.
-	e.publish(1, TopicGuests, "announcement", nil)
-	c0.expectEvent(TopicGuests, 1)
+	e.publish(1, topicGuests, "announcement", nil)
+	c0.expectEvent(topicGuests, 1)
 	if n := counterValue(t, e.hubs[0].metrics.published); n != 4 {
 		t.Errorf("instance 0 received %v events, want 4 (3 of %s before it left, 1 announcement)", n, g1)
 	}
@@ -97,7 +97,7 @@ func TestRedisInstanceHearsOnlyFollowedTopics(t *testing.T) {
 // every later event.
 func TestRedisFollowRace(t *testing.T) {
 	e := newEnv(t, redisBrokers, 100, Config{FollowGrace: time.Millisecond})
-	g1 := GuestTopic("g1")
+	g1 := guestTopic("g1")
 	for i := range 30 {
 		c := e.dial(0, guest1)
 		m := c.subscribe(g1, nil)
@@ -132,7 +132,7 @@ func BenchmarkFourInstancesGuestTraffic(b *testing.B) {
 	for i := range hubs {
 		rdb := redis.NewClient(opt)
 		b.Cleanup(func() { rdb.Close() })
-		h := New(Config{}, NewRedisBroker(rdb, prefix, 100), tickets, logger)
+		h := New(testRules(Config{}), NewRedisBroker(rdb, prefix, 100), tickets, logger)
 		if err := h.Start(context.Background()); err != nil {
 			b.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func BenchmarkFourInstancesGuestTraffic(b *testing.B) {
 		})
 		hubs[i] = h
 		for g := range guestsPerInstance {
-			id := Identity{ID: fmt.Sprintf("i%dg%d", i, g), Role: RoleGuest}
+			id := Identity{ID: fmt.Sprintf("i%dg%d", i, g), Role: roleGuest}
 			ws, _, err := websocket.Dial(context.Background(),
 				"ws"+strings.TrimPrefix(srv.URL, "http")+"/ws?ticket="+tickets.issue(id), nil)
 			if err != nil {
@@ -154,7 +154,7 @@ func BenchmarkFourInstancesGuestTraffic(b *testing.B) {
 			b.Cleanup(func() { ws.CloseNow() })
 			ctx := context.Background()
 			ws.Read(ctx) // hello
-			sub := `{"type":"subscribe","topic":"` + GuestTopic(id.ID) + `"}`
+			sub := `{"type":"subscribe","topic":"` + guestTopic(id.ID) + `"}`
 			if err := ws.Write(ctx, websocket.MessageText, []byte(sub)); err != nil {
 				b.Fatal(err)
 			}
@@ -179,7 +179,7 @@ func BenchmarkFourInstancesGuestTraffic(b *testing.B) {
 	for i := range instances {
 		wg.Go(func() {
 			for n := i; n < b.N; n += instances {
-				topic := GuestTopic(fmt.Sprintf("i%dg%d", n%instances, (n/instances)%guestsPerInstance))
+				topic := guestTopic(fmt.Sprintf("i%dg%d", n%instances, (n/instances)%guestsPerInstance))
 				if err := hubs[(n+1)%instances].Publish(context.Background(), topic, "order.ready", nil); err != nil {
 					b.Error(err)
 					return

@@ -6,6 +6,11 @@
 // bytes to every subscribed socket; a socket whose queue is full is closed
 // rather than allowed to hold anyone else up. The wire protocol is
 // described in docs/PROTOCOL.md.
+//
+// The hub knows no topics and no roles: the application says which topics
+// exist and who may hear them through Config (KnownTopic, Authorize,
+// Admit), as centrifuge leaves them to its OnSubscribe callback; barhub's
+// are in package live.
 package hub
 
 import (
@@ -29,8 +34,10 @@ import (
 
 // Identity is who a WebSocket connection belongs to.
 type Identity struct {
-	ID   string
-	Role string // RoleGuest, RoleBartender or RoleAdmin
+	ID string
+	// Role is the application's name for what the holder may do; the hub
+	// only hands it to Config's Admit and Authorize.
+	Role string
 	Name string
 }
 
@@ -86,6 +93,20 @@ type Config struct {
 	// sleep).
 	ReplayMessagesPerMinute int
 	ReplayBytesPerMinute    int
+	// KnownTopic reports whether topic is one of the application's topics
+	// (the hub knows none): Publish refuses any other, and a subscription
+	// to one is answered "unknown_topic". Whatever it says, a topic is 1
+	// to 128 characters of A-Z a-z 0-9 - _ . and :. Nil knows no topic.
+	KnownTopic func(topic string) bool
+	// Authorize decides, at each subscription to a known topic, whether
+	// id may hear it (the application's rule, as centrifuge's
+	// OnSubscribe): nil lets it; an error wrapping ErrUnknownTopic is
+	// answered "unknown_topic", any other "forbidden". Nil refuses every
+	// subscription.
+	Authorize func(id Identity, topic string) error
+	// Admit decides whether id may open a live connection at all: an
+	// error refuses it with 403 "forbidden". Nil admits every ticket.
+	Admit func(id Identity) error
 	// FollowGrace is how long a topic stays followed (see Follower) after
 	// its last subscriber here left (default 1m): phones reconnect, and
 	// following again costs a round trip to the broker.
@@ -324,8 +345,8 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 // error wraps ErrUnavailable: the event may still appear (once) when the
 // broker recovers.
 func (h *Hub) Publish(ctx context.Context, topic, event string, data any) error {
-	if !ValidTopic(topic) {
-		return fmt.Errorf("publish %s: unknown topic %q", event, topic)
+	if !h.knownTopic(topic) {
+		return fmt.Errorf("publish %s: %w %q", event, ErrUnknownTopic, topic)
 	}
 	if event == "" {
 		return fmt.Errorf("publish on %s: empty event name", topic)
@@ -590,11 +611,12 @@ func (h *Hub) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeError(w, http.StatusUnauthorized, "invalid_ticket", "the ticket is invalid, expired or already used")
 		return
 	}
-	switch id.Role {
-	case RoleGuest, RoleBartender, RoleAdmin, RoleBoard:
-	default:
-		writeError(w, http.StatusForbidden, "forbidden", "this account may not open a live connection")
-		return
+	if h.cfg.Admit != nil {
+		if err := h.cfg.Admit(id); err != nil {
+			h.log.Debug("refused live connection", "id", id.ID, "err", err)
+			writeError(w, http.StatusForbidden, "forbidden", "this account may not open a live connection")
+			return
+		}
 	}
 
 	uw := &upgradeWriter{ResponseWriter: w}

@@ -116,7 +116,7 @@ func newEnv(t *testing.T, brokers brokerPair, history int, cfg Config) *testEnv 
 	bs := brokers(t, history)
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	for i := range e.hubs {
-		h := New(cfg, bs[i], e.tickets, logger)
+		h := New(testRules(cfg), bs[i], e.tickets, logger)
 		if err := h.Start(context.Background()); err != nil {
 			t.Fatalf("start hub %d: %v", i, err)
 		}
@@ -255,10 +255,10 @@ func (c *client) expectNothingMore() {
 func ptr[T any](v T) *T { return &v }
 
 var (
-	guest1    = Identity{ID: "g1", Role: RoleGuest, Name: "Ada"}
-	guest2    = Identity{ID: "g2", Role: RoleGuest, Name: "Bo"}
-	bartender = Identity{ID: "b1", Role: RoleBartender, Name: "Cy"}
-	admin     = Identity{ID: "a1", Role: RoleAdmin, Name: "Di"}
+	guest1    = Identity{ID: "g1", Role: roleGuest, Name: "Ada"}
+	guest2    = Identity{ID: "g2", Role: roleGuest, Name: "Bo"}
+	bartender = Identity{ID: "b1", Role: roleBartender, Name: "Cy"}
+	admin     = Identity{ID: "a1", Role: roleAdmin, Name: "Di"}
 )
 
 func TestHubMemoryBroker(t *testing.T) { runSuite(t, memoryBrokers) }
@@ -269,21 +269,21 @@ func runSuite(t *testing.T, brokers brokerPair) {
 	t.Run("publish on one instance reaches both", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		a, b := e.dial(0, guest1), e.dial(1, guest2)
-		if m := a.subscribe(TopicGuests, nil); m.Seq != 0 {
+		if m := a.subscribe(topicGuests, nil); m.Seq != 0 {
 			t.Fatalf("subscribed seq = %d, want 0 on a new topic", m.Seq)
 		}
-		b.subscribe(TopicGuests, nil)
-		e.publish(0, TopicGuests, "announcement", map[string]string{"text": "cake in the garden"})
-		e.publish(1, TopicGuests, "announcement", map[string]string{"text": "speeches"})
+		b.subscribe(topicGuests, nil)
+		e.publish(0, topicGuests, "announcement", map[string]string{"text": "cake in the garden"})
+		e.publish(1, topicGuests, "announcement", map[string]string{"text": "speeches"})
 		for _, c := range []*client{a, b} {
-			m := c.expectEvent(TopicGuests, 1)
+			m := c.expectEvent(topicGuests, 1)
 			if m.Event != "announcement" || string(m.Data) != `{"text":"cake in the garden"}` {
 				t.Fatalf("event = %+v", m)
 			}
 			if _, err := time.Parse(time.RFC3339Nano, m.Time); err != nil {
 				t.Fatalf("time %q is not RFC 3339: %v", m.Time, err)
 			}
-			if m := c.expectEvent(TopicGuests, 2); string(m.Data) != `{"text":"speeches"}` {
+			if m := c.expectEvent(topicGuests, 2); string(m.Data) != `{"text":"speeches"}` {
 				t.Fatalf("second event = %+v", m)
 			}
 		}
@@ -292,52 +292,52 @@ func runSuite(t *testing.T, brokers brokerPair) {
 	t.Run("reconnect with since replays exactly what was missed", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		a := e.dial(0, bartender)
-		a.subscribe(TopicBar, nil)
+		a.subscribe(topicBar, nil)
 		for i := 1; i <= 5; i++ {
-			e.publish(0, TopicBar, "order.placed", map[string]int{"n": i})
-			a.expectEvent(TopicBar, uint64(i))
+			e.publish(0, topicBar, "order.placed", map[string]int{"n": i})
+			a.expectEvent(topicBar, uint64(i))
 		}
 		a.ws.Close(websocket.StatusNormalClosure, "")
 		for i := 6; i <= 55; i++ {
-			e.publish(i%2, TopicBar, "order.placed", map[string]int{"n": i})
+			e.publish(i%2, topicBar, "order.placed", map[string]int{"n": i})
 		}
 		b := e.dial(1, bartender)
-		if m := b.subscribe(TopicBar, ptr[uint64](5)); m.Seq != 55 {
+		if m := b.subscribe(topicBar, ptr[uint64](5)); m.Seq != 55 {
 			t.Fatalf("subscribed seq = %d, want 55", m.Seq)
 		}
 		for i := 6; i <= 55; i++ {
-			m := b.expectEvent(TopicBar, uint64(i))
+			m := b.expectEvent(topicBar, uint64(i))
 			if string(m.Data) != fmt.Sprintf(`{"n":%d}`, i) {
 				t.Fatalf("event %d data = %s", i, m.Data)
 			}
 		}
-		e.publish(0, TopicBar, "order.placed", map[string]int{"n": 56})
-		b.expectEvent(TopicBar, 56)
+		e.publish(0, topicBar, "order.placed", map[string]int{"n": 56})
+		b.expectEvent(topicBar, 56)
 		b.expectNothingMore()
 	})
 
 	t.Run("resync when history no longer reaches back", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		for i := 1; i <= 150; i++ {
-			e.publish(0, TopicMenu, "menu.changed", nil)
+			e.publish(0, topicMenu, "menu.changed", nil)
 		}
 		c := e.dial(1, guest1)
-		c.subscribe(TopicMenu, ptr[uint64](10))
-		if m := c.read(); m.Type != "resync" || m.Topic != TopicMenu || m.Seq != 150 {
+		c.subscribe(topicMenu, ptr[uint64](10))
+		if m := c.read(); m.Type != "resync" || m.Topic != topicMenu || m.Seq != 150 {
 			t.Fatalf("got %+v, want resync of menu as of 150", m)
 		}
 		// Events 51..150 are still held: since=50 replays them all.
 		d := e.dial(0, guest2)
-		d.subscribe(TopicMenu, ptr[uint64](50))
+		d.subscribe(topicMenu, ptr[uint64](50))
 		for i := 51; i <= 150; i++ {
-			d.expectEvent(TopicMenu, uint64(i))
+			d.expectEvent(topicMenu, uint64(i))
 		}
-		e.publish(0, TopicMenu, "menu.changed", nil)
-		c.expectEvent(TopicMenu, 151)
-		d.expectEvent(TopicMenu, 151)
+		e.publish(0, topicMenu, "menu.changed", nil)
+		c.expectEvent(topicMenu, 151)
+		d.expectEvent(topicMenu, 151)
 		// A seq from the future (a wiped backplane) also needs a resync.
 		f := e.dial(1, guest1)
-		f.subscribe(TopicMenu, ptr[uint64](9999))
+		f.subscribe(topicMenu, ptr[uint64](9999))
 		if m := f.read(); m.Type != "resync" || m.Seq != 151 {
 			t.Fatalf("got %+v, want resync as of 151", m)
 		}
@@ -348,7 +348,7 @@ func runSuite(t *testing.T, brokers brokerPair) {
 		// must hold everything.
 		e := newEnv(t, brokers, 1000, Config{QueueSize: 512})
 		const total = 300
-		topic := GuestTopic("race")
+		topic := guestTopic("race")
 		done := make(chan error, 1)
 		go func() {
 			for i := 1; i <= total; i++ {
@@ -388,16 +388,16 @@ func runSuite(t *testing.T, brokers brokerPair) {
 		e := newEnv(t, brokers, 100, Config{QueueSize: 8})
 		fast := e.dial(0, bartender)
 		slow := e.dial(0, bartender, smallReceiveBuffer)
-		fast.subscribe(TopicBar, nil)
-		slow.subscribe(TopicBar, nil)
+		fast.subscribe(topicBar, nil)
+		slow.subscribe(topicBar, nil)
 		seq := publishUntilCut(t, e, 1, fast, 64<<10, 2000)
-		if got := e.hubs[0].Presence()[TopicBar]; got != 1 {
+		if got := e.hubs[0].Presence()[topicBar]; got != 1 {
 			t.Fatalf("presence on bar = %d after the cut, want 1", got)
 		}
 		for i := 0; i < 5; i++ {
 			seq++
-			e.publish(1, TopicBar, "order.placed", map[string]any{"n": seq})
-			fast.expectEvent(TopicBar, seq)
+			e.publish(1, topicBar, "order.placed", map[string]any{"n": seq})
+			fast.expectEvent(topicBar, seq)
 		}
 		// The slow client finds its connection closed once it reads.
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
@@ -421,29 +421,29 @@ func runSuite(t *testing.T, brokers brokerPair) {
 			topic string
 			ok    bool
 		}{
-			{guest1, GuestTopic("g1"), true},
-			{guest1, GuestTopic("g2"), false},
-			{guest1, TopicGuests, true},
-			{guest1, TopicMenu, true},
-			{guest1, TopicBar, false},
-			{guest1, TopicAdmin, false},
-			{bartender, TopicBar, true},
-			{bartender, TopicGuests, true},
-			{bartender, TopicMenu, true},
-			{bartender, TopicAdmin, false},
-			{bartender, GuestTopic("g1"), false},
-			{admin, TopicAdmin, true},
-			{admin, TopicBar, true},
-			{admin, GuestTopic("g1"), true},
-			{admin, TopicGuests, true},
-			{admin, TopicMenu, true},
-			{admin, TopicBoard, true},
-			{bartender, TopicBoard, true},
-			{guest1, TopicBoard, false},
-			{Identity{ID: "brd_1", Role: RoleBoard}, TopicBoard, true},
-			{Identity{ID: "brd_1", Role: RoleBoard}, TopicBar, false},
-			{Identity{ID: "brd_1", Role: RoleBoard}, TopicGuests, false},
-			{Identity{ID: "brd_1", Role: RoleBoard}, TopicMenu, false},
+			{guest1, guestTopic("g1"), true},
+			{guest1, guestTopic("g2"), false},
+			{guest1, topicGuests, true},
+			{guest1, topicMenu, true},
+			{guest1, topicBar, false},
+			{guest1, topicAdmin, false},
+			{bartender, topicBar, true},
+			{bartender, topicGuests, true},
+			{bartender, topicMenu, true},
+			{bartender, topicAdmin, false},
+			{bartender, guestTopic("g1"), false},
+			{admin, topicAdmin, true},
+			{admin, topicBar, true},
+			{admin, guestTopic("g1"), true},
+			{admin, topicGuests, true},
+			{admin, topicMenu, true},
+			{admin, topicBoard, true},
+			{bartender, topicBoard, true},
+			{guest1, topicBoard, false},
+			{Identity{ID: "brd_1", Role: roleBoard}, topicBoard, true},
+			{Identity{ID: "brd_1", Role: roleBoard}, topicBar, false},
+			{Identity{ID: "brd_1", Role: roleBoard}, topicGuests, false},
+			{Identity{ID: "brd_1", Role: roleBoard}, topicMenu, false},
 		}
 		for _, tt := range tests {
 			c := e.dial(0, tt.who)
@@ -478,31 +478,31 @@ func runSuite(t *testing.T, brokers brokerPair) {
 	t.Run("unsubscribe stops delivery", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		c := e.dial(0, guest1)
-		c.subscribe(TopicMenu, nil)
-		c.subscribe(GuestTopic("g1"), nil)
-		if p := e.hubs[0].Presence(); p[TopicMenu] != 1 || p[GuestTopic("g1")] != 1 {
+		c.subscribe(topicMenu, nil)
+		c.subscribe(guestTopic("g1"), nil)
+		if p := e.hubs[0].Presence(); p[topicMenu] != 1 || p[guestTopic("g1")] != 1 {
 			t.Fatalf("presence = %v", p)
 		}
-		c.send(map[string]string{"type": "unsubscribe", "topic": TopicMenu})
+		c.send(map[string]string{"type": "unsubscribe", "topic": topicMenu})
 		c.expectNothingMore()
-		e.publish(1, TopicMenu, "menu.changed", nil)
-		e.publish(1, GuestTopic("g1"), "order.ready", map[string]string{"orderId": "o1"})
-		if m := c.expectEvent(GuestTopic("g1"), 1); m.Event != "order.ready" {
+		e.publish(1, topicMenu, "menu.changed", nil)
+		e.publish(1, guestTopic("g1"), "order.ready", map[string]string{"orderId": "o1"})
+		if m := c.expectEvent(guestTopic("g1"), 1); m.Event != "order.ready" {
 			t.Fatalf("got %+v", m)
 		}
-		if p := e.hubs[0].Presence(); p[TopicMenu] != 0 {
-			t.Fatalf("presence on menu = %d after unsubscribe", p[TopicMenu])
+		if p := e.hubs[0].Presence(); p[topicMenu] != 0 {
+			t.Fatalf("presence on menu = %d after unsubscribe", p[topicMenu])
 		}
 	})
 
 	t.Run("listeners see events from every instance", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		got := make(chan Event, 4)
-		e.hubs[1].OnEvent(TopicMenu, func(ev Event) { got <- ev })
-		e.publish(0, TopicMenu, "menu.changed", map[string]string{"drinkId": "d1"})
+		e.hubs[1].OnEvent(topicMenu, func(ev Event) { got <- ev })
+		e.publish(0, topicMenu, "menu.changed", map[string]string{"drinkId": "d1"})
 		select {
 		case ev := <-got:
-			if ev.Topic != TopicMenu || ev.Seq != 1 || ev.Event != "menu.changed" || string(ev.Data) != `{"drinkId":"d1"}` {
+			if ev.Topic != topicMenu || ev.Seq != 1 || ev.Event != "menu.changed" || string(ev.Data) != `{"drinkId":"d1"}` {
 				t.Fatalf("listener got %+v", ev)
 			}
 		case <-time.After(10 * time.Second):
@@ -572,7 +572,7 @@ func runSuite(t *testing.T, brokers brokerPair) {
 	t.Run("shutdown closes sockets with going away", func(t *testing.T) {
 		e := newEnv(t, brokers, 100, Config{})
 		c := e.dial(0, guest1)
-		c.subscribe(TopicGuests, nil)
+		c.subscribe(topicGuests, nil)
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		errc := make(chan error, 1)
@@ -607,15 +607,15 @@ func smallReceiveBuffer(o *websocket.DialOptions) {
 func TestGapInDeliveryTriggersResync(t *testing.T) {
 	e := newEnv(t, memoryBrokers, 100, Config{})
 	c := e.dial(0, admin)
-	c.subscribe(TopicAdmin, nil)
-	e.publish(0, TopicAdmin, "alert", nil)
-	ep := c.expectEvent(TopicAdmin, 1).Epoch
+	c.subscribe(topicAdmin, nil)
+	e.publish(0, topicAdmin, "alert", nil)
+	ep := c.expectEvent(topicAdmin, 1).Epoch
 	// Seq 2 never arrives, as when a pub/sub connection drops.
-	e.hubs[0].dispatch(Message{Topic: TopicAdmin, Seq: 3, Epoch: ep, Wire: []byte(`{"type":"event","topic":"admin","seq":3,"epoch":"` + ep + `","event":"alert","time":"2026-01-01T00:00:00Z","data":null}`)})
+	e.hubs[0].dispatch(Message{Topic: topicAdmin, Seq: 3, Epoch: ep, Wire: []byte(`{"type":"event","topic":"admin","seq":3,"epoch":"` + ep + `","event":"alert","time":"2026-01-01T00:00:00Z","data":null}`)})
 	if m := c.read(); m.Type != "resync" || m.Seq != 2 || m.Epoch != ep {
 		t.Fatalf("got %+v, want resync as of %s:2", m, ep)
 	}
-	c.expectEvent(TopicAdmin, 3)
+	c.expectEvent(topicAdmin, 3)
 }
 
 // publishUntilCut publishes padded events to the bar from instance pub
@@ -631,8 +631,8 @@ func publishUntilCut(t *testing.T, e *testEnv, pub int, fast *client, padBytes i
 			t.Fatalf("the client that never reads is still subscribed after %d events of %d bytes", seq, padBytes)
 		}
 		seq++
-		e.publish(pub, TopicBar, "order.placed", map[string]any{"n": seq, "pad": pad})
-		fast.expectEvent(TopicBar, seq)
+		e.publish(pub, topicBar, "order.placed", map[string]any{"n": seq, "pad": pad})
+		fast.expectEvent(topicBar, seq)
 	}
 	return seq
 }
@@ -652,11 +652,11 @@ func counterValue(t testing.TB, c prometheus.Counter) float64 {
 func TestRedisReconnectCatchesUp(t *testing.T) {
 	e := newEnv(t, redisBrokers, 100, Config{})
 	c := e.dial(1, guest1)
-	c.subscribe(GuestTopic("g1"), nil)
+	c.subscribe(guestTopic("g1"), nil)
 	heard := make(chan uint64, 8)
-	e.hubs[1].OnEvent(GuestTopic("g1"), func(ev Event) { heard <- ev.Seq })
-	e.publish(0, GuestTopic("g1"), "order.preparing", nil)
-	c.expectEvent(GuestTopic("g1"), 1)
+	e.hubs[1].OnEvent(guestTopic("g1"), func(ev Event) { heard <- ev.Seq })
+	e.publish(0, guestTopic("g1"), "order.preparing", nil)
+	c.expectEvent(guestTopic("g1"), 1)
 	if seq := <-heard; seq != 1 {
 		t.Fatalf("listener heard %d, want 1", seq)
 	}
@@ -664,15 +664,15 @@ func TestRedisReconnectCatchesUp(t *testing.T) {
 	rdb := e.hubs[1].broker.(*RedisBroker).rdb
 	killPubSub(t, rdb)
 	// go-redis reconnects after a pause of the listen loop; this lands in it.
-	e.publish(0, GuestTopic("g1"), "order.ready", nil)
-	if m := c.expectEvent(GuestTopic("g1"), 2); m.Event != "order.ready" {
+	e.publish(0, guestTopic("g1"), "order.ready", nil)
+	if m := c.expectEvent(guestTopic("g1"), 2); m.Event != "order.ready" {
 		t.Fatalf("got %+v", m)
 	}
 	if seq := <-heard; seq != 2 {
 		t.Fatalf("listener heard %d, want 2", seq)
 	}
-	e.publish(0, GuestTopic("g1"), "order.served", nil)
-	c.expectEvent(GuestTopic("g1"), 3)
+	e.publish(0, guestTopic("g1"), "order.served", nil)
+	c.expectEvent(guestTopic("g1"), 3)
 	c.expectNothingMore()
 	if seq := <-heard; seq != 3 {
 		t.Fatalf("listener heard %d, want 3", seq)

@@ -83,11 +83,11 @@ func (r *rawClient) send(t *testing.T, payload string) {
 func TestSlowConsumerReleasesConnection(t *testing.T) {
 	e := newEnv(t, memoryBrokers, 100, Config{QueueSize: 8, WriteTimeout: 300 * time.Millisecond})
 	fast := e.dial(0, bartender)
-	fast.subscribe(TopicBar, nil)
+	fast.subscribe(topicBar, nil)
 	stuck := dialRaw(t, e, 0, bartender)
 	stuck.send(t, `{"type":"subscribe","topic":"bar"}`)
 	fast.expectNothingMore() // both subscriptions are in place
-	for e.hubs[0].Presence()[TopicBar] != 2 {
+	for e.hubs[0].Presence()[topicBar] != 2 {
 		time.Sleep(10 * time.Millisecond)
 	}
 
@@ -137,8 +137,8 @@ func TestSocketsPerIdentityCap(t *testing.T) {
 	}
 	// Another guest, and the same guest on another instance, are not
 	// held to this guest's count here.
-	e.dial(0, guest2).subscribe(TopicGuests, nil)
-	e.dial(1, guest1).subscribe(TopicGuests, nil)
+	e.dial(0, guest2).subscribe(topicGuests, nil)
+	e.dial(1, guest1).subscribe(topicGuests, nil)
 	// A closed socket frees its place.
 	a.ws.Close(websocket.StatusNormalClosure, "")
 	for i := 0; e.hubs[0].Connections() != 2; i++ {
@@ -147,7 +147,7 @@ func TestSocketsPerIdentityCap(t *testing.T) {
 		}
 		time.Sleep(50 * time.Millisecond)
 	}
-	e.dial(0, guest1).subscribe(TopicGuests, nil)
+	e.dial(0, guest1).subscribe(topicGuests, nil)
 	if err := over(); websocket.CloseStatus(err) != StatusTooMany {
 		t.Fatalf("socket over the cap again: %v, want close %d", err, StatusTooMany)
 	}
@@ -160,19 +160,19 @@ func TestReplaysPerSocketCap(t *testing.T) {
 	e := newEnv(t, memoryBrokers, 100, Config{MaxReplaysPerMinute: 3})
 	pad := strings.Repeat("x", 10<<10)
 	for i := 0; i < 20; i++ {
-		e.publish(0, TopicGuests, "announcement", map[string]string{"text": pad})
+		e.publish(0, topicGuests, "announcement", map[string]string{"text": pad})
 	}
 	c := e.dial(0, guest1)
 	for i := 0; i < 5; i++ {
-		c.subscribe(TopicMenu, nil)
+		c.subscribe(topicMenu, nil)
 	}
 	for i := 0; i < 3; i++ {
-		c.subscribe(TopicGuests, ptr[uint64](0))
+		c.subscribe(topicGuests, ptr[uint64](0))
 		for seq := uint64(1); seq <= 20; seq++ {
-			c.expectEvent(TopicGuests, seq)
+			c.expectEvent(topicGuests, seq)
 		}
 	}
-	c.send(map[string]any{"type": "subscribe", "topic": TopicGuests, "since": 0})
+	c.send(map[string]any{"type": "subscribe", "topic": topicGuests, "since": 0})
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
 	var err error
@@ -184,6 +184,6 @@ func TestReplaysPerSocketCap(t *testing.T) {
 	}
 	// Another socket of the same guest has its own replays.
 	d := e.dial(0, guest1)
-	d.subscribe(TopicGuests, ptr[uint64](19))
-	d.expectEvent(TopicGuests, 20)
+	d.subscribe(topicGuests, ptr[uint64](19))
+	d.expectEvent(topicGuests, 20)
 }

@@ -38,7 +38,7 @@ func TestLiveJS(t *testing.T) {
 	tickets := newTicketStore()
 	logger := slog.New(slog.NewTextHandler(io.Discard, nil))
 	newHub := func() *Hub {
-		h := New(Config{}, broker.Load(), tickets, logger)
+		h := New(testRules(Config{}), broker.Load(), tickets, logger)
 		if err := h.Start(context.Background()); err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestLiveJS(t *testing.T) {
 
 	publish := func(n int) {
 		for i := 0; i < n; i++ {
-			if err := current.Load().Publish(context.Background(), TopicGuests, "announcement", map[string]string{"text": "hello"}); err != nil {
+			if err := current.Load().Publish(context.Background(), topicGuests, "announcement", map[string]string{"text": "hello"}); err != nil {
 				t.Fatal(err)
 			}
 		}

@@ -14,52 +14,43 @@ import (
 // Version 2 added epochs; everything a version 1 client sends still works.
 const ProtocolVersion = 2
 
-// Roles an Identity may carry.
-const (
-	RoleGuest     = "guest"
-	RoleBartender = "bartender"
-	RoleAdmin     = "admin"
-	// RoleBoard is a pick-up board: it hears the board topic only.
-	RoleBoard = "board"
+// maxTopicLen bounds a topic's length, whatever the application's rules.
+const maxTopicLen = 128
+
+// ErrUnknownTopic and ErrForbidden are the refusals an Authorize function
+// returns; the client gets "unknown_topic" or "forbidden".
+var (
+	ErrUnknownTopic = errors.New("unknown topic")
+	ErrForbidden    = errors.New("forbidden")
 )
 
-// Fixed topics; guest topics are "guest:" followed by the guest id.
-const (
-	TopicGuests = "guests"
-	TopicBar    = "bar"
-	TopicAdmin  = "admin"
-	TopicMenu   = "menu"
-	// TopicBoard carries the pick-up board's view of the orders: first
-	// name, last initial, drinks and status, nothing else.
-	TopicBoard = "board"
-
-	guestTopicPrefix = "guest:"
-	maxGuestIDLen    = 64
-)
-
-// GuestTopic returns the private topic of one guest.
-func GuestTopic(guestID string) string { return guestTopicPrefix + guestID }
-
-// ValidTopic reports whether topic is one of the topics the hub knows.
-func ValidTopic(topic string) bool {
-	switch topic {
-	case TopicGuests, TopicBar, TopicAdmin, TopicMenu, TopicBoard:
-		return true
-	}
-	id, ok := strings.CutPrefix(topic, guestTopicPrefix)
-	return ok && validGuestID(id)
+// knownTopic reports whether topic may be published and subscribed to:
+// safe to carry as it is (validName), not the hub's own, and one of the
+// application's.
+func (h *Hub) knownTopic(topic string) bool {
+	return len(topic) <= maxTopicLen && validName(topic, true) && topic != topicSessions &&
+		h.cfg.KnownTopic != nil && h.cfg.KnownTopic(topic)
 }
 
-// validGuestID keeps guest ids to characters that are safe in Redis keys,
-// log lines and the broker's framing without any escaping.
-func validGuestID(id string) bool {
-	if id == "" || len(id) > maxGuestIDLen {
+// authorize asks the application whether id may hear topic.
+func (h *Hub) authorize(id Identity, topic string) error {
+	if h.cfg.Authorize == nil {
+		return ErrForbidden
+	}
+	return h.cfg.Authorize(id, topic)
+}
+
+// validName keeps topics and identity ids to characters that are safe in
+// Redis keys, log lines and the broker's framing without any escaping;
+// colon allows ':' as well.
+func validName(s string, colon bool) bool {
+	if s == "" {
 		return false
 	}
-	for i := 0; i < len(id); i++ {
-		c := id[i]
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		switch {
-		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.':
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c >= '0' && c <= '9', c == '-', c == '_', c == '.', colon && c == ':':
 		default:
 			return false
 		}
@@ -67,23 +58,10 @@ func validGuestID(id string) bool {
 	return true
 }
 
-// CanSubscribe reports whether id may receive the events of topic.
-func CanSubscribe(id Identity, topic string) bool {
-	if !ValidTopic(topic) {
-		return false
-	}
-	switch id.Role {
-	case RoleAdmin:
-		return true
-	case RoleBartender:
-		return topic == TopicBar || topic == TopicGuests || topic == TopicMenu || topic == TopicBoard
-	case RoleBoard:
-		return topic == TopicBoard
-	case RoleGuest:
-		return topic == TopicGuests || topic == TopicMenu || (id.ID != "" && topic == GuestTopic(id.ID))
-	}
-	return false
-}
+// maxIDLen bounds an identity id in EndSessions.
+const maxIDLen = 64
+
+func validID(id string) bool { return len(id) <= maxIDLen && validName(id, false) }
 
 // Client message types.
 const (

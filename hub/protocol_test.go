@@ -128,19 +128,6 @@ func FuzzParseClientMessage(f *testing.F) {
 	})
 }
 
-func TestValidTopic(t *testing.T) {
-	for topic, want := range map[string]bool{
-		"guests": true, "bar": true, "admin": true, "menu": true,
-		"guest:665f1c2e9b1e8a0012345678": true, "guest:a-b_c.d": true,
-		"guest:": false, "guest:a b": false, "guest:a\nb": false, "Guests": false, "": false,
-		"guest:" + string(make([]byte, 65)): false,
-	} {
-		if got := ValidTopic(topic); got != want {
-			t.Errorf("ValidTopic(%q) = %v, want %v", topic, got, want)
-		}
-	}
-}
-
 func TestEventEncoding(t *testing.T) {
 	at := time.Date(2026, 6, 21, 18, 30, 0, 123000000, time.UTC)
 	head, tail, err := eventParts("guest:g1", "order.ready", at, json.RawMessage(`{"orderId":"o1"}`))

@@ -36,8 +36,8 @@ func (h *Hub) PublishMany(ctx context.Context, out []Outgoing) error {
 	now := time.Now()
 	evs := make([]Event, len(out))
 	for i, o := range out {
-		if !ValidTopic(o.Topic) {
-			return fmt.Errorf("publish %s: unknown topic %q", o.Event, o.Topic)
+		if !h.knownTopic(o.Topic) {
+			return fmt.Errorf("publish %s: %w %q", o.Event, ErrUnknownTopic, o.Topic)
 		}
 		if o.Event == "" {
 			return fmt.Errorf("publish on %s: empty event name", o.Topic)

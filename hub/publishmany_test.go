@@ -14,7 +14,7 @@ func TestPublishMany(t *testing.T) {
 	for name, brokers := range map[string]brokerPair{"memory": memoryBrokers, "redis": redisBrokers} {
 		t.Run(name, func(t *testing.T) {
 			e := newEnv(t, brokers, 10, Config{})
-			admin := e.dial(1, Identity{ID: "a1", Role: RoleAdmin, Name: "Host"})
+			admin := e.dial(1, Identity{ID: "a1", Role: roleAdmin, Name: "Host"})
 			admin.subscribe("guest:g1", nil)
 			admin.subscribe("guest:g2", nil)
 			g2 := e.dial(0, guest2)

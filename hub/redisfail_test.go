@@ -233,7 +233,7 @@ func TestDeliveryAcrossRedisFailures(t *testing.T) {
 	var readers sync.WaitGroup
 	for i := range logs {
 		c := e.dial(i%2, guest1)
-		c.subscribe(TopicGuests, nil)
+		c.subscribe(topicGuests, nil)
 		readers.Go(func() { record(ctx, c, &logs[i], &mu) })
 	}
 
@@ -258,7 +258,7 @@ func TestDeliveryAcrossRedisFailures(t *testing.T) {
 				return
 			case <-tick.C:
 			}
-			err := e.hubs[0].Publish(context.Background(), TopicGuests, "announcement", map[string]int{"n": n})
+			err := e.hubs[0].Publish(context.Background(), topicGuests, "announcement", map[string]int{"n": n})
 			pmu.Lock()
 			last = n
 			if err == nil {
@@ -302,7 +302,7 @@ func TestDeliveryAcrossRedisFailures(t *testing.T) {
 	pmu.Lock()
 	final := last + 1
 	pmu.Unlock()
-	if err := e.hubs[0].Publish(context.Background(), TopicGuests, "announcement", map[string]int{"n": final}); err != nil {
+	if err := e.hubs[0].Publish(context.Background(), topicGuests, "announcement", map[string]int{"n": final}); err != nil {
 		t.Fatalf("publish after recovery: %v", err)
 	}
 	accepted[final] = true
@@ -340,7 +340,7 @@ func TestRedisPublishRetryStoredOnce(t *testing.T) {
 	b := bs[0].(*RedisBroker)
 	heard := make(chan Message, 8)
 	stop, err := bs[1].Listen(context.Background(), func(m Message) {
-		if m.Topic == TopicBar {
+		if m.Topic == topicBar {
 			heard <- m
 		}
 	})
@@ -348,16 +348,16 @@ func TestRedisPublishRetryStoredOnce(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer stop()
-	<-bs[1].(*RedisBroker).Follow(TopicBar)
+	<-bs[1].(*RedisBroker).Follow(topicBar)
 	ctx := context.Background()
-	first, err := b.Publish(ctx, Event{Topic: TopicBar, Event: "order.placed", Time: time.Now(), ID: "a"})
+	first, err := b.Publish(ctx, Event{Topic: topicBar, Event: "order.placed", Time: time.Now(), ID: "a"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	<-heard
 
 	rs.freeze()
-	ev := Event{Topic: TopicBar, Event: "order.placed", Time: time.Now(), ID: "b", Data: json.RawMessage(`{"n":2}`)}
+	ev := Event{Topic: topicBar, Event: "order.placed", Time: time.Now(), ID: "b", Data: json.RawMessage(`{"n":2}`)}
 	type result struct {
 		pos Position
 		err error
@@ -395,7 +395,7 @@ func TestRedisPublishRetryStoredOnce(t *testing.T) {
 			t.Fatalf("publish answered %+v, want %+v", p, want)
 		}
 	}
-	hist, err := b.History(ctx, TopicBar, 0)
+	hist, err := b.History(ctx, topicBar, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,7 +405,7 @@ func TestRedisPublishRetryStoredOnce(t *testing.T) {
 	if m := <-heard; m.Seq != 2 {
 		t.Fatalf("delivered seq %d, want 2", m.Seq)
 	}
-	if _, err := b.Publish(ctx, Event{Topic: TopicBar, Event: "order.placed", Time: time.Now(), ID: "c"}); err != nil {
+	if _, err := b.Publish(ctx, Event{Topic: topicBar, Event: "order.placed", Time: time.Now(), ID: "c"}); err != nil {
 		t.Fatal(err)
 	}
 	if m := <-heard; m.Seq != 3 {
@@ -420,10 +420,10 @@ func TestRedisEpochs(t *testing.T) {
 	rs := startTestRedis(t)
 	e := newEnv(t, rs.brokers, 100, Config{})
 	for range 5 {
-		e.publish(0, TopicMenu, "menu.changed", nil)
+		e.publish(0, topicMenu, "menu.changed", nil)
 	}
 	c := e.dial(1, guest1)
-	old := c.subscribe(TopicMenu, nil)
+	old := c.subscribe(topicMenu, nil)
 	if old.Seq != 5 || old.Epoch == "" {
 		t.Fatalf("subscribed at %s:%d, want an epoch at 5", old.Epoch, old.Seq)
 	}
@@ -432,10 +432,10 @@ func TestRedisEpochs(t *testing.T) {
 	rs.stop()
 	rs.start()
 	for range 8 {
-		e.publish(0, TopicMenu, "menu.changed", nil)
+		e.publish(0, topicMenu, "menu.changed", nil)
 	}
 	d := e.dial(1, guest1)
-	d.send(map[string]any{"type": "subscribe", "topic": TopicMenu, "since": old.Epoch + ":3"})
+	d.send(map[string]any{"type": "subscribe", "topic": topicMenu, "since": old.Epoch + ":3"})
 	m := d.read()
 	if m.Type != "subscribed" || m.Seq != 8 || m.Epoch == old.Epoch || m.Epoch == "" {
 		t.Fatalf("got %+v, want subscribed at 8 in a new epoch", m)
@@ -443,17 +443,17 @@ func TestRedisEpochs(t *testing.T) {
 	if r := d.read(); r.Type != "resync" || r.Seq != 8 || r.Epoch != m.Epoch {
 		t.Fatalf("got %+v, want resync as of %s:8", r, m.Epoch)
 	}
-	e.publish(0, TopicMenu, "menu.changed", nil)
-	if ev := d.expectEvent(TopicMenu, 9); ev.Epoch != m.Epoch {
+	e.publish(0, topicMenu, "menu.changed", nil)
+	if ev := d.expectEvent(topicMenu, 9); ev.Epoch != m.Epoch {
 		t.Fatalf("event in epoch %q, want %q", ev.Epoch, m.Epoch)
 	}
 	// The current epoch replays as before.
 	f := e.dial(0, guest1)
-	f.send(map[string]any{"type": "subscribe", "topic": TopicMenu, "since": m.Epoch + ":7"})
+	f.send(map[string]any{"type": "subscribe", "topic": topicMenu, "since": m.Epoch + ":7"})
 	if s := f.read(); s.Type != "subscribed" || s.Seq != 9 {
 		t.Fatalf("got %+v, want subscribed at 9", s)
 	}
-	f.expectEvent(TopicMenu, 8)
-	f.expectEvent(TopicMenu, 9)
+	f.expectEvent(topicMenu, 8)
+	f.expectEvent(topicMenu, 9)
 	f.expectNothingMore()
 }

@@ -131,7 +131,7 @@ func TestReplayBudgetPerPerson(t *testing.T) {
 				e := newEnv(t, brokers.b, 100, tt.cfg)
 				text := strings.Repeat("x", pad)
 				for range events {
-					e.publish(0, TopicGuests, "announcement", map[string]string{"text": text})
+					e.publish(0, topicGuests, "announcement", map[string]string{"text": text})
 				}
 				// replay subscribes a new socket of id on hub i with since
 				// 0 and reports whether it got the history (and its size)
@@ -140,17 +140,17 @@ func TestReplayBudgetPerPerson(t *testing.T) {
 					t.Helper()
 					c := e.dial(i, id)
 					defer c.ws.Close(websocket.StatusNormalClosure, "")
-					sub := c.subscribe(TopicGuests, ptr[uint64](0))
+					sub := c.subscribe(topicGuests, ptr[uint64](0))
 					m := c.read()
 					switch m.Type {
 					case "resync":
-						if m.Topic != TopicGuests || m.Seq != events || m.Epoch != sub.Epoch {
+						if m.Topic != topicGuests || m.Seq != events || m.Epoch != sub.Epoch {
 							t.Fatalf("resync %+v, want one at seq %d of epoch %q", m, events, sub.Epoch)
 						}
 					case "event":
 						size = len(m.Data)
 						for seq := uint64(2); seq <= events; seq++ {
-							size += len(c.expectEvent(TopicGuests, seq).Data)
+							size += len(c.expectEvent(topicGuests, seq).Data)
 						}
 						full = true
 					default:

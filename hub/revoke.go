@@ -15,8 +15,9 @@ import (
 const StatusSessionEnded websocket.StatusCode = 4001
 
 // topicSessions carries "this guest's access changed" between instances.
-// It is not a ValidTopic, so no socket can ever subscribe to it; only
-// in-process listeners (OnSessionsEnded) hear it.
+// The hub keeps it from sockets and publishers whatever the application's
+// rules say (knownTopic); only in-process listeners (OnSessionsEnded)
+// hear it.
 const topicSessions = "control:sessions"
 
 const (
@@ -35,7 +36,7 @@ type sessionsEnded struct {
 // access changed: each closes that guest's sockets with
 // StatusSessionEnded and calls its OnSessionsEnded listeners.
 func (h *Hub) EndSessions(ctx context.Context, guestID string) error {
-	if !validGuestID(guestID) {
+	if !validID(guestID) {
 		return fmt.Errorf("end sessions: invalid guest id %q", guestID)
 	}
 	raw, err := json.Marshal(sessionsEnded{GuestID: guestID})

@@ -36,9 +36,9 @@ func TestEndSessions(t *testing.T) {
 				h.OnSessionsEnded(func(id string) { heard[i] <- id })
 			}
 			onA, onB := e.dial(0, bartender), e.dial(1, bartender)
-			onB.subscribe(TopicBar, nil)
+			onB.subscribe(topicBar, nil)
 			other := e.dial(1, admin)
-			other.subscribe(TopicBar, nil)
+			other.subscribe(topicBar, nil)
 			other.send(map[string]string{"type": "subscribe", "topic": topicSessions})
 			if m := other.read(); m.Type != "error" {
 				t.Fatalf("subscribe to the control topic: %+v, want an error", m)
@@ -58,8 +58,8 @@ func TestEndSessions(t *testing.T) {
 				}
 			}
 			// The admin's socket is untouched and still gets the bar's events.
-			e.publish(0, TopicBar, "order.created", nil)
-			other.expectEvent(TopicBar, 1)
+			e.publish(0, topicBar, "order.created", nil)
+			other.expectEvent(topicBar, 1)
 			if n := e.hubs[1].CloseGuest(bartender.ID, StatusSessionEnded, "session ended"); n != 0 {
 				t.Errorf("CloseGuest found %d more sockets", n)
 			}

@@ -56,7 +56,7 @@ func TestWriterFramesStayWholeAndInOrder(t *testing.T) {
 			pings := 0
 			go func() {
 				for i := 1; i <= tt.events; i++ {
-					if err := e.hubs[0].Publish(t.Context(), TopicBar, "order.placed", map[string]any{"n": i, "pad": pad}); err != nil {
+					if err := e.hubs[0].Publish(t.Context(), topicBar, "order.placed", map[string]any{"n": i, "pad": pad}); err != nil {
 						t.Errorf("publish %d: %v", i, err)
 						return
 					}
@@ -101,20 +101,20 @@ func TestStuckPeerIsCutWithoutHoldingOthers(t *testing.T) {
 		t.Run(fmt.Sprintf("pad %d", pad), func(t *testing.T) {
 			e := newEnv(t, memoryBrokers, 10, Config{QueueSize: 16, WriteTimeout: time.Minute})
 			fast := e.dial(0, bartender)
-			fast.subscribe(TopicBar, nil)
+			fast.subscribe(topicBar, nil)
 			stuck := dialRaw(t, e, 0, bartender)
 			stuck.send(t, `{"type":"subscribe","topic":"bar"}`)
-			for e.hubs[0].Presence()[TopicBar] != 2 {
+			for e.hubs[0].Presence()[topicBar] != 2 {
 				time.Sleep(10 * time.Millisecond)
 			}
 			seq := publishUntilCut(t, e, 0, fast, pad, 20000)
-			if got := e.hubs[0].Presence()[TopicBar]; got != 1 {
+			if got := e.hubs[0].Presence()[topicBar]; got != 1 {
 				t.Fatalf("presence on bar = %d after the cut, want 1", got)
 			}
 			for range 5 {
 				seq++
-				e.publish(0, TopicBar, "order.placed", map[string]any{"n": seq})
-				fast.expectEvent(TopicBar, seq)
+				e.publish(0, topicBar, "order.placed", map[string]any{"n": seq})
+				fast.expectEvent(topicBar, seq)
 			}
 		})
 	}

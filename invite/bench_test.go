@@ -6,12 +6,13 @@ import (
 	"testing"
 	"time"
 
+	"golang.org/x/text/language"
+
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
-	"golang.org/x/text/language"
 )
 
 // BenchmarkSendInvitation writes and sends one invitation at a time to the

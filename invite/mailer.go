@@ -12,6 +12,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/store"
@@ -249,7 +250,7 @@ func (m *Mailer) record(ctx context.Context, d store.Delivery, status, lastError
 	}
 	if m.pub != nil {
 		data := map[string]any{"guestId": d.GuestID, "mailing": d.Mailing, "kind": d.Kind, "status": status, "error": lastError}
-		if err := m.pub.Publish(ctx, "admin", "invite.updated", data); err != nil {
+		if err := m.pub.Publish(ctx, live.TopicAdmin, live.EventInviteUpdated, data); err != nil {
 			m.log.WarnContext(ctx, "publish invite.updated", "err", err)
 		}
 	}

@@ -62,18 +62,6 @@ var transitions = map[Status]map[Action]Status{
 	Ready:     {Serve: Served, Recall: Preparing},
 }
 
-// Event is the live event name announcing that an order reached status.
-func (s Status) Event() string {
-	switch s {
-	case Queued:
-		return "order.placed"
-	case Cancelled:
-		return "order.cancelled"
-	default:
-		return "order." + string(s)
-	}
-}
-
 // TransitionError is an illegal move, naming it.
 type TransitionError struct {
 	From   Status

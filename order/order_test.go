@@ -80,15 +80,6 @@ func TestGuestCancel(t *testing.T) {
 	}
 }
 
-func TestStatusEvents(t *testing.T) {
-	want := map[Status]string{Queued: "order.placed", Preparing: "order.preparing", Ready: "order.ready", Served: "order.served", Cancelled: "order.cancelled"}
-	for s, ev := range want {
-		if got := s.Event(); got != ev {
-			t.Errorf("%s.Event() = %s, want %s", s, got, ev)
-		}
-	}
-}
-
 func TestNormalize(t *testing.T) {
 	tests := []struct {
 		name  string

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
+	"github.com/barhub/barhub/order"
 )
 
 // Publisher sends live events to hub topics (the hub, or a wrapper): one,
@@ -54,8 +56,8 @@ func (f forwarder) PublishMany(ctx context.Context, out []hub.Outgoing) error {
 }
 
 func (f forwarder) notify(topic, event string, data any) {
-	guestID, one := strings.CutPrefix(topic, "guest:")
-	everyone := topic == "guests"
+	guestID, one := live.GuestOf(topic)
+	everyone := topic == live.TopicGuests
 	if !(one || everyone) || !notifies(event) {
 		return
 	}
@@ -68,92 +70,82 @@ func (f forwarder) notify(topic, event string, data any) {
 	}
 }
 
-// Live events that may become a notification.
-const (
-	eventReady          = "order.ready"
-	eventCancelled      = "order.cancelled"
-	eventAnnouncement   = "announcement"
-	eventRecommendation = "recommendation.ready"
-)
-
+// notifies reports whether event may become a notification.
 func notifies(event string) bool {
 	switch event {
-	case eventReady, eventCancelled, eventAnnouncement, eventRecommendation:
+	case live.EventOrderReady, live.EventOrderCancelled, live.EventAnnouncement, live.EventRecommendationReady:
 		return true
 	}
 	return false
 }
 
-// eventFields is the part of the events' JSON a notification needs: an
-// order, an announcement or a recommendation.
-type eventFields struct {
-	ID      string `json:"id"`
-	GuestID string `json:"guestId"`
-	Ticket  any    `json:"ticket"`
-	Items   []struct {
-		Name string `json:"name"`
-		Qty  int    `json:"qty"`
-	} `json:"items"`
-	History []struct {
-		ActorID string `json:"actorId"`
-		Reason  string `json:"reason"`
-	} `json:"history"`
-
-	Text string `json:"text"`
-	From string `json:"from"`
-	Push bool   `json:"push"`
-
-	Status string `json:"status"`
-	Drinks []struct {
-		Name string `json:"name"`
-	} `json:"drinks"`
+// payload reads an event's data as T: as it is when the publisher sent a
+// T, through its JSON otherwise (a stored recommendation, an API's own
+// type, a map).
+func payload[T any](data any) (T, bool) {
+	switch v := data.(type) {
+	case T:
+		return v, true
+	case *T:
+		if v != nil {
+			return *v, true
+		}
+	}
+	var t T
+	b, err := json.Marshal(data)
+	if err != nil {
+		return t, false
+	}
+	if err := json.Unmarshal(b, &t); err != nil {
+		return t, false
+	}
+	return t, true
 }
 
 // notificationFor words the notification for a live event, or says there
 // is none: an announcement the host did not mark for push, a cancellation
 // the guest made themselves, a recommendation that failed.
 func notificationFor(event string, data any) (Notification, bool) {
-	b, err := json.Marshal(data)
-	if err != nil {
-		return Notification{}, false
-	}
-	var e eventFields
-	if err := json.Unmarshal(b, &e); err != nil {
-		return Notification{}, false
-	}
 	switch event {
-	case eventReady:
-		return Notification{Kind: event, Title: "Your drink is ready" + ticket(e.Ticket),
-			Body: drinks(e) + " — collect it at the bar.", URL: "/?order=" + e.ID, Tag: "order-" + e.ID, OrderID: e.ID}, true
-	case eventCancelled:
-		if len(e.History) == 0 {
+	case live.EventOrderReady:
+		o, ok := payload[order.Order](data)
+		if !ok {
 			return Notification{}, false
 		}
-		last := e.History[len(e.History)-1]
-		if last.ActorID == e.GuestID {
+		return Notification{Kind: event, Title: "Your drink is ready" + ticket(o.Ticket),
+			Body: drinks(o) + " — collect it at the bar.", URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID}, true
+	case live.EventOrderCancelled:
+		o, ok := payload[order.Order](data)
+		if !ok || len(o.History) == 0 {
+			return Notification{}, false
+		}
+		last := o.History[len(o.History)-1]
+		if last.ActorID == o.GuestID {
 			return Notification{}, false // they cancelled it themselves
 		}
-		body := drinks(e) + " was cancelled by the bar."
+		body := drinks(o) + " was cancelled by the bar."
 		if last.Reason != "" {
-			body = drinks(e) + " was cancelled: " + last.Reason
+			body = drinks(o) + " was cancelled: " + last.Reason
 		}
-		return Notification{Kind: event, Title: "Your order was cancelled" + ticket(e.Ticket), Body: body,
-			URL: "/?order=" + e.ID, Tag: "order-" + e.ID, OrderID: e.ID}, true
-	case eventAnnouncement:
-		if !e.Push || e.Text == "" {
+		return Notification{Kind: event, Title: "Your order was cancelled" + ticket(o.Ticket), Body: body,
+			URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID}, true
+	case live.EventAnnouncement:
+		a, ok := payload[live.Announcement](data)
+		if !ok || !a.Push || a.Text == "" {
 			return Notification{}, false
 		}
 		title := "Announcement"
-		if e.From != "" {
-			title = "From " + e.From
+		if a.From != "" {
+			title = "From " + a.From
 		}
-		return Notification{Kind: event, Title: title, Body: e.Text, URL: "/", Tag: "announcement"}, true
-	case eventRecommendation:
-		if e.Status != "done" || len(e.Drinks) == 0 {
+		return Notification{Kind: event, Title: title, Body: a.Text, URL: "/", Tag: "announcement"}, true
+	case live.EventRecommendationReady:
+		r, ok := payload[live.Recommendation](data)
+		if !ok || r.Status != live.RecommendationDone || len(r.Drinks) == 0 {
 			return Notification{}, false
 		}
-		names := make([]string, 0, len(e.Drinks))
-		for _, d := range e.Drinks {
+		names := make([]string, 0, len(r.Drinks))
+		for _, d := range r.Drinks {
 			names = append(names, d.Name)
 		}
 		return Notification{Kind: event, Title: "The bartender has picked drinks for you",
@@ -162,9 +154,9 @@ func notificationFor(event string, data any) (Notification, bool) {
 	return Notification{}, false
 }
 
-func drinks(e eventFields) string {
-	parts := make([]string, 0, len(e.Items))
-	for _, it := range e.Items {
+func drinks(o order.Order) string {
+	parts := make([]string, 0, len(o.Items))
+	for _, it := range o.Items {
 		if it.Qty > 1 {
 			parts = append(parts, fmt.Sprintf("%d× %s", it.Qty, it.Name))
 		} else {
@@ -178,14 +170,9 @@ func drinks(e eventFields) string {
 }
 
 // ticket is " (#12)" when the order has a ticket number.
-func ticket(t any) string {
-	switch v := t.(type) {
-	case float64:
-		return fmt.Sprintf(" (#%d)", int(v))
-	case string:
-		if v != "" {
-			return " (#" + v + ")"
-		}
+func ticket(n int) string {
+	if n == 0 {
+		return ""
 	}
-	return ""
+	return fmt.Sprintf(" (#%d)", n)
 }

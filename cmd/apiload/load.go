@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/live"
 )
 
 type result struct {
@@ -239,7 +241,7 @@ func (s *server) connect(ctx context.Context, g person, onReady func(orderID str
 	if err != nil {
 		return nil, err
 	}
-	sub, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": "guest:" + g.id})
+	sub, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": live.GuestTopic(g.id)})
 	if err := ws.Write(ctx, websocket.MessageText, sub); err != nil {
 		ws.CloseNow()
 		return nil, err
@@ -271,7 +273,7 @@ func (s *server) connect(ctx context.Context, g person, onReady func(orderID str
 			if !bytes.Contains(msg, []byte(`"order.ready"`)) {
 				continue
 			}
-			if json.Unmarshal(msg, &ev) == nil && ev.Event == "order.ready" {
+			if json.Unmarshal(msg, &ev) == nil && ev.Event == live.EventOrderReady {
 				onReady(ev.Data.ID, ev.Time, at)
 			}
 		}

@@ -146,7 +146,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	h := hub.New(hub.Config{}, broker, ticketRedeemer{tickets, sessions}, logger)
+	h := hub.New(liveRules(hub.Config{}), broker, ticketRedeemer{tickets, sessions}, logger)
 	if err := h.Start(ctx); err != nil {
 		return fail(err)
 	}

@@ -196,7 +196,7 @@ func announceEndedSessions(ctx context.Context, cfg *config, id string) error {
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
 	logger := slog.New(slog.DiscardHandler)
-	live := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory), nil, logger)
+	live := hub.New(liveRules(hub.Config{}), hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory), nil, logger)
 	return live.EndSessions(ctx, id)
 }
 

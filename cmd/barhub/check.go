@@ -16,6 +16,9 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/live"
 )
 
 const checkUsage = `usage: barhub check --url URL[,URL2] [--admin-code CODE --admin-last NAME] [--kill-switch]
@@ -131,7 +134,7 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 	})
 	c.step("admin signs in", func() (string, error) {
 		tok, role, err := c.login(ctx, c.staffBase, code, last)
-		if err == nil && role != "admin" {
+		if err == nil && role != string(guest.RoleAdmin) {
 			err = fmt.Errorf("that code is a %s's, not an admin's", role)
 		}
 		c.admin = tok
@@ -183,7 +186,7 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 		return "2 coming", nil
 	})
 	c.step("guest's live socket subscribes", func() (string, error) {
-		return "", c.dial(ctx, "guest:"+c.guestIDs[0])
+		return "", c.dial(ctx, live.GuestTopic(c.guestIDs[0]))
 	})
 	c.step("menu: app key, drink listed, cache answers 304", func() (string, error) {
 		var k struct{ Key string }
@@ -243,7 +246,7 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 		if st, err := c.do(ctx, c.staffBase, "POST", "/api/bar/orders/"+orderID+"/ready", c.bartender, nil, nil); err != nil || st != 200 {
 			return "", fmt.Errorf("ready: %d %v", st, err)
 		}
-		ev, err := c.next(ctx, "order.ready", orderID)
+		ev, err := c.next(ctx, live.EventOrderReady, orderID)
 		if err != nil {
 			return "", err
 		}

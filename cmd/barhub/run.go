@@ -222,7 +222,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
-	live := hub.New(hub.Config{
+	live := hub.New(liveRules(hub.Config{
 		AllowedOrigins:        cfg.AllowedOrigins,
 		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
 		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
@@ -230,7 +230,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		// replay is a resync (docs/PROTOCOL.md).
 		ReplayMessagesPerMinute: cfg.ReplayMessagesPerMinute,
 		ReplayBytesPerMinute:    cfg.ReplayBytesPerMinute,
-	}, broker, ticketRedeemer{tickets, sessions}, logger)
+	}), broker, ticketRedeemer{tickets, sessions}, logger)
 	registry.MustRegister(live.Collectors()...)
 	if err := live.Start(ctx); err != nil {
 		return err

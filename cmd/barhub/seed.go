@@ -15,6 +15,7 @@ import (
 	barapp "github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/store"
 )
@@ -129,7 +130,7 @@ func announceMenu(ctx context.Context, cfg *config, ids []string) error {
 		return err
 	}
 	broker := hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
-	if _, err := broker.Publish(ctx, hub.Event{Topic: hub.TopicMenu, Event: "menu.changed", Time: time.Now(), Data: data}); err != nil {
+	if _, err := broker.Publish(ctx, hub.Event{Topic: live.TopicMenu, Event: live.EventMenuChanged, Time: time.Now(), Data: data}); err != nil {
 		return fmt.Errorf("announce the new menu: %w", err)
 	}
 	return nil

@@ -21,6 +21,7 @@ import (
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
@@ -40,12 +41,12 @@ type aiParts struct {
 // startAI picks Bedrock or the local implementations and, unless
 // --no-worker, starts a job runner in this process, and registers the
 // reminders' check with maint.
-func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Publisher, maint *jobs.Maintenance, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
+func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publisher, maint *jobs.Maintenance, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
 	}
-	mp, err := newMail(cfg, a.store, live, logger)
+	mp, err := newMail(cfg, a.store, lh, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -55,7 +56,7 @@ func startAI(ctx context.Context, cfg *config, a *app, live *hub.Hub, pub ai.Pub
 	}
 	var w *jobs.Runner
 	if !cfg.NoWorker {
-		w, _ = newRunner(a.store, live, pub, model, mp, reg, logger)
+		w, _ = newRunner(a.store, lh, pub, model, mp, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -111,20 +112,20 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 // e-mail ones; pub carries their events to the hub and, for a finished
 // recommendation, to the guest's devices (push.Forward), and the admins'
 // alerts of jobs set aside.
-func newRunner(st *store.Store, live *hub.Hub, pub ai.Publisher, model ai.Model, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
 		Logger:     logger,
 		Registerer: reg,
 		Alert: func(ctx context.Context, alert map[string]any) error {
-			return pub.Publish(ctx, ai.TopicAdmin, ai.EventAlert, alert)
+			return pub.Publish(ctx, live.TopicAdmin, live.EventAlert, alert)
 		},
 	}, jobs.Config{})
 	b := ai.NewBartender(ai.Deps{
 		Store:     st,
 		Menu:      menuView{st},
 		Guests:    guestView{st},
-		Prompts:   promptSink{st: st, live: live, log: logger},
+		Prompts:   promptSink{st: st, live: lh, log: logger},
 		Publisher: pub,
 		Model:     model,
 		Logger:    logger,
@@ -163,7 +164,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// The hub only publishes here; it serves no sockets.
-	live := hub.New(hub.Config{}, broker, nil, logger)
+	lh := hub.New(liveRules(hub.Config{}), broker, nil, logger)
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return err
@@ -174,11 +175,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	mp, err := newMail(cfg, a.store, live, logger)
+	mp, err := newMail(cfg, a.store, lh, logger)
 	if err != nil {
 		return err
 	}
-	w, bartender := newRunner(a.store, live, push.Forward(live, sender), model, mp, reg, logger)
+	w, bartender := newRunner(a.store, lh, push.Forward(lh, sender), model, mp, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -321,7 +322,7 @@ func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.I
 	if err != nil {
 		return err
 	}
-	if err := p.live.Publish(ctx, hub.TopicMenu, "menu.changed", map[string]any{"reason": "image_prompt", "drinkIds": []string{drinkID}}); err != nil {
+	if err := p.live.Publish(ctx, live.TopicMenu, live.EventMenuChanged, map[string]any{"reason": "image_prompt", "drinkIds": []string{drinkID}}); err != nil {
 		p.log.WarnContext(ctx, "announce image prompt to menu caches", "drink", drinkID, "err", err)
 	}
 	return nil

@@ -18,6 +18,9 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/live"
 )
 
 type loadConfig struct {
@@ -219,9 +222,9 @@ func openSockets(ctx context.Context, cfg loadConfig, api *apiClient, base *url.
 			tickets := newTicketConn(base.Host, api.token)
 			defer tickets.close()
 			for i := range jobs {
-				topic := "guests"
+				topic := live.TopicGuests
 				if cfg.mode == "guests" {
-					topic = "guest:" + cfg.topicPrefix + strconv.Itoa(i)
+					topic = live.GuestTopic(cfg.topicPrefix + strconv.Itoa(i))
 				}
 				var err error
 				for attempt := 0; attempt < 5; attempt++ {
@@ -460,7 +463,7 @@ func (a *apiClient) login(ctx context.Context, code, last string) error {
 	if err := a.do(ctx, "/api/auth/login", map[string]string{"code": code, "lastName": last}, &resp); err != nil {
 		return fmt.Errorf("sign in: %w", err)
 	}
-	if resp.Role != "admin" {
+	if resp.Role != string(guest.RoleAdmin) {
 		return fmt.Errorf("sign in: %s is a %s; hubload needs an admin, who may subscribe to any topic", code, resp.Role)
 	}
 	a.token = resp.Token

@@ -21,7 +21,9 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 )
 
 // serve runs the hub alone behind the three endpoints hubload uses, with
@@ -97,13 +99,13 @@ func newHarness(ctx context.Context, redisURL string, history int) (*harness, fu
 		broker = hub.NewMemoryBroker(history)
 	}
 	h := &harness{mux: http.NewServeMux(), tick: make(map[string]struct{})}
-	h.hub = hub.New(hub.Config{}, broker, h, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	h.hub = hub.New(liveRules(hub.Config{}), broker, h, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err := h.hub.Start(ctx); err != nil {
 		closeRedis()
 		return nil, nil, err
 	}
 	h.mux.HandleFunc("POST /api/auth/login", func(w http.ResponseWriter, r *http.Request) {
-		writeJSON(w, http.StatusOK, map[string]string{"token": harnessToken, "role": "admin"})
+		writeJSON(w, http.StatusOK, map[string]string{"token": harnessToken, "role": string(guest.RoleAdmin)})
 	})
 	h.mux.HandleFunc("POST /api/ws/ticket", h.authed(func(w http.ResponseWriter, r *http.Request) {
 		t := randomHex()
@@ -148,7 +150,7 @@ func (h *harness) RedeemTicket(ctx context.Context, ticket string) (hub.Identity
 	delete(h.tick, ticket)
 	// One person per socket, as at a party: the hub caps sockets per
 	// person.
-	return hub.Identity{ID: "hubload-" + ticket, Role: hub.RoleAdmin, Name: "hubload"}, nil
+	return hub.Identity{ID: "hubload-" + ticket, Role: string(guest.RoleAdmin), Name: "hubload"}, nil
 }
 
 func (h *harness) authed(next http.HandlerFunc) http.HandlerFunc {
@@ -176,11 +178,11 @@ func (h *harness) announce(w http.ResponseWriter, r *http.Request) {
 	data := announcement{Text: a.Text, SentAt: a.SentAt}
 	var err error
 	if len(ids) == 0 {
-		err = h.hub.Publish(r.Context(), hub.TopicGuests, "announcement", data)
+		err = h.hub.Publish(r.Context(), live.TopicGuests, live.EventAnnouncement, data)
 	} else {
 		out := make([]hub.Outgoing, len(ids))
 		for i, id := range ids {
-			out[i] = hub.Outgoing{Topic: hub.GuestTopic(id), Event: "announcement", Data: data}
+			out[i] = hub.Outgoing{Topic: live.GuestTopic(id), Event: live.EventAnnouncement, Data: data}
 		}
 		err = h.hub.PublishMany(r.Context(), out)
 	}

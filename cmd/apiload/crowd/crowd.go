@@ -29,6 +29,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/barhub/barhub/live"
 )
 
 // Config says how big the party is and where it is served.
@@ -380,7 +382,7 @@ func (p *party) setUp(ctx context.Context) error {
 	// The first bartender's tablet shows the queue; the same person
 	// works the door.
 	p.bar = p.bartenders[0]
-	p.barSocket, err = p.open(ctx, p.bar, []string{"bar"}, nil)
+	p.barSocket, err = p.open(ctx, p.bar, []string{live.TopicBar}, nil)
 	if err != nil {
 		return fmt.Errorf("crowd: the bar's socket: %w", err)
 	}
@@ -473,7 +475,7 @@ func (p *party) doorsOpen(ctx context.Context) {
 				}
 			}
 			ph := &phone{who: g, seen: map[string]bool{}}
-			ph.sock, err = p.open(ctx, g, []string{"guest:" + g.id, "guests"}, ph.heard)
+			ph.sock, err = p.open(ctx, g, []string{live.GuestTopic(g.id), live.TopicGuests}, ph.heard)
 			phoneUp.done(t0, err)
 			if err == nil {
 				p.phones[i] = ph
@@ -570,7 +572,7 @@ func (p *party) blip(ctx context.Context, n int) {
 			<-gate
 			t0 := time.Now()
 			var err error
-			ph.sock, err = p.open(ctx, ph.who, []string{"guest:" + ph.who.id, "guests"}, ph.heard, ph.sock.since()...)
+			ph.sock, err = p.open(ctx, ph.who, []string{live.GuestTopic(ph.who.id), live.TopicGuests}, ph.heard, ph.sock.since()...)
 			t.done(t0, err)
 		}()
 	}
@@ -736,7 +738,7 @@ func (p *party) announce(ctx context.Context) {
 	t.done(t0, err)
 	p.add(t.step())
 	if err == nil {
-		p.everyPhoneHears(ctx, "announcement", text)
+		p.everyPhoneHears(ctx, live.EventAnnouncement, text)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"github.com/coder/websocket"
+
+	"github.com/barhub/barhub/live"
 )
 
 // phone is a guest's phone: their person and live socket, and what it
@@ -26,14 +28,14 @@ type phone struct {
 func (ph *phone) heard(m frame) {
 	var key string
 	switch m.Event {
-	case "order.ready":
+	case live.EventOrderReady:
 		var d struct {
 			ID string `json:"id"`
 		}
 		if json.Unmarshal(m.Data, &d) == nil {
 			key = "ready:" + d.ID
 		}
-	case "announcement":
+	case live.EventAnnouncement:
 		var d struct {
 			Text string `json:"text"`
 		}
@@ -178,7 +180,7 @@ func (s *socket) note(m frame, onEvent func(frame)) {
 			s.last[m.Topic] = m.Epoch + ":" + s.last[m.Topic]
 		}
 	}
-	if m.Type == "event" && m.Event == "order.placed" {
+	if m.Type == "event" && m.Event == live.EventOrderPlaced {
 		var d struct {
 			ID string `json:"id"`
 		}
@@ -198,11 +200,11 @@ func (s *socket) since() []string {
 	defer s.mu.Unlock()
 	var guestTopic string
 	for t := range s.last {
-		if strings.HasPrefix(t, "guest:") {
+		if _, ok := live.GuestOf(t); ok {
 			guestTopic = t
 		}
 	}
-	return []string{s.last[guestTopic], s.last["guests"]}
+	return []string{s.last[guestTopic], s.last[live.TopicGuests]}
 }
 
 func (s *socket) has(key string) bool {

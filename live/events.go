@@ -1,0 +1,72 @@
+package live
+
+import "github.com/barhub/barhub/order"
+
+// Events on TopicBar and on the ordering guest's topic, each carrying the
+// order (order.Order): OrderEvent names the one for each status.
+const (
+	EventOrderPlaced    = "order.placed"
+	EventOrderUpdated   = "order.updated"
+	EventOrderPreparing = "order.preparing"
+	EventOrderReady     = "order.ready"
+	EventOrderServed    = "order.served"
+	EventOrderCancelled = "order.cancelled"
+)
+
+// OrderEvent is the event announcing that an order reached status s.
+func OrderEvent(s order.Status) string {
+	switch s {
+	case order.Queued:
+		return EventOrderPlaced
+	case order.Preparing:
+		return EventOrderPreparing
+	case order.Ready:
+		return EventOrderReady
+	case order.Served:
+		return EventOrderServed
+	case order.Cancelled:
+		return EventOrderCancelled
+	}
+	return "order." + string(s)
+}
+
+// Events on TopicAdmin.
+const (
+	EventOrdersSummary = "orders.summary"
+	EventRSVPChanged   = "rsvp.changed"
+	EventStatsUpdated  = "stats.updated"
+	EventGuestActivity = "guest.activity"
+	EventInviteUpdated = "invite.updated"
+	EventPromptReady   = "drink.prompt_ready"
+	EventAlert         = "alert"
+)
+
+// Arrivals at the door, on both TopicAdmin and TopicBar (door staff sign
+// in as bartenders, who may not follow TopicAdmin).
+const (
+	EventCheckedIn     = "guest.checked_in"
+	EventCheckInUndone = "guest.check_in_undone"
+)
+
+// Events on TopicGuests and the guests' own topics.
+const (
+	// EventAnnouncement carries an Announcement, to everyone on
+	// TopicGuests or to one guest on their topic.
+	EventAnnouncement = "announcement"
+	// EventEventChanged carries the event's details, on TopicGuests.
+	EventEventChanged = "event.changed"
+	// EventRecommendationReady carries a Recommendation, on the guest's
+	// topic.
+	EventRecommendationReady = "recommendation.ready"
+)
+
+// Events on TopicMenu.
+const (
+	EventMenuChanged = "menu.changed"
+	// EventAppStatus says whether the guests' app is open.
+	EventAppStatus = "app.status"
+)
+
+// EventBoardOrder is TopicBoard's one event: an order as the pick-up
+// board shows it.
+const EventBoardOrder = "board.order"
