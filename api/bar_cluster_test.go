@@ -86,7 +86,7 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 			}
 		}
 		sessions := auth.NewSessions(st, auth.SessionsConfig{})
-		h := hub.New(hub.Config{}, hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)
+		h := hub.New(liveRules(hub.Config{}), hub.NewRedisBroker(rdb, prefix, 100), testTickets{tickets, sessions}, logger)
 		if err := h.Start(ctx); err != nil {
 			t.Fatal(err)
 		}

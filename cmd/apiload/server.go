@@ -20,8 +20,8 @@ import (
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/guest"
-	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/push"
@@ -50,26 +50,6 @@ type server struct {
 type person struct {
 	id    string
 	token string
-}
-
-type ticketRedeemer struct {
-	t *auth.Tickets
-	s *auth.Sessions
-}
-
-func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
-	id, err := r.t.Redeem(ctx, ticket)
-	if err != nil {
-		return hub.Identity{}, err
-	}
-	// A ticket issued before its holder's access changed opens nothing,
-	// and the socket gets the current role.
-	if r.s != nil {
-		if id, err = r.s.Current(ctx, id); err != nil {
-			return hub.Identity{}, err
-		}
-	}
-	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
 }
 
 func randomName(prefix string) string {
@@ -116,10 +96,8 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	if err != nil {
 		return fail(err)
 	}
-	sessions := auth.NewSessions(st, auth.SessionsConfig{})
 
 	prefix := randomName("apiload-")
-	var broker hub.Broker = hub.NewMemoryBroker(1000)
 	var rdb *redis.Client
 	if o.redisURL != "" {
 		opts, err := redis.ParseURL(o.redisURL)
@@ -140,16 +118,12 @@ func startServer(ctx context.Context, o options) (*server, error) {
 		if err := rdb.Ping(ctx).Err(); err != nil {
 			return fail(fmt.Errorf("redis: %w", err))
 		}
-		broker = hub.NewRedisBroker(rdb, prefix, 1000)
 	}
-	tickets, err := auth.OpenTickets(ctx, st, rdb, prefix, time.Minute)
+	lh, err := livehub.Start(ctx, st, livehub.Config{Redis: rdb, RedisPrefix: prefix, History: 1000, TicketTTL: time.Minute}, logger)
 	if err != nil {
 		return fail(err)
 	}
-	h := hub.New(liveRules(hub.Config{}), broker, ticketRedeemer{tickets, sessions}, logger)
-	if err := h.Start(ctx); err != nil {
-		return fail(err)
-	}
+	h, tickets, sessions := lh.Hub, lh.Tickets, lh.Sessions
 	closers = append(closers, func() {
 		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()

@@ -17,6 +17,7 @@ import (
 	"github.com/redis/go-redis/v9"
 
 	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/store"
@@ -196,7 +197,7 @@ func announceEndedSessions(ctx context.Context, cfg *config, id string) error {
 	rdb := redis.NewClient(opts)
 	defer rdb.Close()
 	logger := slog.New(slog.DiscardHandler)
-	live := hub.New(liveRules(hub.Config{}), hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory), nil, logger)
+	live := hub.New(livehub.Rules(hub.Config{}), hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory), nil, logger)
 	return live.EndSessions(ctx, id)
 }
 

@@ -24,6 +24,7 @@ import (
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/cmd/internal/database"
+	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
@@ -183,7 +184,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	watchDatabase(ctx, a.store, a.db, registry)
 	ready := map[string]api.Pinger{"database": dbProbe{a.store}}
-	var broker hub.Broker
 	var rdb *redis.Client // the hub's backplane, shared rate limits and the menu version
 	if cfg.RedisURL != "" {
 		opts, err := redis.ParseURL(cfg.RedisURL)
@@ -196,9 +196,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return fmt.Errorf("connect to redis: %w", err)
 		}
 		ready["redis"] = redisPinger{rdb}
-		broker = hub.NewRedisBroker(rdb, cfg.RedisPrefix, cfg.HubHistory)
-	} else {
-		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// 1 while a dependency answers, read at each scrape: alert rules see a
 	// lost Redis or database without waiting for requests to fail.
@@ -215,26 +212,25 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			return 1
 		}))
 	}
-	// Tickets are signed with a key kept in the database; with Redis their
-	// nonces are spent there, so any instance redeems any instance's.
-	tickets, err := auth.OpenTickets(ctx, a.store, rdb, cfg.RedisPrefix, cfg.TicketTTL)
+	lh, err := livehub.Start(ctx, a.store, livehub.Config{
+		Hub: hub.Config{
+			AllowedOrigins:        cfg.AllowedOrigins,
+			MaxSocketsPerIdentity: cfg.SocketsPerGuest,
+			MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
+			// One person's replays over all their sockets here: past them a
+			// replay is a resync (docs/PROTOCOL.md).
+			ReplayMessagesPerMinute: cfg.ReplayMessagesPerMinute,
+			ReplayBytesPerMinute:    cfg.ReplayBytesPerMinute,
+		},
+		Redis: rdb, RedisPrefix: cfg.RedisPrefix,
+		History: cfg.HubHistory, HistoryBytes: int64(cfg.HubHistoryMB) << 20,
+		TicketTTL: cfg.TicketTTL,
+	}, logger)
 	if err != nil {
 		return err
 	}
-	sessions := auth.NewSessions(a.store, auth.SessionsConfig{})
-	live := hub.New(liveRules(hub.Config{
-		AllowedOrigins:        cfg.AllowedOrigins,
-		MaxSocketsPerIdentity: cfg.SocketsPerGuest,
-		MaxReplaysPerMinute:   cfg.ReplaysPerMinute,
-		// One person's replays over all their sockets here: past them a
-		// replay is a resync (docs/PROTOCOL.md).
-		ReplayMessagesPerMinute: cfg.ReplayMessagesPerMinute,
-		ReplayBytesPerMinute:    cfg.ReplayBytesPerMinute,
-	}), broker, ticketRedeemer{tickets, sessions}, logger)
+	live, tickets, sessions := lh.Hub, lh.Tickets, lh.Sessions
 	registry.MustRegister(live.Collectors()...)
-	if err := live.Start(ctx); err != nil {
-		return err
-	}
 
 	ln, err := net.Listen("tcp", cfg.Addr)
 	if err != nil {
@@ -435,28 +431,6 @@ func serveMetrics(ctx context.Context, addr string, reg *prometheus.Registry, lo
 type redisPinger struct{ rdb *redis.Client }
 
 func (p redisPinger) Ping(ctx context.Context) error { return p.rdb.Ping(ctx).Err() }
-
-// ticketRedeemer adapts auth's tickets to the hub's interface, checking
-// the holder's current state as every API request does.
-type ticketRedeemer struct {
-	t *auth.Tickets
-	s *auth.Sessions
-}
-
-func (r ticketRedeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
-	id, err := r.t.Redeem(ctx, ticket)
-	if err != nil {
-		return hub.Identity{}, err
-	}
-	// A ticket issued before its holder's access changed opens nothing,
-	// and the socket gets the current role.
-	if r.s != nil {
-		if id, err = r.s.Current(ctx, id); err != nil {
-			return hub.Identity{}, err
-		}
-	}
-	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
-}
 
 // runDB runs the embedded database alone, so several barhub instances on
 // one machine can share it through MONGODB_URI.

@@ -19,6 +19,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/live"
@@ -164,7 +165,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		broker = hub.NewMemoryBrokerSize(cfg.HubHistory, int64(cfg.HubHistoryMB)<<20)
 	}
 	// The hub only publishes here; it serves no sockets.
-	lh := hub.New(liveRules(hub.Config{}), broker, nil, logger)
+	lh := hub.New(livehub.Rules(hub.Config{}), broker, nil, logger)
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return err

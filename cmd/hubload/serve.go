@@ -21,6 +21,7 @@ import (
 
 	"github.com/redis/go-redis/v9"
 
+	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/live"
@@ -99,7 +100,7 @@ func newHarness(ctx context.Context, redisURL string, history int) (*harness, fu
 		broker = hub.NewMemoryBroker(history)
 	}
 	h := &harness{mux: http.NewServeMux(), tick: make(map[string]struct{})}
-	h.hub = hub.New(liveRules(hub.Config{}), broker, h, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
+	h.hub = hub.New(livehub.Rules(hub.Config{}), broker, h, slog.New(slog.NewTextHandler(os.Stderr, &slog.HandlerOptions{Level: slog.LevelWarn})))
 	if err := h.hub.Start(ctx); err != nil {
 		closeRedis()
 		return nil, nil, err

@@ -25,6 +25,7 @@ import (
 	"io"
 	"net/http"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -268,9 +269,41 @@ func (p *party) call(ctx context.Context, who *person, method, path string, body
 		return nil, fmt.Errorf("%s %s: read the answer: %w", method, path, err)
 	}
 	if resp.StatusCode != want {
-		return b, fmt.Errorf("%s %s: %d %.160s", method, path, resp.StatusCode, b)
+		e := &statusError{status: resp.StatusCode, msg: fmt.Sprintf("%s %s: %d %.160s", method, path, resp.StatusCode, b)}
+		if secs, err := strconv.Atoi(resp.Header.Get("Retry-After")); err == nil {
+			e.retryAfter = time.Duration(secs) * time.Second
+		}
+		return b, e
 	}
 	return b, nil
+}
+
+// statusError is an answer with another status than the one wanted.
+type statusError struct {
+	status     int
+	retryAfter time.Duration
+	msg        string
+}
+
+func (e *statusError) Error() string { return e.msg }
+
+// callPolitely is call that, told "too many requests", waits as long as
+// the server asks and tries again, a few times, as a bar tablet does: the
+// tool's bartenders move orders faster than hands can, into the per-person
+// rate limit (50 a second by default).
+func (p *party) callPolitely(ctx context.Context, who *person, method, path string, want int) error {
+	for try := 0; ; try++ {
+		_, err := p.call(ctx, who, method, path, nil, want)
+		var se *statusError
+		if try == 4 || !errors.As(err, &se) || se.status != http.StatusTooManyRequests {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(max(se.retryAfter, 100*time.Millisecond)):
+		}
+	}
 }
 
 // callJSON is call with a JSON answer decoded into out.
@@ -642,7 +675,7 @@ func (p *party) rush(ctx context.Context) {
 			for id := range orders {
 				for _, action := range []string{"start", "ready", "serve"} {
 					t0 := time.Now()
-					_, err := p.call(ctx, bartender, "POST", "/api/bar/orders/"+id+"/"+action, nil, 200)
+					err := p.callPolitely(ctx, bartender, "POST", "/api/bar/orders/"+id+"/"+action, 200)
 					serve.done(t0, err)
 					if err != nil {
 						break
