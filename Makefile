@@ -24,7 +24,7 @@ GOTESTSUM ?= $(GO) run gotest.tools/gotestsum@v1.13.0
 GOTESTSUM_FORMAT ?= pkgname-and-test-fails
 # The packages whose tests run on a database (store/storetest): the store conformance
 # suite and what is built on it.
-MONGO_PKGS ?= ./store/... ./auth/... ./activity/... ./api ./ai ./alert
+MONGO_PKGS ?= ./store/... ./auth/... ./activity/... ./app ./jobs ./api ./ai ./alert
 BENCH     ?= .
 BENCHTIME ?= 1s
 FUZZTIME  ?= 10s
