@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/barhub/barhub/web/browsertest"
 )
@@ -49,9 +50,9 @@ func startRush(t *testing.T) *rush {
 	return r
 }
 
-// fill places orders until n are open and moves them on until about a
-// quarter are being made and a quarter ready for pick-up.
-func (r *rush) fill(n int) (queued, preparing, ready int) {
+// fill places orders until n are open and moves them on until the given
+// numbers are being made and ready for pick-up.
+func (r *rush) fill(n, preparing, ready int) (queued, nPreparing, nReady int) {
 	r.t.Helper()
 	drinks := []string{"mojito", "negroni", "paper-plane", "daiquiri", "aperol-spritz"}
 	for r.open() < n {
@@ -66,7 +67,6 @@ func (r *rush) fill(n int) (queued, preparing, ready int) {
 		r.byStat["queued"] = append(r.byStat["queued"], o.ID)
 		r.firsts[o.ID] = r.names[g]
 	}
-	ready, preparing = n/4, n/4
 	for len(r.byStat["ready"]) < ready {
 		if len(r.byStat["preparing"]) == 0 {
 			r.move("start", "queued", "preparing")
@@ -92,6 +92,11 @@ func (r *rush) move(action, from, to string) {
 	}
 	r.byStat[from] = r.byStat[from][1:]
 	r.byStat[to] = append(r.byStat[to], id)
+	if action == "start" {
+		// Each start at its own moment, so "newest started first" has one
+		// answer.
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 // TestBrowserBarRush: the bar's tablet during a rush, at 1024×768 and at
@@ -113,7 +118,7 @@ func TestBrowserBarRush(t *testing.T) {
 		browsertest.WaitText(t, tabs[i].ctx, "#live-status", "Live")
 	}
 	for _, n := range []int{8, 20, 60} {
-		queued, preparing, ready := r.fill(n)
+		queued, preparing, ready := r.fill(n, n/4, n/4)
 		firsts, _ := json.Marshal(r.firsts)
 		for _, tab := range tabs {
 			ctx := tab.ctx
@@ -162,4 +167,80 @@ func TestBrowserBarRush(t *testing.T) {
 type contextTab struct {
 	vp  browsertest.Viewport
 	ctx context.Context
+}
+
+// TestBrowserBoardRush: the pick-up board on a 1920×1080 TV with 30 open
+// orders, 20 of them queued, 4 being made and 6 ready. Queued orders wait
+// under their own heading, not under "Being made"; the four being made
+// show the newest started first; the being-made and ready columns are on
+// the screen, and every card shown is whole; what does not fit is counted.
+func TestBrowserBoardRush(t *testing.T) {
+	r := startRush(t)
+	queued, preparing, ready := r.fill(30, 4, 6)
+	if queued != 20 || preparing != 4 || ready != 6 {
+		t.Fatalf("orders: %d queued, %d being made, %d ready; want 20, 4, 6", queued, preparing, ready)
+	}
+	var board struct{ Link string }
+	if status := r.p.bartender.call("POST", "/api/bar/boards", map[string]string{"name": "TV by the bar"}, &board); status != 201 {
+		t.Fatalf("board: %d", status)
+	}
+	_, fragment, ok := strings.Cut(board.Link, "/board#")
+	if !ok {
+		t.Fatalf("board link %q", board.Link)
+	}
+	b := browsertest.New(t)
+	tv := b.Page(t, browsertest.Viewport{Name: "tv", Width: 1920, Height: 1080, Scale: 1})
+	browsertest.Navigate(t, tv, r.p.s.URL+"/board#"+fragment)
+	waitEval(t, tv, "board live", `document.getElementById("live-status").dataset.status === "open"`)
+	waitEval(t, tv, "30 orders on the board", `document.querySelectorAll(".order").length === 30`)
+
+	ids, _ := json.Marshal(r.byStat)
+	// The being made ones, newest started first.
+	var making []string
+	for i := len(r.byStat["preparing"]) - 1; i >= 0; i-- {
+		making = append(making, r.byStat["preparing"][i])
+	}
+	wantMaking, _ := json.Marshal(making)
+	got := browsertest.Eval[[]string](t, tv, `(() => {
+		const ids = `+string(ids)+`, wantMaking = `+string(wantMaking)+`;
+		const vw = innerWidth, vh = innerHeight, bad = [];
+		const inside = (r) => r.width > 0 && r.left >= 0 && r.right <= vw && r.top >= 0 && r.bottom <= vh;
+		const card = (id) => document.querySelector(".order[data-id=" + JSON.stringify(id) + "]");
+		const making = document.getElementById("making-title").textContent;
+		for (const id of ids.queued) {
+			const c = card(id);
+			const heading = c?.closest("section")?.querySelector("h2")?.textContent;
+			if (!c) bad.push("queued order " + id + " is not on the board");
+			else if (c.closest("#making") || heading === making) bad.push("queued order " + id + " is under " + JSON.stringify(heading));
+		}
+		const shown = [...document.querySelectorAll("#making .order")].map((c) => c.dataset.id);
+		if (JSON.stringify(shown) !== JSON.stringify(wantMaking)) bad.push("being made: " + JSON.stringify(shown) + ", want newest started first: " + JSON.stringify(wantMaking));
+		for (const sel of ["#making-title", "#ready-title", "#ready .order.newest"]) {
+			const el = document.querySelector(sel);
+			if (!el || !inside(el.getBoundingClientRect())) bad.push(sel + " is not on the screen");
+		}
+		for (const id of ids.preparing) {
+			const c = card(id);
+			if (!c || c.hidden || !inside(c.getBoundingClientRect())) bad.push("order " + id + ", being made, is not whole on the screen");
+		}
+		for (const c of document.querySelectorAll(".order")) {
+			if (!c.hidden && !inside(c.getBoundingClientRect())) bad.push("card " + c.dataset.id + " in #" + c.parentElement.id + " is cut by the screen's edge at " + Math.round(c.getBoundingClientRect().bottom) + " px");
+		}
+		for (const id of ["waiting", "making", "ready"]) {
+			const hidden = document.querySelectorAll("#" + id + " .order[hidden]").length;
+			const more = document.getElementById(id + "-more");
+			if (hidden > 0 && (more.hidden || !more.textContent.includes(String(hidden)))) bad.push(hidden + " cards of #" + id + " left out but the board says " + JSON.stringify(more.hidden ? "" : more.textContent));
+			if (hidden > 0 && !inside(more.getBoundingClientRect())) bad.push("#" + id + "-more is off the screen");
+		}
+		const page = document.scrollingElement;
+		if (page.scrollHeight > vh) bad.push("the page is " + page.scrollHeight + " px tall on a " + vh + " px screen");
+		return bad;
+	})()`)
+	if len(got) > 0 {
+		if len(got) > 12 {
+			got = append(got[:12], fmt.Sprintf("… and %d more", len(got)-12))
+		}
+		t.Errorf("the board on a 1920×1080 TV with 30 orders:\n  %s", strings.Join(got, "\n  "))
+	}
+	browsertest.Screenshot(t, tv, "board-30-orders")
 }
