@@ -20,7 +20,7 @@ import (
 )
 
 // The pick-up board (/board): a TV or spare tablet by the bar showing the
-// orders being made and ready to collect. The bar or the host makes a
+// orders waiting, being made and ready to collect. The bar or the host makes a
 // board link; the board signs in with it as a holder of role board, which
 // sees the board and nothing else, and revoking the link ends its tokens
 // and socket through the same machinery as a guest's "sign out
@@ -29,13 +29,15 @@ import (
 // boardOrder is what a board shows of an order: no guest id, no notes, no
 // dietary details.
 type boardOrder struct {
-	ID      string      `json:"id"`
-	Ticket  int         `json:"ticket,omitempty"`
-	Name    string      `json:"name"`
-	Items   []boardItem `json:"items"`
-	Status  string      `json:"status"`
-	ReadyAt *time.Time  `json:"readyAt,omitempty"`
-	At      time.Time   `json:"at"`
+	ID     string      `json:"id"`
+	Ticket int         `json:"ticket,omitempty"`
+	Name   string      `json:"name"`
+	Items  []boardItem `json:"items"`
+	Status string      `json:"status"`
+	// StartedAt orders the drinks being made, newest started first.
+	StartedAt *time.Time `json:"startedAt,omitempty"`
+	ReadyAt   *time.Time `json:"readyAt,omitempty"`
+	At        time.Time  `json:"at"`
 }
 
 type boardItem struct {
@@ -57,7 +59,7 @@ func shortName(full string) string {
 }
 
 func newBoardOrder(o order.Order) boardOrder {
-	b := boardOrder{ID: o.ID, Ticket: o.Ticket, Name: shortName(o.GuestName), Status: string(o.Status), ReadyAt: o.ReadyAt, At: o.UpdatedAt, Items: make([]boardItem, 0, len(o.Items))}
+	b := boardOrder{ID: o.ID, Ticket: o.Ticket, Name: shortName(o.GuestName), Status: string(o.Status), StartedAt: o.StartedAt, ReadyAt: o.ReadyAt, At: o.UpdatedAt, Items: make([]boardItem, 0, len(o.Items))}
 	for _, it := range o.Items {
 		b.Items = append(b.Items, boardItem{Name: it.Name, Qty: it.Qty})
 	}

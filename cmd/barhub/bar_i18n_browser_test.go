@@ -12,7 +12,7 @@ import (
 // door work in their own language. A bartender's tablet set to Brazilian
 // Portuguese shows the queue, a ticket's buttons, the recipe and the
 // stock panel in Portuguese; the pick-up board by the bar, in Portuguese
-// too, shows the order being made; a door phone set to Swedish checks the
+// too, shows the order waiting ("Na fila"); a door phone set to Swedish checks the
 // guest in with a Swedish card and a 24-hour clock.
 func TestBrowserBarDoorBoardTranslated(t *testing.T) {
 	p := startBarParty(t, nil)
@@ -38,7 +38,7 @@ func TestBrowserBarDoorBoardTranslated(t *testing.T) {
 	browsertest.Language(t, tv, "pt-BR")
 	browsertest.Navigate(t, tv, p.s.URL+"/board#"+fragment)
 	waitEval(t, tv, "board live", `document.getElementById("live-status").dataset.status === "open"`)
-	waitEval(t, tv, "the board's headings in Portuguese", `document.getElementById("making-title").textContent === "Em preparo" && document.getElementById("ready-title").textContent === "Pronto — retire"`)
+	waitEval(t, tv, "the board's headings in Portuguese", `document.getElementById("waiting-title").textContent === "Na fila" && document.getElementById("making-title").textContent === "Em preparo" && document.getElementById("ready-title").textContent === "Pronto — retire"`)
 
 	var o e2eOrder
 	order := map[string]any{"items": []map[string]any{{"drinkId": "mojito", "qty": 2}}}
@@ -49,7 +49,7 @@ func TestBrowserBarDoorBoardTranslated(t *testing.T) {
 	browsertest.WaitText(t, tablet, ticket+" .act-start", "Começar")
 	browsertest.WaitText(t, tablet, ticket+" .act-cancel", "Cancelar")
 	browsertest.WaitText(t, tablet, "#all-day", "Mojito")
-	browsertest.WaitText(t, tv, "#making", "2× Mojito")
+	browsertest.WaitText(t, tv, "#waiting", "2× Mojito")
 	browsertest.Click(t, tablet, ticket+" .recipe-open")
 	browsertest.WaitText(t, tablet, "#recipe-batch", "Quantidades para os 2 copos")
 	browsertest.WaitText(t, tablet, "#recipe-close", "Fechar")

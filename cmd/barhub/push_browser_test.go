@@ -87,9 +87,9 @@ func TestBrowserGuestApp(t *testing.T) {
 }
 
 // TestBrowserPickUpBoard: the bartender makes a board link on the bar's
-// tablet; the screen by the bar opens it and shows an order under "Being
-// made", then, live, under "Ready — collect" as the newest; revoking the
-// link empties the screen and says so.
+// tablet; the screen by the bar opens it and shows an order under
+// "Waiting", then, live, under "Being made" and under "Ready — collect" as
+// the newest; revoking the link empties the screen and says so.
 func TestBrowserPickUpBoard(t *testing.T) {
 	p := startBarParty(t, nil)
 	b := browsertest.New(t)
@@ -121,11 +121,13 @@ func TestBrowserPickUpBoard(t *testing.T) {
 	if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "board-1"); status != 201 {
 		t.Fatalf("order: %d", status)
 	}
-	browsertest.WaitText(t, tv, "#making", "Ada L.")
-	browsertest.WaitText(t, tv, "#making", "2× Mojito")
+	browsertest.WaitText(t, tv, "#waiting", "Ada L.")
+	browsertest.WaitText(t, tv, "#waiting", "2× Mojito")
 	if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/start", nil, nil); status != 200 {
 		t.Fatalf("start: %d", status)
 	}
+	browsertest.WaitText(t, tv, "#making", "Ada L.")
+	waitEval(t, tv, "left the waiting column", `document.getElementById("waiting").children.length === 0`)
 	if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/ready", nil, nil); status != 200 {
 		t.Fatalf("ready: %d", status)
 	}

@@ -143,8 +143,26 @@ function render() {
     el.classList.toggle("is-selected", on);
     el.setAttribute("aria-current", on ? "true" : "false");
   }
+  sizeColumns(cols);
   renderAllDay([...cols.queued, ...cols.preparing]);
   document.getElementById("typical").textContent = t("bar.typical", { time: clock(state.typicalPrep * 1000) });
+}
+
+// sizeColumns shares the screen's width between the three columns (bar.css reads
+// --w-queued, --w-preparing and --w-ready): the busiest column gets twice the room of
+// another, so two or three tickets stand side by side in it, and an empty column only what
+// its heading needs. The widths change in steps, not with every order, so tickets do not
+// slide about under the bartender's finger.
+function sizeColumns(cols) {
+  const counts = Object.values(cols).map((list) => list.length);
+  const most = Math.max(...counts);
+  const busiest = counts.indexOf(most);
+  const queue = document.getElementById("queue");
+  Object.keys(cols).forEach((status, i) => {
+    const n = counts[i];
+    const w = n === 0 ? 0.5 : i === busiest && n > 3 ? 2 : 1;
+    queue.style.setProperty(`--w-${status}`, `${w}fr`);
+  });
 }
 
 // renderAllDay counts the glasses still to make per drink, most first: the bartender

@@ -1,6 +1,7 @@
 // The pick-up board (/board): a TV or tablet by the bar. It signs in with the key in its
 // link (#key=…), which it keeps so it can sign in again when its token expires, and
-// shows the orders being made and ready to collect, live. A revoked link shows a
+// shows the orders waiting, being made and ready to collect, live, on one screen that
+// never scrolls: what does not fit is counted ("+3 more"). A revoked link shows a
 // sentence and nothing else.
 import { connect, LiveAuthError } from "./live.js";
 import { t } from "./i18n.js"; // and the language switch in the header
@@ -88,22 +89,50 @@ function card(o, now) {
   return li;
 }
 
+// Queued orders wait in turn; nobody has started on them, so they are not "being made".
+// The drinks being made show the newest started first, ready ones the newest ready first:
+// what just changed is at the top, where a guest looks.
 function render() {
   const now = Date.now();
+  const waiting = [];
   const making = [];
   const ready = [];
   for (const o of orders.values()) {
-    if (o.status === "queued" || o.status === "preparing") making.push(o);
+    if (o.status === "queued") waiting.push(o);
+    else if (o.status === "preparing") making.push(o);
     else if (o.status === "ready" && !(o.readyAt && now - Date.parse(o.readyAt) > HIDE_MS)) ready.push(o);
   }
-  making.sort((a, b) => Date.parse(a.at) - Date.parse(b.at));
-  ready.sort((a, b) => Date.parse(b.readyAt || b.at) - Date.parse(a.readyAt || a.at));
+  const time = (s) => (s ? Date.parse(s) : 0);
+  waiting.sort((a, b) => (a.ticket || 0) - (b.ticket || 0) || time(a.at) - time(b.at));
+  making.sort((a, b) => time(b.startedAt || b.at) - time(a.startedAt || a.at));
+  ready.sort((a, b) => time(b.readyAt || b.at) - time(a.readyAt || a.at));
+  $("waiting").replaceChildren(...waiting.map((o) => card(o, now)));
   $("making").replaceChildren(...making.map((o) => card(o, now)));
   $("ready").replaceChildren(...ready.map((o, i) => {
     const c = card(o, now);
     if (i === 0) c.classList.add("newest");
     return c;
   }));
+  for (const id of ["waiting", "making", "ready"]) fit(id);
+}
+
+// fit hides the cards that would fall below the screen's edge and says how many there
+// are instead. On a narrow screen, where the page scrolls, every card fits.
+function fit(id) {
+  const list = $(id);
+  const more = $(`${id}-more`);
+  more.hidden = true;
+  const cards = [...list.children];
+  for (const c of cards) c.hidden = false;
+  if (list.scrollHeight <= list.clientHeight) return;
+  more.hidden = false;
+  let hidden = 0;
+  for (let i = cards.length - 1; i > 0 && list.scrollHeight > list.clientHeight; i--) {
+    cards[i].hidden = true;
+    hidden++;
+    more.textContent = t("board.more", { count: hidden });
+  }
+  more.hidden = hidden === 0;
 }
 
 function apply(o) {
@@ -165,4 +194,5 @@ async function main() {
 }
 
 setInterval(render, 15000); // the fading goes on without events
+addEventListener("resize", render);
 main();
