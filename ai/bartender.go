@@ -46,9 +46,16 @@ func (c Config) withDefaults() Config {
 	return c
 }
 
+// Recommendations is where the bartender reads a recommendation job's
+// request and records its answer (store.Store is one).
+type Recommendations interface {
+	RecommendationByID(ctx context.Context, id string) (store.Recommendation, error)
+	CompleteRecommendation(ctx context.Context, id, status string, res store.RecommendationResult) (store.Recommendation, error)
+}
+
 // Deps are the bartender's parts.
 type Deps struct {
-	Store     *store.Store
+	Store     Recommendations
 	Menu      Menu
 	Guests    Guests
 	Prompts   PromptSink

@@ -65,7 +65,7 @@ type Sender interface {
 // limit, sends it and records the outcome on the delivery and, for an
 // invitation, on the guest.
 type Mailer struct {
-	st        *store.Store
+	st        MailStore
 	texts     Catalog
 	sender    Sender
 	pub       Publisher
@@ -80,7 +80,7 @@ type Mailer struct {
 
 // MailerConfig are a Mailer's parts.
 type MailerConfig struct {
-	Store  *store.Store
+	Store  MailStore
 	Sender Sender
 	// Publish tells the host's desk, live; nil tells nobody.
 	Publish Publisher
@@ -135,7 +135,7 @@ func (e permanentError) Unwrap() error { return e.error }
 
 // PublicURL is the address invitations use: the host's pick on the admin
 // page, else the configured one.
-func PublicURL(ctx context.Context, st *store.Store, configured string) (string, error) {
+func PublicURL(ctx context.Context, st URLChoice, configured string) (string, error) {
 	chosen, err := st.PublicURLChoice(ctx)
 	if err != nil {
 		return configured, err
@@ -285,7 +285,7 @@ func InvitationMailing(code string) string { return "invitation/" + code }
 // Queue reserves g's message of mailing and queues the job that sends
 // it; lang is the language for g if g has never signed in (the host's).
 // ErrConflict (wrapped) means g already has this mailing.
-func Queue(ctx context.Context, st *store.Store, g guest.Guest, mailing, kind, lang string) (store.Job, error) {
+func Queue(ctx context.Context, st Outbox, g guest.Guest, mailing, kind, lang string) (store.Job, error) {
 	d := store.Delivery{Mailing: mailing, Kind: kind, GuestID: g.ID, To: g.Email}
 	if err := st.ReserveDelivery(ctx, &d); err != nil {
 		return store.Job{}, err

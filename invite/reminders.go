@@ -68,7 +68,7 @@ func ReminderMailing(id string) string { return "reminder/" + id }
 
 // Scheduler queues reminders that are due.
 type Scheduler struct {
-	st  *store.Store
+	st  ReminderStore
 	now func() time.Time
 	// queued hands a job just queued to this process's worker.
 	queued func(store.Job)
@@ -77,7 +77,7 @@ type Scheduler struct {
 
 // NewScheduler returns a Scheduler on clock now (time.Now when nil);
 // queued may be nil.
-func NewScheduler(st *store.Store, now func() time.Time, queued func(store.Job), logger *slog.Logger) *Scheduler {
+func NewScheduler(st ReminderStore, now func() time.Time, queued func(store.Job), logger *slog.Logger) *Scheduler {
 	if now == nil {
 		now = time.Now
 	}
