@@ -35,8 +35,8 @@ FUZZTIME  ?= 10s
 help: ## list the commands
 	@awk 'BEGIN {FS = ":.*## "} /^[a-z-]+:.*## / {printf "  make %-8s %s\n", $$1, $$2}' $(MAKEFILE_LIST)
 
-run: ## serve on localhost with the data in ./data; prints the URL and the first admin login
-	$(GO) run ./cmd/barhub serve --data $(DATA)
+run: ## serve with the data in ./data (ADDR=0.0.0.0:8080 for phones on the LAN); prints the URLs and the first admin login
+	$(GO) run ./cmd/barhub serve --data $(DATA) $(if $(ADDR),--addr $(ADDR))
 
 build: ## build bin/barhub, a static binary
 	CGO_ENABLED=0 $(GO) build -trimpath -tags $(TAGS) -ldflags "$(LDFLAGS)" -o bin/barhub ./cmd/barhub

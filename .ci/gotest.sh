@@ -22,6 +22,14 @@ set -uo pipefail
 : "${BROWSER_PKGS:=}"
 [ $# -gt 0 ] || set -- ./...
 
+# The modules first, once and quietly, with a line saying so: the two runs below would
+# otherwise each print every "go: downloading" line for the first minutes.
+echo "gotest: downloading the modules (once; quiet)…"
+go mod download || exit 1
+# shellcheck disable=SC2086
+$GOTESTSUM --version >/dev/null || exit 1
+echo "gotest: testing $* (browser tests and the crowd beside, without the race detector); each package is printed as it ends"
+
 # shellcheck disable=SC2086 # GOTESTSUM, TESTFLAGS and BARHUB_RACE are word lists
 run() { $GOTESTSUM --format "$GOTESTSUM_FORMAT" --format-hide-empty-pkg -- "$@"; }
 
