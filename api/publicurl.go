@@ -66,9 +66,10 @@ func (s *Server) publicURLReport(ctx context.Context) (publicURLView, error) {
 }
 
 // refuseUnreachable answers 409 public_url_unreachable, naming the fix,
-// when the links a request would pass on point where no phone can go, and
-// reports whether it did. The host may still go ahead with anyway (one
-// machine alone, a test).
+// when the links a request would pass on point where no phone can go
+// while barhub is on the network, and reports whether it did. Listening
+// on this machine alone, the links open wherever barhub does. The host
+// may still go ahead with anyway.
 func (s *Server) refuseUnreachable(w http.ResponseWriter, r *http.Request, anyway bool) bool {
 	if anyway {
 		return false
@@ -78,7 +79,7 @@ func (s *Server) refuseUnreachable(w http.ResponseWriter, r *http.Request, anywa
 		s.fail(w, r, err)
 		return true
 	}
-	if v.Reachable {
+	if v.Level != "warning" {
 		return false
 	}
 	fix := "start barhub with --public-url http://<this machine's address>:<port> (or BARHUB_PUBLIC_URL)"

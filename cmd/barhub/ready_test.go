@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/barhub/barhub/api/publicurl"
 )
 
 // The reproduction: started with --addr 0.0.0.0:8080, as the README says,
@@ -37,7 +35,7 @@ func TestReadyLineOnEveryAddress(t *testing.T) {
 	if m == nil || m[2] == "0" {
 		t.Fatalf("no Local address with the port given: %q", ready)
 	}
-	for _, a := range publicurl.LANAddrs() {
+	for _, a := range lanAddrs() {
 		want := "Network http://" + netip.AddrPortFrom(a, 0).String()
 		want = strings.TrimSuffix(want, ":0") + ":" + m[2]
 		if !strings.Contains(ready, want) {

@@ -11,6 +11,7 @@ import "./shopping-admin.js"; // the shopping plan panel (#shopping) starts itse
 import { startLive, startPage } from "./page.js";
 import { loadReminders } from "./reminders-admin.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
+import { usePublicURL } from "./invite-admin.js";
 
 const $ = (id) => document.getElementById(id);
 const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads"];
@@ -40,14 +41,17 @@ function renderStats(s) {
 }
 
 // showPublicURL warns when invitation links would not open on a phone and
-// offers this machine's network addresses; a pick is kept for every instance.
-async function showPublicURL() {
-  let r;
-  try {
-    r = await api("GET", "/api/admin/public-url");
-  } catch {
-    return;
+// offers this machine's network addresses; a pick is kept for every instance
+// and used by the next copied link at once (usePublicURL).
+async function showPublicURL(r) {
+  if (!r) {
+    try {
+      r = await api("GET", "/api/admin/public-url");
+    } catch {
+      return;
+    }
   }
+  usePublicURL(r);
   const box = $("public-url");
   box.hidden = r.reachable;
   box.dataset.level = r.level;
@@ -61,8 +65,7 @@ async function showPublicURL() {
     b.textContent = t("desk.publicUrl.use", { url: u });
     b.addEventListener("click", async () => {
       try {
-        await api("PUT", "/api/admin/public-url", { url: u });
-        showPublicURL();
+        showPublicURL(await api("PUT", "/api/admin/public-url", { url: u }));
       } catch (err) {
         alert(err.message);
       }
