@@ -83,10 +83,12 @@ func (s *Server) refuseUnreachable(w http.ResponseWriter, r *http.Request, anywa
 		return false
 	}
 	fix := "start barhub with --public-url http://<this machine's address>:<port> (or BARHUB_PUBLIC_URL)"
-	if len(v.Suggestions) > 0 {
+	if v.Source == publicurl.SourceFlag {
+		fix = "it was set with --public-url (or BARHUB_PUBLIC_URL), which wins over a pick: restart barhub with it set to an address phones can open"
+	} else if len(v.Suggestions) > 0 {
 		fix += ", or pick " + strings.Join(v.Suggestions, " or ") + " on the admin page"
 	}
-	ae := errConflict("public_url_unreachable", fmt.Sprintf("invitation links would point at %s, which no guest's phone can open: %s; or send anyway to go ahead", v.URL, fix))
+	ae := errConflict("public_url_unreachable", fmt.Sprintf("invitation links would point at %s, which no guest's phone can open: %s", v.URL, fix))
 	ae.Details = map[string]any{"url": v.URL, "reason": v.Reason, "suggestions": v.Suggestions}
 	ae.Vars = map[string]any{"URL": v.URL}
 	s.fail(w, r, ae)

@@ -148,3 +148,18 @@ func TestSendInvitationAgain(t *testing.T) {
 		t.Fatalf("send again: %d %s", status, body)
 	}
 }
+
+// A --public-url no phone can open cannot be fixed by a pick, which it
+// overrides: the refusal says to restart with another.
+func TestUnreachableFlagSaysRestart(t *testing.T) {
+	e := newTestEnv(t, func(d *Deps) {
+		d.Config.PublicURL, d.Config.PublicURLSet = "http://localhost:8080", true
+		d.Config.ListenAddr, d.Config.LANAddrs = "[::]:8080", lanOf("192.168.1.20")
+	})
+	tok := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
+	ada := e.addGuest(guest.Guest{FirstName: "Ada", LastName: "Byron"})
+	status, body := e.do("POST", "/api/admin/invitations/send", tok, map[string]any{"how": "link", "guestIds": []string{ada.ID}})
+	if status != 409 || !strings.Contains(string(body), "public_url_unreachable") || !strings.Contains(string(body), "restart barhub") || strings.Contains(string(body), "on the admin page") {
+		t.Fatalf("flag no phone opens: %d %s", status, body)
+	}
+}

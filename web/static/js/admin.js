@@ -58,8 +58,11 @@ async function showPublicURL(r) {
   if (r.reachable) return;
   // desk.publicUrl.not_http, .unspecified, .loopback, .listens_locally
   const problem = r.reason && has(`desk.publicUrl.${r.reason}`) ? t(`desk.publicUrl.${r.reason}`, { url: r.url, host: r.host, port: r.port }) : r.problem;
-  $("public-url-problem").textContent = `${problem}. ${t("desk.publicUrl.uses", { url: r.url })}` + (r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "");
-  const picks = r.suggestions.map((u) => {
+  // --public-url wins over any pick: only a restart with another one helps.
+  const fromFlag = r.source === "flag";
+  const after = fromFlag ? ` ${t("desk.publicUrl.flag")}` : r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "";
+  $("public-url-problem").textContent = `${problem}. ${t("desk.publicUrl.uses", { url: r.url })}${after}`;
+  const picks = (fromFlag ? [] : r.suggestions).map((u) => {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = t("desk.publicUrl.use", { url: u });
