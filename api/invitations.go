@@ -64,7 +64,8 @@ var invitationsPage = template.Must(template.New("invitations").Parse(`<!doctype
 `))
 
 // handleInvitations prints invitation cards: every counted guest's (staff
-// too with ?staff=true), or one guest's with ?guest=. Each card is in its
+// too with ?staff=true), or one guest's with ?guest=; not while no phone
+// could open their links, unless ?anyway=true. Each card is in its
 // guest's language (the one their page last showed), else in the host's;
 // the page around them is in the host's.
 func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
@@ -72,6 +73,14 @@ func (s *Server) handleInvitations(w http.ResponseWriter, r *http.Request) {
 	withStaff, err := boolParam(r.URL.Query(), "staff")
 	if err != nil {
 		s.fail(w, r, err)
+		return
+	}
+	anyway, err := boolParam(r.URL.Query(), "anyway")
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	if s.refuseUnreachable(w, r, anyway) {
 		return
 	}
 	cards, err := s.guests.invitations.Cards(ctx, r.URL.Query().Get("guest"), withStaff)

@@ -51,6 +51,11 @@ type sendInput struct {
 	// with Staff).
 	GuestIDs []string `json:"guestIds"`
 	Staff    bool     `json:"staff"`
+	// Again e-mails guests who were already e-mailed this code (the first
+	// message lost, or its link wrong).
+	Again bool `json:"again"`
+	// Anyway passes the links on even when no phone can open them.
+	Anyway bool `json:"anyway"`
 }
 
 func (s *Server) handleSendInvitations(w http.ResponseWriter, r *http.Request) {
@@ -59,7 +64,10 @@ func (s *Server) handleSendInvitations(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	res, err := s.guests.invitations.Send(r.Context(), app.SendRequest{How: in.How, GuestIDs: in.GuestIDs, Staff: in.Staff}, s.requestLanguage(r))
+	if s.refuseUnreachable(w, r, in.Anyway) {
+		return
+	}
+	res, err := s.guests.invitations.Send(r.Context(), app.SendRequest{How: in.How, GuestIDs: in.GuestIDs, Staff: in.Staff, Again: in.Again}, s.requestLanguage(r))
 	if err != nil {
 		s.fail(w, r, err)
 		return

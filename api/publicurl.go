@@ -2,6 +2,7 @@ package api
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/netip"
 	"net/url"
@@ -14,25 +15,32 @@ import (
 	"github.com/barhub/barhub/text"
 )
 
-// The public URL is the address on every invitation link and QR code. It
-// is --public-url, unless the host picked another on the admin page (one
-// of this machine's network addresses, when the configured one is
-// 0.0.0.0 or localhost and no phone could open it).
+// The public URL is the address on every invitation link and QR code:
+// --public-url when given (it is said at start, so it wins over an earlier
+// pick), else the address the host picked on the admin page, else this
+// machine's only network address, else the address barhub listens on
+// (publicurl.Resolve). Links that no phone could open are not passed on
+// unless the host says to (refuseUnreachable).
 
 // publicURL is the address invitations use now.
 func (s *Server) publicURL(ctx context.Context) string {
-	if u, err := s.store.PublicURLChoice(ctx); err == nil && u != "" {
-		return u
-	} else if err != nil {
+	v, err := s.publicURLReport(ctx)
+	if err != nil {
 		s.log.WarnContext(ctx, "read the host's public url; using the configured one", "err", err)
+		return s.cfg.PublicURL
 	}
-	return s.cfg.PublicURL
+	return v.URL
 }
 
 // publicURLView is GET /api/admin/public-url.
 type publicURLView struct {
 	publicurl.Report
-	// Configured is --public-url; Chosen the host's pick, if any.
+	// Source says why URL is the one in use: flag (--public-url), picked
+	// (on this page), lan (the machine's only network address) or listen
+	// (where barhub listens; no phone can open it on 0.0.0.0).
+	Source string `json:"source"`
+	// Configured is --public-url, or "" when it was not given; Chosen the
+	// host's pick, if any, which the flag overrides.
 	Configured string `json:"configured"`
 	Chosen     string `json:"chosen"`
 }
@@ -42,15 +50,49 @@ func (s *Server) publicURLReport(ctx context.Context) (publicURLView, error) {
 	if err != nil {
 		return publicURLView{}, err
 	}
-	effective := s.cfg.PublicURL
-	if chosen != "" {
-		effective = chosen
-	}
 	var lan []netip.Addr
 	if s.cfg.LANAddrs != nil {
 		lan = s.cfg.LANAddrs()
 	}
-	return publicURLView{Report: publicurl.Check(effective, s.cfg.ListenAddr, lan), Configured: s.cfg.PublicURL, Chosen: chosen}, nil
+	var flag string
+	if s.cfg.PublicURLSet {
+		flag = s.cfg.PublicURL
+	}
+	url, source := publicurl.Resolve(flag, chosen, s.cfg.ListenAddr, lan)
+	if source == publicurl.SourceListen && s.cfg.PublicURL != "" {
+		url = s.cfg.PublicURL
+	}
+	return publicURLView{Report: publicurl.Check(url, s.cfg.ListenAddr, lan), Source: source, Configured: flag, Chosen: chosen}, nil
+}
+
+// refuseUnreachable answers 409 public_url_unreachable, naming the fix,
+// when the links a request would pass on point where no phone can go
+// while barhub is on the network, and reports whether it did. Listening
+// on this machine alone, the links open wherever barhub does. The host
+// may still go ahead with anyway.
+func (s *Server) refuseUnreachable(w http.ResponseWriter, r *http.Request, anyway bool) bool {
+	if anyway {
+		return false
+	}
+	v, err := s.publicURLReport(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return true
+	}
+	if v.Level != "warning" {
+		return false
+	}
+	fix := "start barhub with --public-url http://<this machine's address>:<port> (or BARHUB_PUBLIC_URL)"
+	if v.Source == publicurl.SourceFlag {
+		fix = "it was set with --public-url (or BARHUB_PUBLIC_URL), which wins over a pick: restart barhub with it set to an address phones can open"
+	} else if len(v.Suggestions) > 0 {
+		fix += ", or pick " + strings.Join(v.Suggestions, " or ") + " on the admin page"
+	}
+	ae := errConflict("public_url_unreachable", fmt.Sprintf("invitation links would point at %s, which no guest's phone can open: %s", v.URL, fix))
+	ae.Details = map[string]any{"url": v.URL, "reason": v.Reason, "suggestions": v.Suggestions}
+	ae.Vars = map[string]any{"URL": v.URL}
+	s.fail(w, r, ae)
+	return true
 }
 
 func (s *Server) handleGetPublicURL(w http.ResponseWriter, r *http.Request) {

@@ -50,8 +50,10 @@ type Config struct {
 	// as long as the headers may take): see withBodyDeadline.
 	BodyTimeout time.Duration
 	// PublicURL is where guests reach barhub, for invitation links; the
-	// host may pick another on the admin page (publicurl.go).
-	PublicURL string
+	// host may pick another on the admin page (publicurl.go) unless
+	// PublicURLSet says it was given with --public-url, which wins.
+	PublicURL    string
+	PublicURLSet bool
 	// ListenAddr is where the server listens, and LANAddrs this machine's
 	// network addresses: what the public URL is checked against.
 	ListenAddr string

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"strconv"
 	"time"
 
 	"github.com/barhub/barhub/audit"
@@ -112,6 +113,9 @@ type SendRequest struct {
 	// too with Staff).
 	GuestIDs []string
 	Staff    bool
+	// Again e-mails guests who already had this code's invitation: a
+	// mailing of its own, so the first one does not stand in the way.
+	Again bool
 }
 
 // Skipped is a guest an e-mail was not queued for, and why.
@@ -163,7 +167,11 @@ func (u *Invitations) Send(ctx context.Context, req SendRequest, lang string) (S
 			res.Skipped = append(res.Skipped, Skipped{g.ID, g.Name(), "no_email"})
 			continue
 		}
-		queued, err := u.d.Mail.Queue(ctx, g, invite.InvitationMailing(g.Code), invite.KindInvitation, lang)
+		mailing := invite.InvitationMailing(g.Code)
+		if req.Again {
+			mailing += "/again/" + strconv.FormatInt(now.UnixMilli(), 10)
+		}
+		queued, err := u.d.Mail.Queue(ctx, g, mailing, invite.KindInvitation, lang)
 		if errors.Is(err, store.ErrConflict) {
 			res.Skipped = append(res.Skipped, Skipped{g.ID, g.Name(), "already_sent"})
 			continue

@@ -186,7 +186,7 @@ func (c *clock) Set(t time.Time) { c.mu.Lock(); defer c.mu.Unlock(); c.t = t }
 // sending through a real SMTP server, with backoff short enough to test.
 func newRig(t *testing.T) *rig { return newRigTB(t) }
 
-func newRigTB(t testing.TB) *rig {
+func newRigTB(t testing.TB, tweak ...func(*invite.MailerConfig)) *rig {
 	t.Helper()
 	st := storetest.New(t)
 	srv := mailtest.Start(t)
@@ -203,7 +203,11 @@ func newRigTB(t testing.TB) *rig {
 	if _, err := st.SaveSettings(context.Background(), party()); err != nil {
 		t.Fatal(err)
 	}
-	mailer := invite.NewMailer(invite.MailerConfig{Store: st, Sender: sender, Publish: ev, PublicURL: "http://party.test", Rate: 1000, Logger: logger})
+	mc := invite.MailerConfig{Store: st, Sender: sender, Publish: ev, PublicURL: "http://party.test", Rate: 1000, Logger: logger}
+	for _, f := range tweak {
+		f(&mc)
+	}
+	mailer := invite.NewMailer(mc)
 	clk := &clock{t: time.Date(2030, 5, 1, 12, 0, 0, 0, time.UTC)}
 	sched := invite.NewScheduler(st, clk.Now, nil, logger)
 	w := jobs.NewRunner(jobs.Deps{Queue: st, Logger: logger, Alert: func(ctx context.Context, a map[string]any) error {
@@ -450,5 +454,41 @@ func TestInvitationInTheGuestsLanguage(t *testing.T) {
 		if tc.lang == "sv" && !strings.Contains(string(html.Body), "Öppna min inbjudan") {
 			t.Errorf("%s: the HTML part is not Swedish:\n%s", tc.to, html.Body)
 		}
+	}
+}
+
+// --public-url wins over an address the host picked on the admin page
+// before the restart; without it the pick wins over the default.
+func TestMailedLinkFollowsThePublicURLFlag(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		set  bool
+		want string
+	}{
+		{"flag", true, "https://party.example.com/login?code="},
+		{"no flag", false, "http://192.168.1.20:8080/login?code="},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRigTB(t, func(c *invite.MailerConfig) { c.PublicURL, c.PublicURLSet = "https://party.example.com", tt.set })
+			ctx := context.Background()
+			if err := r.st.SetPublicURLChoice(ctx, "http://192.168.1.20:8080", ""); err != nil {
+				t.Fatal(err)
+			}
+			mia := r.addGuest(t, "Mia", "mia@example.com")
+			if _, err := invite.Queue(ctx, r.st, mia, invite.InvitationMailing(mia.Code), invite.KindInvitation, ""); err != nil {
+				t.Fatal(err)
+			}
+			r.w.Wake()
+			wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+			defer cancel()
+			msg, err := mailtest.Parse(r.srv.Wait(wctx, t, 1)[0].Data)
+			if err != nil {
+				t.Fatal(err)
+			}
+			text, _ := msg.Part("text/plain")
+			if !strings.Contains(string(text.Body), tt.want+mia.Code) {
+				t.Fatalf("the e-mail does not link to %s%s:\n%s", tt.want, mia.Code, text.Body)
+			}
+		})
 	}
 }

@@ -70,6 +70,7 @@ type Mailer struct {
 	sender    Sender
 	pub       Publisher
 	publicURL string
+	urlSet    bool
 	log       *slog.Logger
 	now       func() time.Time
 
@@ -84,8 +85,10 @@ type MailerConfig struct {
 	Sender Sender
 	// Publish tells the host's desk, live; nil tells nobody.
 	Publish Publisher
-	// PublicURL is --public-url; the host's pick on the admin page wins.
-	PublicURL string
+	// PublicURL is --public-url when PublicURLSet, which wins over the
+	// host's pick on the admin page; else the default the pick overrides.
+	PublicURL    string
+	PublicURLSet bool
 	// Rate is messages per second at most, from this process (default 5).
 	Rate   float64
 	Logger *slog.Logger
@@ -117,7 +120,7 @@ func NewMailer(c MailerConfig) *Mailer {
 		c.Texts = cat
 	}
 	return &Mailer{
-		st: c.Store, texts: c.Texts, sender: c.Sender, pub: c.Publish, publicURL: c.PublicURL, log: c.Logger, now: c.Now,
+		st: c.Store, texts: c.Texts, sender: c.Sender, pub: c.Publish, publicURL: c.PublicURL, urlSet: c.PublicURLSet, log: c.Logger, now: c.Now,
 		interval: time.Duration(float64(time.Second) / c.Rate),
 	}
 }
@@ -183,9 +186,11 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	if err != nil {
 		return nil, err
 	}
-	public, err := PublicURL(ctx, m.st, m.publicURL)
-	if err != nil {
-		return nil, err
+	public := m.publicURL
+	if !m.urlSet {
+		if public, err = PublicURL(ctx, m.st, m.publicURL); err != nil {
+			return nil, err
+		}
 	}
 	// The guest's language, from their last sign-in; else the host's when
 	// the message was sent or scheduled; else English.

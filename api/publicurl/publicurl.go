@@ -135,3 +135,61 @@ func rank(a netip.Addr) int {
 		return 3
 	}
 }
+
+// Where the public URL in use came from, strongest first.
+const (
+	// SourceFlag is --public-url or BARHUB_PUBLIC_URL: the host said so
+	// when starting barhub, later than any pick on the admin page.
+	SourceFlag = "flag"
+	// SourcePicked is the address the host picked on the admin page.
+	SourcePicked = "picked"
+	// SourceLAN is this machine's only network address, when barhub
+	// listens on every address and nothing else says which to use.
+	SourceLAN = "lan"
+	// SourceListen is the address barhub listens on, as a last resort: on
+	// 0.0.0.0 or localhost no phone can open it.
+	SourceListen = "listen"
+)
+
+// Resolve picks the public URL: flag (--public-url) wins, then the host's
+// pick on the admin page, then, when barhub listens on every address,
+// this machine's one network address if it has exactly one, else
+// http://<listen>. Source says which.
+func Resolve(flag, picked, listen string, lan []netip.Addr) (url, source string) {
+	switch {
+	case flag != "":
+		return flag, SourceFlag
+	case picked != "":
+		return picked, SourcePicked
+	}
+	host, port, err := net.SplitHostPort(listen)
+	ip, ipErr := netip.ParseAddr(host)
+	if err == nil && (host == "" || (ipErr == nil && ip.IsUnspecified())) && len(lan) == 1 {
+		return "http://" + net.JoinHostPort(lan[0].String(), port), SourceLAN
+	}
+	return "http://" + listen, SourceListen
+}
+
+// LocalURLs are the addresses to print when barhub starts listening on
+// listen: one this machine opens (Local) and those phones on the network
+// can (Network, from lan). Neither is ever 0.0.0.0 or [::].
+func LocalURLs(listen string, lan []netip.Addr) (local string, network []string) {
+	host, port, err := net.SplitHostPort(listen)
+	if err != nil {
+		return "http://" + listen, nil
+	}
+	ip, ipErr := netip.ParseAddr(host)
+	switch {
+	case host == "" || (ipErr == nil && ip.IsUnspecified()):
+		// Go listens on both families for either wildcard.
+		local = "http://" + net.JoinHostPort("127.0.0.1", port)
+		for _, a := range lan {
+			network = append(network, "http://"+net.JoinHostPort(a.String(), port))
+		}
+	case ipErr == nil && !ip.IsLoopback():
+		network = []string{"http://" + listen}
+	default:
+		local = "http://" + listen
+	}
+	return local, network
+}

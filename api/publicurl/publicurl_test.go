@@ -59,3 +59,46 @@ func TestLANAddrsLeavesOutLoopback(t *testing.T) {
 		}
 	}
 }
+
+func TestResolvePrecedence(t *testing.T) {
+	one := []netip.Addr{netip.MustParseAddr("192.168.1.20")}
+	two := []netip.Addr{netip.MustParseAddr("192.168.1.20"), netip.MustParseAddr("10.0.0.4")}
+	tests := []struct {
+		name, flag, picked, listen string
+		lan                        []netip.Addr
+		url, source                string
+	}{
+		// The README: the flag wins over an address picked earlier.
+		{"flag over pick", "https://party.example.com", "http://192.168.1.20:8080", "[::]:8080", one, "https://party.example.com", SourceFlag},
+		{"pick over the only LAN address", "", "http://10.0.0.4:8080", "[::]:8080", one, "http://10.0.0.4:8080", SourcePicked},
+		{"the only LAN address", "", "", "[::]:8080", one, "http://192.168.1.20:8080", SourceLAN},
+		{"the only LAN address, v4 wildcard", "", "", "0.0.0.0:9000", one, "http://192.168.1.20:9000", SourceLAN},
+		{"two LAN addresses: none known", "", "", "[::]:8080", two, "http://[::]:8080", SourceListen},
+		{"no LAN address", "", "", "[::]:8080", nil, "http://[::]:8080", SourceListen},
+		{"local only ignores the LAN", "", "", "127.0.0.1:8080", one, "http://127.0.0.1:8080", SourceListen},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			url, source := Resolve(tt.flag, tt.picked, tt.listen, tt.lan)
+			if url != tt.url || source != tt.source {
+				t.Fatalf("Resolve = %q (%s), want %q (%s)", url, source, tt.url, tt.source)
+			}
+		})
+	}
+}
+
+func TestLocalURLs(t *testing.T) {
+	lan := []netip.Addr{netip.MustParseAddr("192.168.1.20"), netip.MustParseAddr("fd00::5")}
+	local, network := LocalURLs("[::]:8080", lan)
+	if local != "http://127.0.0.1:8080" || !slices.Equal(network, []string{"http://192.168.1.20:8080", "http://[fd00::5]:8080"}) {
+		t.Fatalf("wildcard: local %q network %q", local, network)
+	}
+	local, network = LocalURLs("127.0.0.1:8080", lan)
+	if local != "http://127.0.0.1:8080" || len(network) != 0 {
+		t.Fatalf("loopback: local %q network %q", local, network)
+	}
+	local, network = LocalURLs("10.0.0.7:8080", lan)
+	if local != "" || !slices.Equal(network, []string{"http://10.0.0.7:8080"}) {
+		t.Fatalf("one address: local %q network %q", local, network)
+	}
+}

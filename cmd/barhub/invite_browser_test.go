@@ -14,7 +14,7 @@ import (
 // the host e-mails a guest from the desk, the test's SMTP server (STARTTLS,
 // AUTH) receives it, the link in the e-mail signs the guest in on a phone,
 // and the guest's answer shows live on the desk, which also shows the
-// invitation delivered and opened.
+// invitation delivered and opened; Send again e-mails it once more.
 func TestBrowserEmailedInvitationToLiveAnswer(t *testing.T) {
 	smtp := mailtest.Start(t)
 	s := startServer(t, "", map[string]string{
@@ -74,5 +74,15 @@ func TestBrowserEmailedInvitationToLiveAnswer(t *testing.T) {
 	browsertest.Screenshot(t, desk, "invitation-delivered-opened-answered")
 	if n := len(smtp.Messages()); n != 1 {
 		t.Errorf("%d e-mails, want 1", n)
+	}
+
+	// Once e-mailed, the row sends the same code again (the first
+	// message lost, or its link wrong), where it used to say "already
+	// invited" for good.
+	browsertest.WaitText(t, desk, row+` button[data-invite="again"]`, "Send again")
+	browsertest.Click(t, desk, row+` button[data-invite="again"]`)
+	second := smtp.Wait(ctx, t, 2)[1]
+	if second.To[0] != "nora@example.com" {
+		t.Fatalf("sent again to %v", second.To)
 	}
 }

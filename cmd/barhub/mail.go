@@ -3,8 +3,10 @@ package main
 import (
 	"fmt"
 	"log/slog"
+	"strings"
 
 	"github.com/barhub/barhub/api"
+	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/store"
@@ -36,8 +38,14 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 	settings := sender.Settings()
 	p.api.Configured, p.api.From, p.api.Server = true, sender.From(), settings.Redacted()
 	p.reminders = invite.NewScheduler(st, nil, nil, logger)
+	// Without --public-url, a pick on the admin page wins over this
+	// default: this machine's only network address if it has one.
+	public := cfg.PublicURL
+	if !cfg.PublicURLSet {
+		public, _ = publicurl.Resolve("", "", strings.TrimPrefix(cfg.PublicURL, "http://"), lanAddrs())
+	}
 	p.mailer = invite.NewMailer(invite.MailerConfig{
-		Store: st, Sender: sender, Publish: pub, PublicURL: cfg.PublicURL, Rate: cfg.MailRate, Logger: logger,
+		Store: st, Sender: sender, Publish: pub, PublicURL: public, PublicURLSet: cfg.PublicURLSet, Rate: cfg.MailRate, Logger: logger,
 	})
 	logger.Info("e-mail is on", "server", settings.Redacted(), "from", sender.From(), "ratePerSecond", cfg.MailRate)
 	return p, nil

@@ -9,6 +9,7 @@ import (
 	"log/slog"
 	"net"
 	"net/http"
+	"net/netip"
 	"os"
 	"strings"
 	"time"
@@ -262,8 +263,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, Version: version, TrustedProxies: cfg.TrustedProxies,
-			ListenAddr: ln.Addr().String(), LANAddrs: publicurl.LANAddrs,
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, Version: version, TrustedProxies: cfg.TrustedProxies,
+			ListenAddr: ln.Addr().String(), LANAddrs: lanAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
 			// Guests never read the metrics: the guests' port serves
@@ -322,7 +323,6 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	serveErr := make(chan error, 1)
 	go func() { serveErr <- srv.Serve(ln) }()
-	url := "http://" + ln.Addr().String()
 	db := "embedded (" + cfg.DataDir + ")"
 	if a.db == nil {
 		db = "MongoDB"
@@ -334,7 +334,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	warnPublicURL(ctx, a.store, cfg, ln.Addr().String(), logger)
 	warnProxies(cfg, getenv, logger)
 	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
-	fmt.Fprintf(stdout, "barhub is ready at %s\n", url)
+	fmt.Fprintln(stdout, readyMessage(ln.Addr().String(), lanAddrs()))
 
 	select {
 	case err := <-serveErr:
@@ -495,18 +495,54 @@ func runKeys(ctx context.Context, args []string, getenv func(string) string, std
 	return nil
 }
 
+// lanAddrs are this machine's network addresses, a phone's way in; a
+// test gives barhub others.
+var lanAddrs = publicurl.LANAddrs
+
+// readyMessage is what barhub prints once it listens on listen: the
+// addresses to open, as this machine (Local) and as a phone on the same
+// network (Network), never the 0.0.0.0 or [::] it listens on.
+func readyMessage(listen string, lan []netip.Addr) string {
+	local, network := publicurl.LocalURLs(listen, lan)
+	var parts []string
+	if local != "" {
+		parts = append(parts, "Local "+local)
+	}
+	for _, u := range network {
+		parts = append(parts, "Network "+u)
+	}
+	if local != "" && len(network) == 0 {
+		host, _, _ := net.SplitHostPort(listen)
+		if ip, err := netip.ParseAddr(host); err == nil && ip.IsUnspecified() {
+			parts = append(parts, "(no network address found: phones cannot reach it)")
+		}
+	}
+	return "barhub is ready: " + strings.Join(parts, "  ")
+}
+
 // warnPublicURL says at start when invitation links would not open on a
 // phone (docs/INVITATIONS.md), and which addresses would.
 func warnPublicURL(ctx context.Context, st *store.Store, cfg *config, listen string, logger *slog.Logger) {
-	u := cfg.PublicURL
-	if chosen, err := st.PublicURLChoice(ctx); err == nil && chosen != "" {
-		u = chosen
+	flag, chosen := "", ""
+	if cfg.PublicURLSet {
+		flag = cfg.PublicURL
 	}
-	r := publicurl.Check(u, listen, publicurl.LANAddrs())
+	c, err := st.PublicURLChoice(ctx)
+	if err == nil {
+		chosen = c
+	}
+	lan := lanAddrs()
+	u, source := publicurl.Resolve(flag, chosen, listen, lan)
+	if source == publicurl.SourceFlag && chosen != "" && chosen != flag {
+		logger.Info("--public-url wins over the address picked on the admin page", "publicUrl", flag, "picked", chosen)
+	}
+	r := publicurl.Check(u, listen, lan)
 	switch r.Level {
 	case "warning":
 		logger.Warn("invitation links will not open on phones: "+r.Problem, "publicUrl", r.URL, "try", strings.Join(r.Suggestions, " "), "fix", "--public-url, or pick an address on the admin page")
 	case "info":
 		logger.Info(r.Problem, "publicUrl", r.URL)
+	default:
+		logger.Info("invitation links use "+r.URL, "publicUrl", r.URL, "source", source)
 	}
 }

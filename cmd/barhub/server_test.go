@@ -26,7 +26,7 @@ type testServer struct {
 }
 
 var (
-	readyLine = regexp.MustCompile(`barhub is ready at (http://\S+)`)
+	readyLine = regexp.MustCompile(`barhub is ready:.*?(?:Local|Network) (http://\S+)`)
 	adminLine = regexp.MustCompile(`admin login: code=(\S+) lastName=(\S+)`)
 )
 

@@ -11,6 +11,7 @@ import "./shopping-admin.js"; // the shopping plan panel (#shopping) starts itse
 import { startLive, startPage } from "./page.js";
 import { loadReminders } from "./reminders-admin.js";
 import "./audit-admin.js"; // the audit log panel (#audit) starts itself
+import { usePublicURL } from "./invite-admin.js";
 
 const $ = (id) => document.getElementById(id);
 const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads"];
@@ -40,29 +41,34 @@ function renderStats(s) {
 }
 
 // showPublicURL warns when invitation links would not open on a phone and
-// offers this machine's network addresses; a pick is kept for every instance.
-async function showPublicURL() {
-  let r;
-  try {
-    r = await api("GET", "/api/admin/public-url");
-  } catch {
-    return;
+// offers this machine's network addresses; a pick is kept for every instance
+// and used by the next copied link at once (usePublicURL).
+async function showPublicURL(r) {
+  if (!r) {
+    try {
+      r = await api("GET", "/api/admin/public-url");
+    } catch {
+      return;
+    }
   }
+  usePublicURL(r);
   const box = $("public-url");
   box.hidden = r.reachable;
   box.dataset.level = r.level;
   if (r.reachable) return;
   // desk.publicUrl.not_http, .unspecified, .loopback, .listens_locally
   const problem = r.reason && has(`desk.publicUrl.${r.reason}`) ? t(`desk.publicUrl.${r.reason}`, { url: r.url, host: r.host, port: r.port }) : r.problem;
-  $("public-url-problem").textContent = `${problem}. ${t("desk.publicUrl.uses", { url: r.url })}` + (r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "");
-  const picks = r.suggestions.map((u) => {
+  // --public-url wins over any pick: only a restart with another one helps.
+  const fromFlag = r.source === "flag";
+  const after = fromFlag ? ` ${t("desk.publicUrl.flag")}` : r.suggestions.length ? ` ${t("desk.publicUrl.pick")}` : "";
+  $("public-url-problem").textContent = `${problem}. ${t("desk.publicUrl.uses", { url: r.url })}${after}`;
+  const picks = (fromFlag ? [] : r.suggestions).map((u) => {
     const b = document.createElement("button");
     b.type = "button";
     b.textContent = t("desk.publicUrl.use", { url: u });
     b.addEventListener("click", async () => {
       try {
-        await api("PUT", "/api/admin/public-url", { url: u });
-        showPublicURL();
+        showPublicURL(await api("PUT", "/api/admin/public-url", { url: u }));
       } catch (err) {
         alert(err.message);
       }

@@ -12,12 +12,13 @@ async function authedFetch(path, init = {}) {
   const res = await fetch(path, { ...init, headers: { ...(init.headers || {}), Authorization: `Bearer ${token}` } });
   if (!res.ok) {
     let message = t("common.httpError", { status: res.status });
+    let code = "";
     try {
-      message = (await res.json()).error.message;
+      ({ message, code } = (await res.json()).error);
     } catch {
       // not JSON: keep the generic message
     }
-    throw new ApiError(message, { status: res.status });
+    throw new ApiError(message, { status: res.status, code });
   }
   return res;
 }
@@ -25,7 +26,8 @@ async function authedFetch(path, init = {}) {
 // printInvitations opens the printable cards (all guests, or one) in a new
 // tab. The tab is opened at once, inside the click, so no pop-up blocker
 // stops it; the page is written into it when it arrives. A <base> makes
-// its stylesheet link resolve to this server.
+// its stylesheet link resolve to this server. Cards no phone could open
+// (barhub on 0.0.0.0, no address known) are printed only if the host says.
 export async function printInvitations(guestId) {
   const win = window.open("", "_blank");
   if (!win) {
@@ -35,7 +37,18 @@ export async function printInvitations(guestId) {
   win.document.title = t("tools.invitationsLoading");
   try {
     const q = guestId ? `?guest=${encodeURIComponent(guestId)}` : "";
-    const html = await (await authedFetch(`/api/admin/invitations${q}`)).text();
+    let res;
+    try {
+      res = await authedFetch(`/api/admin/invitations${q}`);
+    } catch (err) {
+      if (err.code !== "public_url_unreachable") throw err;
+      if (!confirm(`${err.message}\n\n${t("invite.goAhead")}`)) {
+        win.close();
+        return;
+      }
+      res = await authedFetch(`/api/admin/invitations${q ? `${q}&` : "?"}anyway=true`);
+    }
+    const html = await res.text();
     const withBase = html.replace("<head>", `<head><base href="${location.origin}/">`);
     win.document.open();
     win.document.write(withBase);

@@ -3,7 +3,9 @@
 // job per guest); each row shows how and when the guest was invited,
 // whether the e-mail was delivered or failed, and whether they opened the
 // link. Without SMTP settings the e-mail buttons say how to set it up.
-import { api } from "./api.js";
+// While no phone could open the links (barhub on 0.0.0.0 and no address
+// known), the server refuses to pass them on and these ask the host first.
+import { api, ApiError } from "./api.js";
 import { t, has, formatDate, formatTime } from "./i18n.js";
 import { startReminders } from "./reminders-admin.js";
 
@@ -11,6 +13,7 @@ const $ = (id) => document.getElementById(id);
 
 let mail = { configured: false, setup: "" };
 let publicURL = location.origin;
+let publicReport = null;
 
 // setupText is how to set e-mail up, in the page's language (the server's
 // own words, mail.setup, are English).
@@ -22,11 +25,7 @@ export async function loadInviteSettings() {
   } catch {
     // The buttons stay as they are; a send reports its own error.
   }
-  try {
-    publicURL = (await api("GET", "/api/admin/public-url")).url || location.origin;
-  } catch {
-    // The page's own address is the best guess.
-  }
+  await refreshPublicURL();
   const note = $("invite-mail-note");
   if (note) {
     note.textContent = mail.configured ? t("invite.mailFrom", { from: mail.from, server: mail.server }) : setupText();
@@ -38,6 +37,60 @@ export async function loadInviteSettings() {
     all.title = mail.configured ? "" : setupText();
   }
   return mail;
+}
+
+// refreshPublicURL reads the address the links use now; the banner calls
+// it after a pick, so the next copy uses the new address without a reload.
+export async function refreshPublicURL() {
+  try {
+    usePublicURL(await api("GET", "/api/admin/public-url"));
+  } catch {
+    // The page's own address is the best guess.
+  }
+  return publicReport;
+}
+
+// usePublicURL takes GET /api/admin/public-url's answer and says which
+// address the links use and why: invite.url.flag, .flagOverPick, .picked,
+// .lan, .listen, .unreachable.
+export function usePublicURL(r) {
+  publicReport = r;
+  publicURL = r.url || location.origin;
+  const note = $("invite-url-note");
+  if (!note) return;
+  let key = `invite.url.${r.source}`;
+  if (r.level === "warning") key = "invite.url.unreachable";
+  else if (r.source === "flag" && r.chosen && r.chosen !== r.url) key = "invite.url.flagOverPick";
+  note.textContent = has(key) ? t(key, { url: r.url, picked: r.chosen }) : r.url;
+  note.dataset.source = r.source || "";
+  note.classList.toggle("warn-text", r.level === "warning");
+}
+
+// unreachable is true when no guest's phone could open the links.
+const unreachable = () => publicReport?.level === "warning";
+
+// goAhead asks the host whether to pass on links no phone can open.
+const goAhead = (message) => confirm(`${message}\n\n${t("invite.goAhead")}`);
+
+// send posts to the send route; refused for unreachable links, it asks
+// the host and, told to, sends anyway. null means the host said no.
+async function send(body) {
+  try {
+    return await api("POST", "/api/admin/invitations/send", body);
+  } catch (err) {
+    if (!(err instanceof ApiError) || err.code !== "public_url_unreachable") throw err;
+    refreshPublicURL();
+    if (!goAhead(err.message)) return null;
+    return api("POST", "/api/admin/invitations/send", { ...body, anyway: true });
+  }
+}
+
+// checkLinks reads the address afresh before a link leaves the page and,
+// when no phone could open it, asks the host; false means do not.
+async function checkLinks() {
+  await refreshPublicURL();
+  if (!unreachable()) return true;
+  return goAhead(t("invite.unreachable", { url: publicURL }));
 }
 
 export function linkFor(g) {
@@ -98,32 +151,47 @@ export function inviteCell(g, onChange) {
   const share = button(t("invite.share"), "invite.shareLabel", () => shareLinks([g]));
   share.dataset.invite = "share";
   share.hidden = !navigator.share;
-  const email = button(t("invite.email"), "invite.emailLabel", () => emailInvitations([g.id]));
-  email.dataset.invite = "email";
+  // Once e-mailed, the button sends the same code again (the first
+  // message lost, or its link wrong).
+  const again = inv?.how === "email";
+  const email = again
+    ? button(t("invite.again"), "invite.againLabel", () => emailInvitations([g.id], { again: true }))
+    : button(t("invite.email"), "invite.emailLabel", () => emailInvitations([g.id]));
+  email.dataset.invite = again ? "again" : "email";
   email.disabled = !mail.configured || !g.email;
   email.title = !mail.configured ? setupText() : !g.email ? t("invite.noAddress") : t("invite.sendTo", { email: g.email });
   box.append(status, " ", copy, share, email);
   return box;
 }
 
-async function record(how, guests) {
-  return api("POST", "/api/admin/invitations/send", { how, guestIds: guests.map((g) => g.id) });
+// record tells the server the host passed the links on; anyway when the
+// host already said to go ahead with links no phone can open.
+async function record(how, guests, anyway) {
+  return api("POST", "/api/admin/invitations/send", { how, guestIds: guests.map((g) => g.id), ...(anyway ? { anyway } : {}) });
 }
 
+// copyLinks copies the links with the address in use now; false means the
+// host chose not to copy links no phone can open.
 export async function copyLinks(guests) {
+  if (!(await checkLinks())) return false;
   const text = guests.length === 1 ? linkFor(guests[0]) : guests.map((g) => `${g.firstName} ${g.lastName}: ${linkFor(g)}`).join("\n");
   await navigator.clipboard.writeText(text);
-  await record("link", guests);
+  await record("link", guests, unreachable());
+  return true;
 }
 
 export async function shareLinks(guests) {
+  if (!(await checkLinks())) return;
   const text = guests.map((g) => t("invite.shareText", { name: g.firstName, link: linkFor(g) })).join("\n\n");
   await navigator.share({ title: t("invite.shareTitle"), text, ...(guests.length === 1 ? { url: linkFor(guests[0]) } : {}) });
-  await record("share", guests);
+  await record("share", guests, unreachable());
 }
 
-export async function emailInvitations(guestIds) {
-  const res = await api("POST", "/api/admin/invitations/send", { how: "email", ...(guestIds ? { guestIds } : {}) });
+// emailInvitations queues the e-mails; again sends guests who already had
+// theirs once more.
+export async function emailInvitations(guestIds, { again = false } = {}) {
+  const res = await send({ how: "email", ...(guestIds ? { guestIds } : {}), ...(again ? { again } : {}) });
+  if (!res) return null;
   const status = $("invite-status");
   if (status) {
     const parts = [t("invite.onTheWay", { count: res.queued })];
@@ -151,7 +219,7 @@ export function startInvites(getGuests, onChange) {
   });
   $("invite-copy-all")?.addEventListener("click", async () => {
     try {
-      await copyLinks(getGuests().filter((g) => g.role === "guest" || g.attending));
+      if (!(await copyLinks(getGuests().filter((g) => g.role === "guest" || g.attending)))) return;
       $("invite-status").textContent = t("invite.copiedAll");
       onChange?.();
     } catch (err) {
