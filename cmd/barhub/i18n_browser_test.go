@@ -48,6 +48,9 @@ func TestBrowserGuestInSwedish(t *testing.T) {
 	// The menu: the starter menu's Swedish texts, Swedish buttons.
 	negroni := `#menu-list .drink[data-id="negroni"]`
 	browsertest.WaitText(t, phone, negroni, "Lika delar gin, Campari och söt vermouth")
+	// The ingredients are in the details a tap opens.
+	browsertest.Click(t, phone, negroni+" .desc")
+	browsertest.WaitVisible(t, phone, negroni+" .drink-details")
 	browsertest.WaitText(t, phone, negroni, "Söt vermouth · Apelsin")
 	browsertest.WaitText(t, phone, "#menu-sections", "Alkoholfritt")
 	browsertest.WaitText(t, phone, negroni+" .order-button", "Beställ")

@@ -1,5 +1,6 @@
 // The guest's drink menu and orders, in <section id="menu-area"> of the home page:
-// sections, search by name or ingredient, drink cards with photos and allergen flags,
+// sections, search by name or ingredient, a compact row per drink with its allergen flag
+// and the details (photo, ingredients, glass) a tap away,
 // ordering with notes, and "my orders" with live status, place in the queue and a clear
 // "ready!" moment (sound and vibration where the phone allows).
 import { ApiError, auth } from "./api.js";
@@ -26,6 +27,9 @@ const state = {
   alcoholFree: false,
   loaded: false,
 };
+
+// The drinks whose details are open, so a live reload of the menu keeps them open.
+const openDetails = new Set();
 
 // Orders whose "ready" moment was shown already, so a resync does not repeat it.
 const celebrated = new Set();
@@ -272,11 +276,12 @@ function renderDrinks() {
   list.replaceChildren(...shown.map(drinkCard));
 }
 
+// drinkCard is one compact row: the name, strength and a line of description, what the
+// guest's needs say about the drink and the Order button, so a phone shows many drinks
+// per screen. A tap on the row opens the rest: the whole description, ingredients,
+// glass, garnish, allergens, tags and the photo.
 function drinkCard(d) {
   const warn = state.warnings[d.id];
-  const photo = d.imageUrl
-    ? h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })
-    : h("span", { class: "placeholder", "aria-hidden": "true" }, d.name.slice(0, 1));
   const strength = d.alcoholFree
     ? h("span", { class: "badge ok" }, t("guest.alcoholFree"))
     : h("span", { class: "strength" }, t("guest.strength", { abv: formatNumber(d.abv / 100, { style: "percent", maximumFractionDigits: 1 }), std: d.standardDrinks }));
@@ -290,17 +295,38 @@ function drinkCard(d) {
       "aria-label": t("guest.orderDrink", { drink: d.name }), onclick: () => openOrder(d),
     }, t("guest.order"));
   }
-  return h("article", { class: "drink" + (d.available ? "" : " is-out"), dataset: { id: d.id } },
-    h("div", { class: "photo" }, photo),
-    h("div", { class: "drink-body" },
-      h("div", { class: "drink-head" }, h("h3", {}, d.name), strength),
-      d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description),
-      h("p", { class: "ingredients" }, (d.i18n?.[lang]?.ingredients || d.ingredients.map((i) => i.name)).join(" · ")),
-      serving(d),
-      warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
-      d.allergens.length > 0 && !warn && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.map((a) => word("allergen", a)).join(", ") })),
-      d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((tag) => h("span", { class: "badge" }, word("tag", tag)))),
-      action));
+  const detailsId = `drink-details-${d.id}`;
+  const toggle = h("button", { type: "button", class: "drink-toggle", "aria-expanded": "false", "aria-controls": detailsId }, d.name);
+  const details = h("div", { id: detailsId, class: "drink-details", hidden: true },
+    h("p", { class: "ingredients" }, (d.i18n?.[lang]?.ingredients || d.ingredients.map((i) => i.name)).join(" · ")),
+    serving(d),
+    d.allergens.length > 0 && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.map((a) => word("allergen", a)).join(", ") })),
+    d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((tag) => h("span", { class: "badge" }, word("tag", tag)))));
+  const card = h("article", { class: "drink" + (d.available ? "" : " is-out") + (warn ? " not-for-you" : ""), dataset: { id: d.id } },
+    // The whole summary is the tap target; the button in the heading is what keyboards
+    // and screen readers reach, and its click comes here too.
+    h("div", { class: "drink-main", onclick: () => toggleDetails(card, d) },
+      h("div", { class: "drink-head" }, h("h3", {}, toggle), strength),
+      d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description)),
+    h("div", { class: "drink-action" }, action),
+    warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
+    details);
+  if (openDetails.has(d.id)) toggleDetails(card, d);
+  return card;
+}
+
+function toggleDetails(card, d) {
+  const details = card.querySelector(".drink-details");
+  const show = details.hidden;
+  details.hidden = !show;
+  card.classList.toggle("is-open", show);
+  card.querySelector(".drink-toggle").setAttribute("aria-expanded", String(show));
+  if (show) openDetails.add(d.id);
+  else openDetails.delete(d.id);
+  // The photo loads only when someone looks: a menu of rows fetches no pictures.
+  if (show && d.imageUrl && !details.querySelector(".photo")) {
+    details.prepend(h("div", { class: "photo" }, h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })));
+  }
 }
 
 // serving says how the drink comes: "Coupe · garnish: orange twist".
