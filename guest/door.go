@@ -165,7 +165,10 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 			ask(WarnNotAnswered, name, g.Name()+" never answered the RSVP, so the host is not counting on them: let in anyway?",
 				g.Name()+" never answered the RSVP and was let in anyway")
 		}
-		if expected := g.ExpectedHeads(); a.Heads > expected {
+		// Against the invitation, not the RSVP: a group that answered
+		// with more people than invited still brings more than the host
+		// asked for, and the door asks before letting them all in.
+		if expected := max(1, g.ExpectedGuests); a.Heads > expected {
 			ask(WarnMoreThanInvited, map[string]any{"Count": a.Heads, "Expected": expected},
 				fmt.Sprintf("%s for an invitation of %d: let them all in?", party(a.Heads), expected),
 				fmt.Sprintf("%s for an invitation of %d", party(a.Heads), expected))
