@@ -1,6 +1,7 @@
 package guest
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -181,4 +182,40 @@ func FuzzScannedCode(f *testing.F) {
 			t.Fatalf("the link with %q parses to %q %v", code, link, ok)
 		}
 	})
+}
+
+// TestNameSearch: first and last names fold alike, in the search and in
+// the name as written, and the database's pattern agrees with Matches.
+func TestNameSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name, q string
+		want    bool
+	}{
+		{"Élodie", "Elodie", true},
+		{"Élodie", "élodie", true},
+		{"Elodie", "Élodie", true},
+		{"Élodie", "ELODIE", true},
+		{"Lefèvre", "Lefevre", true},
+		{"Lefevre", "lefèvre", true},
+		{"Zoë", "zoe", true},
+		{"Ødegaard", "odeg", true},
+		{"Anne-Marie", "Anne Marie", true},
+		{"Anne Marie", "annemarie", true},
+		{"Ångström", "angstrom", true},
+		{"Elodie", "Eloise", false},
+		{"Lefèvre", "Lefebvre", false},
+		{"Ada", "--", false},
+	} {
+		s := NewNameSearch(tc.q)
+		if got := s.Matches(tc.name); got != tc.want {
+			t.Errorf("%q in %q: %v, want %v", tc.q, tc.name, got, tc.want)
+		}
+		if p := s.Pattern(); p != "" {
+			if got := regexp.MustCompile("(?i)" + p).MatchString(tc.name); got != tc.want {
+				t.Errorf("%q in %q by the pattern %s: %v, want %v", tc.q, tc.name, p, got, tc.want)
+			}
+		} else if tc.want {
+			t.Errorf("%q: no pattern", tc.q)
+		}
+	}
 }

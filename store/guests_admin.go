@@ -212,7 +212,7 @@ func (q GuestQuery) filter() bson.D {
 		if search := guest.NewNameSearch(text); search.Key() != "" {
 			or = append(or,
 				bson.D{{Key: "lastNameKey", Value: bson.D{{Key: "$regex", Value: regexp.QuoteMeta(search.Key())}}}},
-				bson.D{{Key: "firstName", Value: bson.D{{Key: "$regex", Value: search.Pattern()}}}})
+				bson.D{{Key: "firstName", Value: bson.D{{Key: "$regex", Value: search.Pattern()}, {Key: "$options", Value: "i"}}}})
 		}
 		if code := guest.NormalizeCode(text); guest.ValidCode(code) && !q.NamesOnly {
 			or = append(or, bson.D{{Key: "code", Value: code}})
