@@ -97,3 +97,44 @@ func TestDoorLookupByNameOnly(t *testing.T) {
 		t.Errorf("lookup by code %+v, %v", res, err)
 	}
 }
+
+// TestDoorLookupAccents: at the door, accents count in neither name, in
+// the search or in the name as written.
+func TestDoorLookupAccents(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	door := app.NewDoor(st, nil, nil, nil, nil)
+	elodie := addGuest(t, st, guest.Guest{FirstName: "Élodie", LastName: "Lefèvre"})
+	zoe := addGuest(t, st, guest.Guest{FirstName: "Zoe", LastName: "Ostergaard"})
+	for _, tc := range []struct {
+		q    string
+		want string // id, or "" for no match
+	}{
+		{"Élodie", elodie.ID},
+		{"Elodie", elodie.ID},
+		{"elodie", elodie.ID},
+		{"ÉLODIE", elodie.ID},
+		{"lodi", elodie.ID},
+		{"Lefèvre", elodie.ID},
+		{"Lefevre", elodie.ID},
+		{"lefevre", elodie.ID},
+		{"Zoe", zoe.ID},
+		{"Zoë", zoe.ID},
+		{"Østergaard", zoe.ID},
+		{"Ostergaard", zoe.ID},
+		{"Eloise", ""},
+		{"Lefebvre", ""},
+	} {
+		res, err := door.Lookup(ctx, tc.q)
+		if err != nil {
+			t.Fatalf("lookup %q: %v", tc.q, err)
+		}
+		var got []string
+		for _, g := range res.Guests {
+			got = append(got, g.ID)
+		}
+		if tc.want == "" && len(got) != 0 || tc.want != "" && (len(got) != 1 || got[0] != tc.want || res.Total != 1) {
+			t.Errorf("lookup %q found %v (total %d), want %q", tc.q, got, res.Total, tc.want)
+		}
+	}
+}

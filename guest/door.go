@@ -3,8 +3,10 @@ package guest
 import (
 	"fmt"
 	"net/url"
+	"regexp"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/barhub/barhub/diet"
 )
@@ -163,7 +165,10 @@ func DecideArrival(g Guest, group []Guest, opt ArrivalOptions) Arrival {
 			ask(WarnNotAnswered, name, g.Name()+" never answered the RSVP, so the host is not counting on them: let in anyway?",
 				g.Name()+" never answered the RSVP and was let in anyway")
 		}
-		if expected := g.ExpectedHeads(); a.Heads > expected {
+		// Against the invitation, not the RSVP: a group that answered
+		// with more people than invited still brings more than the host
+		// asked for, and the door asks before letting them all in.
+		if expected := max(1, g.ExpectedGuests); a.Heads > expected {
 			ask(WarnMoreThanInvited, map[string]any{"Count": a.Heads, "Expected": expected},
 				fmt.Sprintf("%s for an invitation of %d: let them all in?", party(a.Heads), expected),
 				fmt.Sprintf("%s for an invitation of %d", party(a.Heads), expected))
@@ -305,3 +310,65 @@ func ScannedCode(s string) (code string, ok bool) {
 	}
 	return code, true
 }
+
+// NameSearch is how a name search ("Elodie", "lefevre") matches first
+// and last names alike: case and accents do not count, so "Elodie" finds
+// "Élodie" as "Lefevre" finds "Lefèvre", and "Élodie" finds "Elodie".
+type NameSearch struct {
+	key string
+}
+
+// NewNameSearch is the search for q; it matches nothing when q has no
+// letter or digit.
+func NewNameSearch(q string) NameSearch { return NameSearch{key: NameKey(q)} }
+
+// Key is q folded as NameKey folds stored names, for a stored key such
+// as lastNameKey.
+func (s NameSearch) Key() string { return s.key }
+
+// Matches reports whether name, as written, holds the search.
+func (s NameSearch) Matches(name string) bool {
+	return s.key != "" && strings.Contains(NameKey(name), s.key)
+}
+
+// Pattern is a regular expression that finds the search in a name as
+// written, for a database that holds no folded copy of it: each letter
+// stands for itself and its accented forms ("e" for "é", "è", "Ê", …),
+// and spaces and punctuation between them are skipped, as NameKey skips
+// them. It is "" when the search matches nothing.
+func (s NameSearch) Pattern() string {
+	if s.key == "" {
+		return ""
+	}
+	var b strings.Builder
+	for i, r := range s.key {
+		if i > 0 {
+			b.WriteString(`[^\p{L}\p{N}]*`)
+		}
+		forms := accentForms[r]
+		if len(forms) == 0 {
+			b.WriteString(regexp.QuoteMeta(string(r)))
+			continue
+		}
+		b.WriteByte('[')
+		b.WriteRune(r)
+		b.WriteRune(unicode.ToUpper(r))
+		b.WriteString(string(forms))
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// accentForms maps each letter a-z to the Latin letters NameKey folds to
+// it ("e": "éèêëÉÈÊË…"), for Pattern.
+var accentForms = func() map[rune][]rune {
+	m := map[rune][]rune{}
+	for _, block := range [][2]rune{{0x00C0, 0x024F}, {0x1E00, 0x1EFF}} {
+		for r := block[0]; r <= block[1]; r++ {
+			if k := []rune(NameKey(string(r))); len(k) == 1 && 'a' <= k[0] && k[0] <= 'z' {
+				m[k[0]] = append(m[k[0]], r)
+			}
+		}
+	}
+	return m
+}()

@@ -1,6 +1,7 @@
 package guest
 
 import (
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -42,6 +43,11 @@ func TestDecideArrival(t *testing.T) {
 			welcome: "Let in anyway? Ada Lovelace — party of 4"},
 		{name: "one more than invited, let in anyway", g: ada, opt: ArrivalOptions{Heads: 4, Force: true},
 			admit: true, heads: 4, level: LevelWarn, warnings: []string{WarnMoreThanInvited}, contains: "party of 4 for an invitation of 3"},
+		{name: "answered with more people than invited: asked first", g: Guest{ID: "r", FirstName: "Rae", LastName: "Moss", Status: StatusComing, ExpectedGuests: 2, ExtraGuests: 1},
+			admit: false, heads: 3, level: LevelWarn, warnings: []string{WarnMoreThanInvited}, contains: "party of 3 for an invitation of 2: let them all in?",
+			welcome: "Let in anyway? Rae Moss — party of 3"},
+		{name: "answered with more people than invited, let in anyway", g: Guest{ID: "r", FirstName: "Rae", LastName: "Moss", Status: StatusComing, ExpectedGuests: 2, ExtraGuests: 1},
+			opt: ArrivalOptions{Heads: 3, Force: true}, admit: true, heads: 3, level: LevelWarn, warnings: []string{WarnMoreThanInvited}, contains: "party of 3 for an invitation of 2"},
 		{name: "the door counts fewer", g: ada, opt: ArrivalOptions{Heads: 1},
 			admit: true, heads: 1, level: LevelOK},
 		{name: "never answered: asked first", g: Guest{ID: "p", FirstName: "Pat", LastName: "Pending", Status: StatusPending, ExpectedGuests: 2},
@@ -176,4 +182,40 @@ func FuzzScannedCode(f *testing.F) {
 			t.Fatalf("the link with %q parses to %q %v", code, link, ok)
 		}
 	})
+}
+
+// TestNameSearch: first and last names fold alike, in the search and in
+// the name as written, and the database's pattern agrees with Matches.
+func TestNameSearch(t *testing.T) {
+	for _, tc := range []struct {
+		name, q string
+		want    bool
+	}{
+		{"Élodie", "Elodie", true},
+		{"Élodie", "élodie", true},
+		{"Elodie", "Élodie", true},
+		{"Élodie", "ELODIE", true},
+		{"Lefèvre", "Lefevre", true},
+		{"Lefevre", "lefèvre", true},
+		{"Zoë", "zoe", true},
+		{"Ødegaard", "odeg", true},
+		{"Anne-Marie", "Anne Marie", true},
+		{"Anne Marie", "annemarie", true},
+		{"Ångström", "angstrom", true},
+		{"Elodie", "Eloise", false},
+		{"Lefèvre", "Lefebvre", false},
+		{"Ada", "--", false},
+	} {
+		s := NewNameSearch(tc.q)
+		if got := s.Matches(tc.name); got != tc.want {
+			t.Errorf("%q in %q: %v, want %v", tc.q, tc.name, got, tc.want)
+		}
+		if p := s.Pattern(); p != "" {
+			if got := regexp.MustCompile("(?i)" + p).MatchString(tc.name); got != tc.want {
+				t.Errorf("%q in %q by the pattern %s: %v, want %v", tc.q, tc.name, p, got, tc.want)
+			}
+		} else if tc.want {
+			t.Errorf("%q: no pattern", tc.q)
+		}
+	}
 }

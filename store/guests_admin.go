@@ -160,8 +160,8 @@ type GuestQuery struct {
 	NeverLoggedIn bool
 	HasDietary    bool
 	GroupID       string
-	// Q matches first or last name (any case, and accents ignored for the
-	// last name) or an exact code.
+	// Q matches first or last name (any case, accents ignored) or an
+	// exact code.
 	Q string
 	// NamesOnly leaves the exact code out of Q's matches (the door's
 	// search must not be a way to try codes).
@@ -206,8 +206,13 @@ func (q GuestQuery) filter() bson.D {
 			bson.D{{Key: "firstName", Value: like}},
 			bson.D{{Key: "lastName", Value: like}},
 		}
-		if key := guest.NameKey(text); key != "" {
-			or = append(or, bson.D{{Key: "lastNameKey", Value: bson.D{{Key: "$regex", Value: regexp.QuoteMeta(key)}}}})
+		// Accents do not count in either name: the last name through
+		// its folded copy, the first name, which has none, through a
+		// pattern that takes every accented form of each letter.
+		if search := guest.NewNameSearch(text); search.Key() != "" {
+			or = append(or,
+				bson.D{{Key: "lastNameKey", Value: bson.D{{Key: "$regex", Value: regexp.QuoteMeta(search.Key())}}}},
+				bson.D{{Key: "firstName", Value: bson.D{{Key: "$regex", Value: search.Pattern()}, {Key: "$options", Value: "i"}}}})
 		}
 		if code := guest.NormalizeCode(text); guest.ValidCode(code) && !q.NamesOnly {
 			or = append(or, bson.D{{Key: "code", Value: code}})

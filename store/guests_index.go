@@ -339,6 +339,7 @@ func (q GuestQuery) matcher() func(g *guest.Guest) bool {
 	countedOnly := q.Status != "" || q.HasDietary || q.NeverLoggedIn
 	text := strings.TrimSpace(q.Q)
 	var like func(string) bool
+	var search guest.NameSearch
 	var key, code string
 	if text != "" {
 		re := regexp.MustCompile("(?i)" + regexp.QuoteMeta(text)).MatchString
@@ -353,7 +354,8 @@ func (q GuestQuery) matcher() func(g *guest.Guest) bool {
 				return re(s)
 			}
 		}
-		key = guest.NameKey(text)
+		search = guest.NewNameSearch(text)
+		key = search.Key()
 		if c := guest.NormalizeCode(text); guest.ValidCode(c) && !q.NamesOnly {
 			code = c
 		}
@@ -371,7 +373,7 @@ func (q GuestQuery) matcher() func(g *guest.Guest) bool {
 			return true
 		}
 		return like(g.FirstName) || like(g.LastName) ||
-			(key != "" && strings.Contains(g.LastNameKey, key)) || (code != "" && g.Code == code)
+			(key != "" && strings.Contains(g.LastNameKey, key)) || search.Matches(g.FirstName) || (code != "" && g.Code == code)
 	}
 }
 

@@ -30,7 +30,7 @@ func TestHandlerServesPagesAndAssets(t *testing.T) {
 		{"/door", "text/html; charset=utf-8", "no-cache", `src="/static/js/door.js"`},
 		{"/static/css/app.css", "text/css; charset=utf-8", "public, max-age=300", "prefers-color-scheme: dark"},
 		{"/static/js/api.js", "text/javascript; charset=utf-8", "public, max-age=300", `"barhub.token"`},
-		{"/static/js/login.js", "text/javascript; charset=utf-8", "public, max-age=300", "homeFor("},
+		{"/static/js/login.js", "text/javascript; charset=utf-8", "public, max-age=300", "landingFor("},
 		{"/static/img/icon.svg", "image/svg+xml", "public, max-age=300", "<svg"},
 	}
 	for _, tt := range tests {

@@ -157,21 +157,7 @@ func TestBrowserDoorCheckIn(t *testing.T) {
 	browsertest.WaitText(t, door, "#door-in", "2")
 	browsertest.WaitNotVisible(t, door, "#door-search")
 	browsertest.WaitText(t, door, "#door-kiosk", "Leave kiosk mode")
-	offline := func(off bool) {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(door, browsertest.StepTimeout)
-		defer cancel()
-		if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
-			t.Fatalf("network: %v", err)
-		}
-		cond := []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}}
-		if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: cond}); err != nil {
-			t.Fatalf("network offline=%v: %v", off, err)
-		}
-		if _, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
-			t.Fatalf("navigator offline=%v: %v", off, err)
-		}
-	}
+	offline := func(off bool) { t.Helper(); setOffline(t, door, off) }
 	offline(true)
 	browsertest.Fill(t, door, "#door-code", fam[1].Code)
 	browsertest.Click(t, door, "#door-submit")
@@ -214,4 +200,191 @@ func checkTimes(t *testing.T, ctx context.Context) {
 	if bad != "" {
 		t.Errorf("times on the door's card not in the page's format: %s", bad)
 	}
+}
+
+// setOffline takes the tab's network away (off) or gives it back, as Wi-Fi
+// going and coming does: requests fail, and navigator.onLine and the
+// offline and online events follow.
+func setOffline(t *testing.T, page context.Context, off bool) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(page, browsertest.StepTimeout)
+	defer cancel()
+	if _, err := chromedp.Call(ctx, network.Enable, network.EnableParams{}); err != nil {
+		t.Fatalf("network: %v", err)
+	}
+	cond := []*network.Conditions{{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}}
+	if _, err := chromedp.Call(ctx, network.EmulateNetworkConditionsByRule, network.EmulateNetworkConditionsByRuleParams{MatchedNetworkConditions: cond}); err != nil {
+		t.Fatalf("network offline=%v: %v", off, err)
+	}
+	if _, err := chromedp.Call(ctx, network.OverrideNetworkState, network.OverrideNetworkStateParams{Offline: off, DownloadThroughput: -1, UploadThroughput: -1}); err != nil {
+		t.Fatalf("navigator offline=%v: %v", off, err)
+	}
+}
+
+// TestBrowserDoorMoreThanInvited: a group invited as two answered the RSVP
+// with three. At the door the card is amber, as for anyone bringing more
+// people than the invitation names: nobody is counted until the door
+// person lets them all in, and the welcome after that stays amber.
+func TestBrowserDoorMoreThanInvited(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	var bea, rae e2eGuest
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Bea", "lastName": "Barista", "role": "bartender"}, &bea); status != 201 {
+		t.Fatalf("create bartender: %d", status)
+	}
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{
+		"firstName": "Rae", "lastName": "Moss", "expectedGuests": 2, "extraGuests": 1, "status": "coming",
+	}, &rae); status != 201 {
+		t.Fatalf("create guest: %d", status)
+	}
+
+	door := browsertest.New(t).Page(t, browsertest.Tablet)
+	browsertest.SignIn(t, door, s.URL, bea.Code, "barista", "/bar")
+	browsertest.Navigate(t, door, s.URL+"/door")
+	browsertest.WaitText(t, door, "#door-coming", "3")
+	level := func() string {
+		return browsertest.Eval[string](t, door, `document.getElementById("door-result").dataset.level`)
+	}
+	browsertest.Fill(t, door, "#door-code", rae.Code)
+	browsertest.Click(t, door, "#door-submit")
+	browsertest.WaitText(t, door, "#door-message", "Rae Moss — party of 3")
+	if got := browsertest.Eval[string](t, door, `document.getElementById("door-message").textContent`); got != "Let in anyway? Rae Moss — party of 3" {
+		t.Errorf("card %q, want the amber question", got)
+	}
+	if l := level(); l != "warn" {
+		t.Errorf("more people than invited: level %q, want warn (amber)", l)
+	}
+	browsertest.WaitText(t, door, `#door-warnings [data-code="more_than_invited"]`, "party of 3 for an invitation of 2")
+	browsertest.WaitVisible(t, door, "#door-force")
+	browsertest.WaitText(t, door, "#door-in", "0")
+	browsertest.Screenshot(t, door, "more-than-invited")
+
+	browsertest.Click(t, door, "#door-force")
+	browsertest.WaitText(t, door, "#door-message", "Welcome, Rae Moss — party of 3")
+	if l := level(); l != "warn" {
+		t.Errorf("let in after the question: level %q, want warn (amber)", l)
+	}
+	browsertest.WaitText(t, door, "#door-in", "1")
+	browsertest.WaitText(t, door, "#door-heads", "3")
+}
+
+// TestBrowserDoorOfflineBadge: the header's connection badge says
+// "Offline" the moment the tablet loses the network, before any scan is
+// kept, and "Live" again when it is back.
+func TestBrowserDoorOfflineBadge(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	var bea e2eGuest
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Bea", "lastName": "Barista", "role": "bartender"}, &bea); status != 201 {
+		t.Fatalf("create bartender: %d", status)
+	}
+	door := browsertest.New(t).Page(t, browsertest.Tablet)
+	browsertest.SignIn(t, door, s.URL, bea.Code, "barista", "/bar")
+	browsertest.Navigate(t, door, s.URL+"/door")
+	browsertest.WaitText(t, door, "#live-status", "Live")
+	status := func() string {
+		return browsertest.Eval[string](t, door, `document.getElementById("live-status").dataset.status`)
+	}
+
+	setOffline(t, door, true)
+	browsertest.WaitText(t, door, "#live-status", "Offline")
+	if st := status(); st != "offline" {
+		t.Errorf("offline: the badge's status is %q", st)
+	}
+	if dot := browsertest.Eval[string](t, door, `getComputedStyle(document.querySelector("#live-status .dot")).backgroundColor`); dot == browsertest.Eval[string](t, door, `(() => {
+		const probe = document.createElement("span");
+		probe.style.color = "var(--success)";
+		document.body.append(probe);
+		const c = getComputedStyle(probe).color;
+		probe.remove();
+		return c;
+	})()`) {
+		t.Errorf("offline: the dot is still green (%s)", dot)
+	}
+	if !browsertest.Eval[bool](t, door, `document.getElementById("door-queue-box").hidden`) {
+		t.Error("a scan was kept, but none was made")
+	}
+	browsertest.Screenshot(t, door, "offline-badge")
+
+	setOffline(t, door, false)
+	browsertest.WaitText(t, door, "#live-status", "Live")
+	if st := status(); st != "open" {
+		t.Errorf("back online: the badge's status is %q", st)
+	}
+}
+
+// TestBrowserDoorSignInLandsAtDoor: a door volunteer has a bartender's
+// sign-in. Opening the door signed out, signing in from a door link, or
+// signing in again on the tablet that last showed the door lands on the
+// door; a bartender whose last page was the bar, the host and a guest
+// keep their own pages, and a guest is never sent to the door.
+func TestBrowserDoorSignInLandsAtDoor(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	var bea, ada e2eGuest
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Bea", "lastName": "Barista", "role": "bartender"}, &bea); status != 201 {
+		t.Fatalf("create bartender: %d", status)
+	}
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Ada", "lastName": "Lovelace", "status": "coming"}, &ada); status != 201 {
+		t.Fatalf("create guest: %d", status)
+	}
+	signInHere := func(page context.Context, code, lastName, want string) {
+		t.Helper()
+		browsertest.WaitVisible(t, page, "#login-form[data-ready]")
+		browsertest.Fill(t, page, "#code", code)
+		browsertest.Fill(t, page, "#lastName", lastName)
+		browsertest.Click(t, page, "#login-submit")
+		browsertest.WaitPath(t, page, want)
+	}
+	signOut := func(page context.Context) {
+		t.Helper()
+		// By script: a phone's header may fold the button away.
+		browsertest.Eval[bool](t, page, `(document.getElementById("logout").click(), true)`)
+		browsertest.WaitPath(t, page, "/login")
+	}
+
+	tablet := browsertest.New(t).Page(t, browsertest.Tablet)
+	// The door, opened signed out: the sign-in page goes back to it.
+	browsertest.Navigate(t, tablet, s.URL+"/door")
+	browsertest.WaitPath(t, tablet, "/login")
+	if next := browsertest.Eval[string](t, tablet, `new URLSearchParams(location.search).get("next") || ""`); next != "/door" {
+		t.Errorf("the door sent the browser to sign in with next=%q, want /door", next)
+	}
+	signInHere(tablet, bea.Code, "barista", "/door")
+	browsertest.WaitText(t, tablet, "#live-status", "Live")
+
+	// Signed out and in again on the tablet that last showed the door.
+	signOut(tablet)
+	browsertest.SignIn(t, tablet, s.URL, bea.Code, "barista", "/door")
+	browsertest.WaitText(t, tablet, "#live-status", "Live")
+
+	// After the bar, the bar again.
+	browsertest.Navigate(t, tablet, s.URL+"/bar")
+	browsertest.WaitText(t, tablet, "#live-status", "Live")
+	signOut(tablet)
+	browsertest.SignIn(t, tablet, s.URL, bea.Code, "barista", "/bar")
+
+	// The door's link on another device: /login?next=/door.
+	phone := browsertest.New(t).Page(t, browsertest.Phone)
+	browsertest.Navigate(t, phone, s.URL+"/login?next=/door&code="+url.QueryEscape(bea.Code))
+	browsertest.WaitVisible(t, phone, "#login-form[data-ready]")
+	browsertest.Fill(t, phone, "#lastName", "barista")
+	browsertest.Click(t, phone, "#login-submit")
+	browsertest.WaitPath(t, phone, "/door")
+	browsertest.WaitVisible(t, phone, `#live-status[data-status="open"]`)
+	signOut(phone)
+
+	// Other roles keep their homes: a guest is not let through to the door,
+	// and the host's plain sign-in goes to the host's page.
+	browsertest.Navigate(t, phone, s.URL+"/login?next=/door")
+	signInHere(phone, ada.Code, "lovelace", "/")
+	browsertest.WaitVisible(t, phone, `#live-status[data-status="open"]`)
+	signOut(phone)
+	browsertest.Navigate(t, phone, s.URL+"/login")
+	signInHere(phone, s.Code, s.LastName, "/admin")
+	browsertest.WaitVisible(t, phone, `#live-status[data-status="open"]`)
+	// Somewhere else than barhub is never a place to go back to.
+	signOut(phone)
+	browsertest.Navigate(t, phone, s.URL+"/login?next="+url.QueryEscape("https://example.com/door"))
+	signInHere(phone, bea.Code, "barista", "/bar")
 }

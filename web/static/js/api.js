@@ -10,6 +10,11 @@ const KEY_GUEST = "barhub.guest";
 import { lang, t } from "./i18n.js";
 
 const HOMES = { guest: "/", bartender: "/bar", admin: "/admin" };
+// RETURNS are the pages a sign-in goes back to instead of the role's home, with the roles
+// that may open them: a door volunteer has a bartender's sign-in, yet works the door, not
+// the bar.
+const RETURNS = { "/door": ["bartender", "admin"] };
+const KEY_LAST_PAGE = "barhub.lastPage";
 
 // ApiError carries the server's error code, HTTP status and details next to its message,
 // so a page can react to, say, a 409 without parsing text.
@@ -114,6 +119,47 @@ export function homeFor(role) {
   return HOMES[role] || "/";
 }
 
+// returnPath is next (a path, or a link to this site) when a sign-in with role may go
+// back to it, else "".
+function returnPath(next, role) {
+  if (!next) return "";
+  let url;
+  try {
+    url = new URL(next, location.origin);
+  } catch {
+    return "";
+  }
+  if (url.origin !== location.origin || !RETURNS[url.pathname]?.includes(role)) return "";
+  return url.pathname + url.search;
+}
+
+// landingFor is where a sign-in with role goes: the page the sign-in page was asked to go
+// back to (next: /login?next=/door, the door's own link), else, for a bartender, the door
+// when it was the last page this device showed, else the role's home.
+export function landingFor(role, next = "") {
+  const back = returnPath(next, role);
+  if (back) return back;
+  if (role === "bartender") {
+    const last = returnPath(localStorage.getItem(KEY_LAST_PAGE) || "", role);
+    if (last) return last;
+  }
+  return homeFor(role);
+}
+
+// rememberPage notes the signed-in page on show, for landingFor.
+export function rememberPage() {
+  localStorage.setItem(KEY_LAST_PAGE, location.pathname);
+}
+
+// loginURL is the sign-in page, saying why (query, "need=bartender" say) and, from a page
+// a sign-in may go back to, where to go back.
+function loginURL(query = "") {
+  const params = new URLSearchParams(query);
+  if (RETURNS[location.pathname]) params.set("next", location.pathname + location.search);
+  const q = params.toString();
+  return q ? `/login?${q}` : "/login";
+}
+
 // tokenExpired reads exp from the JWT so an old token is dropped before the page flashes
 // up; the server still checks the signature and expiry on every call.
 function tokenExpired(token) {
@@ -131,16 +177,16 @@ function tokenExpired(token) {
 export function requireRole(...roles) {
   const me = auth();
   if (!me) {
-    location.replace("/login");
+    location.replace(loginURL());
     return null;
   }
   if (tokenExpired(me.token)) {
     clearAuth();
-    location.replace("/login?expired=1");
+    location.replace(loginURL("expired=1"));
     return null;
   }
   if (roles.length > 0 && !roles.includes(me.role)) {
-    location.replace(`/login?need=${encodeURIComponent(roles[0])}`);
+    location.replace(loginURL(`need=${encodeURIComponent(roles[0])}`));
     return null;
   }
   return me;

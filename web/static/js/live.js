@@ -185,9 +185,13 @@ export function connect(options = {}) {
     }
   }
 
+  // offline is the browser's word that there is no network at all: the page says
+  // "Offline" at once, rather than "Live" over a socket that has not noticed yet.
+  const offline = () => globalThis.navigator?.onLine === false;
+
   async function open() {
     if (closed) return;
-    setStatus(attempt === 0 ? "connecting" : "reconnecting");
+    setStatus(offline() ? "offline" : attempt === 0 ? "connecting" : "reconnecting");
     let ticket;
     try {
       ticket = await getTicket();
@@ -240,7 +244,7 @@ export function connect(options = {}) {
 
   function retry() {
     if (closed || retryTimer) return;
-    setStatus("reconnecting");
+    setStatus(offline() ? "offline" : "reconnecting");
     const cap = Math.min(BACKOFF_MAX_MS, BACKOFF_BASE_MS * 2 ** attempt);
     attempt++;
     // Full jitter spreads a crowd of phones reconnecting after a restart.
@@ -289,6 +293,21 @@ export function connect(options = {}) {
     if (document.visibilityState === "visible") reconnectNow();
   };
   const onOnline = () => reconnectNow();
+  // The network is gone: the socket with it, though it may take the ping's
+  // silence limit to say so. Drop it now; "online" (or the backoff) opens a
+  // new one.
+  const onOffline = () => {
+    if (closed || status === "unauthorized") return;
+    if (ws) {
+      const old = ws;
+      ws = null;
+      stopPing();
+      clearTimeout(stableTimer);
+      old.close();
+    }
+    retry();
+    setStatus("offline");
+  };
   const onHide = () => {
     if (saveTimer) {
       clearTimeout(saveTimer);
@@ -303,6 +322,7 @@ export function connect(options = {}) {
   };
   globalThis.document?.addEventListener("visibilitychange", onVisible);
   globalThis.addEventListener?.("online", onOnline);
+  globalThis.addEventListener?.("offline", onOffline);
   globalThis.addEventListener?.("pagehide", onHide);
 
   open();
@@ -333,7 +353,8 @@ export function connect(options = {}) {
       return add(resyncHandlers, topic, fn);
     },
     // onStatus calls fn(status) now and on every change: "connecting",
-    // "open", "reconnecting", "unauthorized" or "closed".
+    // "open", "reconnecting", "offline" (the browser has no network),
+    // "unauthorized" or "closed".
     onStatus(fn) {
       statusHandlers.add(fn);
       safeCall(fn, status);
@@ -363,6 +384,7 @@ export function connect(options = {}) {
       onHide();
       globalThis.document?.removeEventListener("visibilitychange", onVisible);
       globalThis.removeEventListener?.("online", onOnline);
+      globalThis.removeEventListener?.("offline", onOffline);
       globalThis.removeEventListener?.("pagehide", onHide);
       if (ws) ws.close(1000);
       ws = null;

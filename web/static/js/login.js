@@ -1,6 +1,6 @@
 // The sign-in page. Invitations link here as /login?code=XXXXXXXX, so the guest only
 // types a last name.
-import { auth, displayName, homeFor, login } from "./api.js";
+import { auth, displayName, landingFor, login } from "./api.js";
 import { takeOver } from "./forms.js";
 import { t } from "./i18n.js";
 
@@ -36,6 +36,9 @@ function showNotice(node) {
 
 const params = new URLSearchParams(location.search);
 const code = normalizeCode(params.get("code") || "");
+// next is the page to go back to after signing in (/login?next=/door); landingFor keeps
+// only the pages the role may open on this site.
+const next = params.get("next") || "";
 if (code) codeInput.value = code;
 
 const needKeys = { guest: "login.needGuest", bartender: "login.needBartender", admin: "login.needAdmin" };
@@ -48,7 +51,7 @@ if (params.has("expired")) {
   // Already signed in: offer the way back rather than redirecting, so a shared tablet can
   // still switch to another person.
   const link = document.createElement("a");
-  link.href = homeFor(me.role);
+  link.href = landingFor(me.role, next);
   link.textContent = t("login.continue");
   const text = document.createTextNode(t("login.signedInAs", { name: displayName(me.guest) || me.role }));
   const span = document.createElement("span");
@@ -90,7 +93,7 @@ form.addEventListener("submit", async (event) => {
   try {
     // fromLink: the code is still the one the invitation link filled in.
     const result = await login(codeValue, lastName, codeValue === code && code !== "");
-    location.replace(homeFor(result.role));
+    location.replace(landingFor(result.role, next));
   } catch (err) {
     showError(err.message);
     submit.disabled = false;

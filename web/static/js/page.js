@@ -1,6 +1,6 @@
 // Shared start-up for the signed-in pages: checks the role, shows who is signed in and
 // wires the sign-out button. Each app's own module calls startPage first.
-import { api, clearAuth, displayName, logout, requireRole } from "./api.js";
+import { api, clearAuth, displayName, logout, rememberPage, requireRole } from "./api.js";
 import { connect } from "./live.js";
 import { t } from "./i18n.js";
 
@@ -9,6 +9,7 @@ import { t } from "./i18n.js";
 export function startPage(...roles) {
   const me = requireRole(...roles);
   if (!me) return null;
+  rememberPage();
   const who = document.getElementById("whoami");
   if (who) who.textContent = displayName(me.guest);
   const out = document.getElementById("logout");
