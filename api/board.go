@@ -170,7 +170,7 @@ func (s *Server) handleCreateBoard(w http.ResponseWriter, r *http.Request) {
 	}
 	audit.SetSubject(r.Context(), b.ID)
 	audit.Note(r.Context(), "name", b.Name)
-	writeJSON(w, http.StatusCreated, boardLink{Board: b, Link: strings.TrimRight(s.cfg.PublicURL, "/") + "/board#key=" + b.ID + "." + secret})
+	writeJSON(w, http.StatusCreated, boardLink{Board: b, Link: strings.TrimRight(s.publicURL(r.Context()), "/") + "/board#key=" + b.ID + "." + secret})
 }
 
 type boardsResponse struct {

@@ -61,6 +61,14 @@ func TestPublicURLPrecedence(t *testing.T) {
 		if status != 200 || rep.URL != "http://party.lan:8080" || rep.Source != "picked" {
 			t.Fatalf("picked: %d %s", status, body)
 		}
+		// The TV's board link follows the same address (it once used the
+		// listen address as configured, http://[::]:8080).
+		status, body = e.do("POST", "/api/bar/boards", tok, map[string]string{"name": "TV"})
+		var made boardLink
+		decodeInto(t, body, &made)
+		if status != 201 || !strings.HasPrefix(made.Link, "http://party.lan:8080/board#key=") {
+			t.Fatalf("board link: %d %s", status, body)
+		}
 	})
 	t.Run("none known", func(t *testing.T) {
 		e := newTestEnv(t, func(d *Deps) {
