@@ -17,6 +17,7 @@ import (
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/jobs/jobstest"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
@@ -228,36 +229,8 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Bartender {
 		return r.pub.Publish(ctx, live.TopicAdmin, live.EventAlert, a)
 	}}, jcfg)
 	b.Register(w)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	jobstest.Run(t, w)
 	return b
-}
-
-// waitJob polls until job id reaches status.
-func waitJob(t testing.TB, st *store.Store, id, status string) store.Job {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		j, err := st.JobByID(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.Status == status {
-			return j
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s is %s after 30s, want %s (%+v)", id, j.Status, status, j)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 func (r *rig) enqueue(t testing.TB, nj store.NewJob) store.Job {
@@ -285,7 +258,7 @@ func TestImagePromptWithBedrock(t *testing.T) {
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
 	ev := r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 
 	reqs := r.srv.Requests()
 	if len(reqs) != 1 {
@@ -330,7 +303,7 @@ func TestThrottlingIsRetriedByTheJobBackoff(t *testing.T) {
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
 
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if n := r.srv.Count(); n != 2 {
 		t.Fatalf("%d calls, want 2 (one throttled, one retried by the job)", n)
 	}
@@ -347,7 +320,7 @@ func TestEmptyConverseResponseIsAFailedAttempt(t *testing.T) {
 	r.srv.Script(bedrocktest.Empty(), bedrocktest.Text("A lemonade."))
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("lemonade"))
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if done.Attempts != 2 || !strings.Contains(done.LastError, "no output") {
 		t.Errorf("job %+v", done)
 	}
@@ -359,7 +332,7 @@ func TestServerErrorsDeadLetterWithAnAlert(t *testing.T) {
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
 
-	dead := waitJob(t, r.st, j.ID, store.JobDead)
+	dead := jobstest.WaitJob(t, r.st, j.ID, store.JobDead)
 	alert := r.pub.wait(t, live.TopicAdmin, live.EventAlert)
 	if n := r.srv.Count(); n != store.DefaultJobAttempts {
 		t.Errorf("%d calls, want %d", n, store.DefaultJobAttempts)
@@ -381,7 +354,7 @@ func TestServerErrorsDeadLetterWithAnAlert(t *testing.T) {
 	if _, err := r.st.RequeueJob(context.Background(), j.ID); err != nil {
 		t.Fatal(err)
 	}
-	again := waitJob(t, r.st, j.ID, store.JobDone)
+	again := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if again.Attempts != 6 || len(r.sink.get("negroni")) != 2 || r.sink.get("negroni")[1].Source != "bedrock" {
 		t.Errorf("after retry: %+v, %d prompts", again, len(r.sink.get("negroni")))
 	}
@@ -391,7 +364,7 @@ func TestDeletedDrinkFinishesWithoutACall(t *testing.T) {
 	r := newRig(t, true)
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("no-such-drink"))
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if r.srv.Count() != 0 || done.Result["skipped"] == "" {
 		t.Errorf("job %+v after %d calls", done, r.srv.Count())
 	}
@@ -418,7 +391,7 @@ func TestRecommendationWithBedrockIsValidated(t *testing.T) {
 	rec, j := r.request(t, gid, store.RecommendationRequest{Likes: []string{"bitter"}, Dislikes: []string{"sweet"}, Mood: "celebrating"})
 
 	ev := r.pub.wait(t, live.GuestTopic(gid), live.EventRecommendationReady)
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -468,7 +441,7 @@ func TestRecommendationRequestOnTheWire(t *testing.T) {
 	r.srv.Default(bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`))
 	r.start(t, r.st, "w1")
 	_, j := r.request(t, gid, store.RecommendationRequest{Likes: []string{"bitter"}})
-	waitJob(t, r.st, j.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 
 	req := r.srv.Requests()[0]
 	var raw struct {
@@ -617,7 +590,7 @@ func TestRecommendationBudget(t *testing.T) {
 			r.guests.guests["g3"] = tt.guest
 			r.start(t, r.st, "w1")
 			rec, j := r.request(t, "g3", tt.req)
-			done := waitJob(t, r.st, j.ID, store.JobDone)
+			done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 			got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 			if err != nil {
 				t.Fatal(err)
@@ -653,7 +626,7 @@ func TestRecommendationPastItsBudgetIsAnsweredLocally(t *testing.T) {
 	r.guests.guests["g3"] = ai.Guest{}
 	r.start(t, r.st, "w1")
 	rec, j := r.request(t, "g3", store.RecommendationRequest{})
-	waitJob(t, r.st, j.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	got, _ := r.st.RecommendationByID(context.Background(), rec.ID)
 	if r.srv.Count() != 0 || got.Source != "local" || !got.Fallback || len(got.Drinks) != ai.MaxPicks {
 		t.Errorf("%d calls; %+v", r.srv.Count(), got)
@@ -669,8 +642,8 @@ func TestLocalWorkerWithoutBedrock(t *testing.T) {
 	}
 	jp := r.enqueue(t, store.ImagePromptJob("garden-spritz"))
 	rec, jr := r.request(t, gid, store.RecommendationRequest{Likes: []string{"fruity", "sweet"}, AlcoholFree: true})
-	waitJob(t, r.st, jp.ID, store.JobDone)
-	waitJob(t, r.st, jr.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, jp.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, jr.ID, store.JobDone)
 
 	p := r.sink.get("garden-spritz")
 	if len(p) != 1 || p[0].Source != "local" || p[0].Model != "template" || p[0].PromptVersion != "image_prompt_local.v1" ||
@@ -698,8 +671,8 @@ func TestLocalRecommendationInTheGuestsLanguage(t *testing.T) {
 	r.start(t, r.st, "w1")
 	recSV, jSV := r.request(t, "sv", store.RecommendationRequest{Mood: "något friskt och surt, inget sött", Language: "sv"})
 	recPT, jPT := r.request(t, "pt", store.RecommendationRequest{Mood: "algo refrescante e azedo, nada doce"})
-	waitJob(t, r.st, jSV.ID, store.JobDone)
-	waitJob(t, r.st, jPT.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, jSV.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, jPT.ID, store.JobDone)
 	for _, tc := range []struct {
 		id, suffix string
 	}{
@@ -731,7 +704,7 @@ func TestModelAskedInTheGuestsLanguage(t *testing.T) {
 	r.srv.Default(bedrocktest.ToolUse(`{"drinks":[{"id":"garden-spritz","name":"Garden Spritz","reason":""},{"id":"whiskey-sour","name":"Whiskey Sour","reason":"Syrlig och fyllig, med bourbon."}]}`))
 	r.start(t, r.st, "w1")
 	rec, j := r.request(t, "g1", store.RecommendationRequest{Mood: "något friskt och surt, inget sött", Language: "sv"})
-	waitJob(t, r.st, j.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 	if err != nil {
 		t.Fatal(err)
@@ -796,7 +769,7 @@ func TestModelPicksTheGuestDislikesAreDropped(t *testing.T) {
 	]}`))
 	r.start(t, r.st, "w1")
 	rec, j := r.request(t, "g2", store.RecommendationRequest{Dislikes: []string{"gin", "coffee", "sweet"}})
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	got, err := r.st.RecommendationByID(context.Background(), rec.ID)
 	if err != nil {
 		t.Fatal(err)

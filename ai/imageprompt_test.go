@@ -7,6 +7,7 @@ import (
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/jobs/jobstest"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
@@ -47,7 +48,7 @@ func TestImagePromptAnswerIsCleaned(t *testing.T) {
 	r.srv.Script(bedrocktest.Text("Here is your image prompt: ```**Prompt:** A Negroni on pale oak, soft light.```"))
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.ImagePromptJob("negroni"))
-	waitJob(t, r.st, j.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if p := r.sink.get("negroni"); len(p) != 1 || p[0].Text != "A Negroni on pale oak, soft light." || p[0].Source != "bedrock" {
 		t.Fatalf("saved %+v", p)
 	}
@@ -60,7 +61,7 @@ func TestImagePromptFallsBackToTheLocalTemplate(t *testing.T) {
 		r.srv.Default(bedrocktest.AccessDenied())
 		r.start(t, r.st, "w1")
 		j := r.enqueue(t, store.ImagePromptJob("negroni"))
-		dead := waitJob(t, r.st, j.ID, store.JobDead)
+		dead := jobstest.WaitJob(t, r.st, j.ID, store.JobDead)
 		r.pub.wait(t, live.TopicAdmin, live.EventAlert)
 		r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 		p := r.sink.get("negroni")
@@ -77,7 +78,7 @@ func TestImagePromptFallsBackToTheLocalTemplate(t *testing.T) {
 		r.srv.Default(bedrocktest.ServerError())
 		r.start(t, r.st, "w1")
 		j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
-		waitJob(t, r.st, j.ID, store.JobDead)
+		jobstest.WaitJob(t, r.st, j.ID, store.JobDead)
 		r.pub.wait(t, live.TopicAdmin, live.EventPromptReady)
 		if p := r.sink.get("mai-tai"); len(p) != 1 || p[0].Source != "local" {
 			t.Fatalf("saved %+v", p)
@@ -87,7 +88,7 @@ func TestImagePromptFallsBackToTheLocalTemplate(t *testing.T) {
 		if _, err := r.st.RequeueJob(context.Background(), j.ID); err != nil {
 			t.Fatal(err)
 		}
-		waitJob(t, r.st, j.ID, store.JobDone)
+		jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 		if p := r.sink.get("mai-tai"); len(p) != 2 || p[1].Source != "bedrock" || p[1].Text != "A Mai Tai on linen." {
 			t.Fatalf("saved %+v", p)
 		}

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/jobs/jobstest"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -102,36 +103,8 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *jobs.Runner {
 	cfg := fastJobs
 	cfg.ID = id
 	w := r.runner(st, cfg)
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		w.Run(ctx)
-	}()
-	t.Cleanup(func() {
-		cancel()
-		<-done
-	})
+	jobstest.Run(t, w)
 	return w
-}
-
-// waitJob polls until job id reaches status.
-func waitJob(t testing.TB, st *store.Store, id, status string) store.Job {
-	t.Helper()
-	deadline := time.Now().Add(30 * time.Second)
-	for {
-		j, err := st.JobByID(context.Background(), id)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if j.Status == status {
-			return j
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("job %s is %s after 30s, want %s (%+v)", id, j.Status, status, j)
-		}
-		time.Sleep(5 * time.Millisecond)
-	}
 }
 
 func (r *rig) enqueue(t testing.TB, nj store.NewJob) store.Job {
@@ -151,7 +124,7 @@ func TestJobOfACrashedWorkerIsTakenOver(t *testing.T) {
 		t.Fatal(err)
 	}
 	r.start(t, r.st, "w2")
-	done := waitJob(t, r.st, j.ID, store.JobDone)
+	done := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if done.Attempts != 2 || done.Worker != "w2" || !strings.Contains(done.LastError, "worker crashed stopped") || r.handler.callCount() != 1 {
 		t.Errorf("job %+v after %d calls", done, r.handler.callCount())
 	}
@@ -216,7 +189,7 @@ func TestUnknownKindIsDeadAtOnce(t *testing.T) {
 	r := newRig(t)
 	r.start(t, r.st, "w1")
 	j := r.enqueue(t, store.NewJob{Kind: store.JobImport})
-	dead := waitJob(t, r.st, j.ID, store.JobDead)
+	dead := jobstest.WaitJob(t, r.st, j.ID, store.JobDead)
 	if dead.Attempts != 1 {
 		t.Errorf("job %+v", dead)
 	}
@@ -247,11 +220,11 @@ func TestSubmitStartsAJobWithoutWaitingForAPoll(t *testing.T) {
 	}()
 	// Run's first read of the queue finds the early job; after it the
 	// runner sleeps for the hour-long poll interval.
-	waitJob(t, r.st, early.ID, store.JobDone)
+	jobstest.WaitJob(t, r.st, early.ID, store.JobDone)
 
 	j := r.enqueue(t, store.ImagePromptJob("mai-tai"))
 	w.Submit(j)
-	done2 := waitJob(t, r.st, j.ID, store.JobDone)
+	done2 := jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
 	if done2.Worker != w.ID() || r.handler.get("mai-tai") != 1 {
 		t.Fatalf("submitted job %+v", done2)
 	}
@@ -297,7 +270,7 @@ func TestFailingJobIsRetriedThenDeadLettered(t *testing.T) {
 	t.Cleanup(func() { cancel(); <-done })
 
 	j := r.enqueue(t, store.NewJob{Kind: "flaky", Subject: "test:1", MaxAttempts: 3})
-	dead := waitJob(t, r.st, j.ID, store.JobDead)
+	dead := jobstest.WaitJob(t, r.st, j.ID, store.JobDead)
 	if dead.Attempts != 3 || dead.LastError != "no answer" || dead.Usage.InputTokens != 9 {
 		t.Errorf("dead job %+v", dead)
 	}
