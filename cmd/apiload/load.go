@@ -297,26 +297,8 @@ func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 			mu.Unlock()
 		}
 	}
-	phones := make([]*phone, len(s.guests))
 	connectStart := time.Now()
-	sem := make(chan struct{}, 32)
-	var wg sync.WaitGroup
-	var connErr atomic.Value
-	for i, g := range s.guests {
-		wg.Add(1)
-		sem <- struct{}{}
-		go func() {
-			defer wg.Done()
-			defer func() { <-sem }()
-			p, err := s.connect(ctx, g, onReady)
-			if err != nil {
-				connErr.CompareAndSwap(nil, err.Error())
-				return
-			}
-			phones[i] = p
-		}()
-	}
-	wg.Wait()
+	phones, err := s.connectAll(ctx, onReady)
 	defer func() {
 		for _, p := range phones {
 			if p != nil {
@@ -324,8 +306,8 @@ func readyLoad(ctx context.Context, s *server, o options) (result, error) {
 			}
 		}
 	}()
-	if e, ok := connErr.Load().(string); ok {
-		return result{}, fmt.Errorf("connect %d phones: %s", len(s.guests), e)
+	if err != nil {
+		return result{}, err
 	}
 	connected := time.Since(connectStart)
 
