@@ -72,7 +72,7 @@ func Check(d Drink, n Needs) Verdict {
 			if t == Nuts && has(Peanuts) {
 				v.Allergens = appendNew(v.Allergens, Peanuts)
 			}
-		case t == AlcoholFree:
+		case NoAlcohol(t):
 			v.Alcohol = hasAlcohol(d)
 		default:
 			if breaks(t, d, has) {

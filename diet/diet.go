@@ -2,7 +2,8 @@
 // have, and its one rule for whether a drink is safe for them.
 //
 // A person's needs are canonical tags (the EU's fourteen allergens as the
-// menu names them, the diets, and "alcohol-free") plus the free text they
+// menu names them, the diets, "alcohol-free" and the reasons that imply
+// it: pregnant, breastfeeding, medicine, driving) plus the free text they
 // wrote. Read turns free text in several languages into tags; whatever it
 // does not understand is kept as Unclear, for the host to look at, and is
 // never turned into a tag no check uses. Check is the rule every path
@@ -45,6 +46,20 @@ const (
 	AlcoholFree = "alcohol-free"
 )
 
+// The reasons a person takes no alcohol, kept as tags of their own so the
+// host's report and the chips say why ("pregnant", not just "no
+// alcohol"). Each implies AlcoholFree: Read and Normalize add it beside
+// them, and Check enforces it even without.
+const (
+	Pregnant      = "pregnant"
+	Breastfeeding = "breastfeeding"
+	// Medicine is a medicine that forbids alcohol: disulfiram (Antabus),
+	// metronidazole (Flagyl), tinidazole, "on antibiotics".
+	Medicine = "medicine"
+	// Driving is driving tonight: the designated driver.
+	Driving = "driving"
+)
+
 // Contents a drink can have that are not among the fourteen but that
 // diets rule out.
 const (
@@ -56,21 +71,39 @@ var allergens = []string{Gluten, Crustaceans, Eggs, Fish, Peanuts, Soy, Milk, Nu
 
 var diets = []string{Vegan, Vegetarian, Halal, Kosher}
 
+var noAlcoholReasons = []string{Pregnant, Breastfeeding, Medicine, Driving}
+
 // Allergens returns the fourteen canonical allergens, in the EU's order.
 func Allergens() []string { return slices.Clone(allergens) }
 
 // Diets returns the diets barhub checks.
 func Diets() []string { return slices.Clone(diets) }
 
-// Tags returns every canonical tag: the allergens, the diets and
-// "alcohol-free".
+// NoAlcoholReasons returns the tags that say why a person takes no
+// alcohol (pregnant, breastfeeding, medicine, driving).
+func NoAlcoholReasons() []string { return slices.Clone(noAlcoholReasons) }
+
+// Tags returns every canonical tag: the allergens, the diets,
+// "alcohol-free" and the reasons for it.
 func Tags() []string {
-	return append(append(Allergens(), diets...), AlcoholFree)
+	return append(append(append(Allergens(), diets...), AlcoholFree), noAlcoholReasons...)
 }
 
 // IsTag reports whether t is a canonical tag.
 func IsTag(t string) bool {
-	return slices.Contains(allergens, t) || slices.Contains(diets, t) || t == AlcoholFree
+	return slices.Contains(allergens, t) || slices.Contains(diets, t) || t == AlcoholFree || slices.Contains(noAlcoholReasons, t)
+}
+
+// NoAlcohol reports whether tag t means the person takes no alcohol:
+// "alcohol-free" or one of its reasons.
+func NoAlcohol(t string) bool { return t == AlcoholFree || slices.Contains(noAlcoholReasons, t) }
+
+// withImplied adds "alcohol-free" to tags that give a reason for it.
+func withImplied(tags []string) []string {
+	if slices.ContainsFunc(tags, NoAlcohol) {
+		tags = appendNew(tags, AlcoholFree)
+	}
+	return tags
 }
 
 // IsAllergen reports whether t is one of the fourteen allergens.
@@ -141,6 +174,7 @@ func Normalize(n Needs) Needs {
 	} else {
 		unclear = nil
 	}
+	tags = withImplied(tags)
 	slices.SortFunc(tags, tagOrder)
 	out.Tags = tags
 	if len(unclear) > maxUnclear {
@@ -151,7 +185,7 @@ func Normalize(n Needs) Needs {
 }
 
 // tagOrder sorts tags as the lists present them: allergens in the EU's
-// order, then diets, then alcohol-free.
+// order, then diets, then alcohol-free and its reasons.
 func tagOrder(a, b string) int {
 	return tagRank(a) - tagRank(b)
 }
@@ -162,6 +196,9 @@ func tagRank(t string) int {
 	}
 	if i := slices.Index(diets, t); i >= 0 {
 		return len(allergens) + i
+	}
+	if i := slices.Index(noAlcoholReasons, t); i >= 0 {
+		return len(allergens) + len(diets) + 1 + i
 	}
 	return len(allergens) + len(diets)
 }

@@ -24,13 +24,17 @@ type token struct {
 	part         int
 }
 
-// Read finds the needs a free text names: allergens, diets and not
-// drinking alcohol, in English, Swedish, German, French, Spanish and
-// Portuguese, tolerating a typo in longer words and the usual phrases
+// Read finds the needs a free text names: allergens, diets, not drinking
+// alcohol and why (pregnant, breastfeeding, a medicine that forbids it,
+// driving), in English, Swedish, German, French, Spanish, Portuguese,
+// Danish, Norwegian, Finnish, Italian and Dutch, with or without
+// diacritics, tolerating a typo in longer words and the usual phrases
 // ("designated driver", "not drinking tonight", "dairy-free",
-// "laktosintolerant"). The text is read in parts (split at punctuation and
-// at "and"): a part with a word Read does not understand is returned in
-// Unclear as written, so a person's need is never silently lost.
+// "laktosintolerant", "senza glutine"). A reason for not drinking comes
+// with "alcohol-free" beside it. The text is read in parts (split at
+// punctuation and at "and"): a part with a word Read does not understand
+// is returned in Unclear as written, so a person's need is never silently
+// lost.
 func Read(text string) Reading {
 	toks := tokenize(text)
 	var r Reading
@@ -47,6 +51,7 @@ func Read(text string) Reading {
 		}
 		toks = toks[n:]
 	}
+	r.Tags = withImplied(r.Tags)
 	slices.SortFunc(r.Tags, tagOrder)
 	return r
 }
@@ -120,6 +125,7 @@ func readPart(toks []token) ([]string, bool) {
 			}
 		}
 	}
+	finnish := slices.ContainsFunc(toks, func(tk token) bool { return finnishOnly[tk.folded] })
 	for i, tk := range toks {
 		if known[i] {
 			continue
@@ -127,11 +133,13 @@ func readPart(toks []token) ([]string, bool) {
 		switch {
 		case drinkingWords[tk.word] || drinkingWords[tk.folded]:
 			// "not drinking", "je ne bois pas", "jag dricker inte".
-			if negatedNear(toks, i) {
+			// Without a negation the verb says nothing of a need: "tomo
+			// antibióticos" (I take antibiotics).
+			if negatedNear(toks, i, finnish) {
 				tags = appendNew(tags, AlcoholFree)
-				known[i] = true
 			}
-		case negations[tk.word] || negations[tk.folded]:
+			known[i] = true
+		case negation(tk, finnish):
 			known[i] = true
 		case tk.folded == "soy" && i+1 < len(toks) && spanishSoy[toks[i+1].folded]:
 			// Spanish "soy vegano": "I am", not soy.
@@ -153,14 +161,45 @@ func readPart(toks []token) ([]string, bool) {
 
 // negatedNear reports whether a negation stands within three words of
 // toks[i], before or after (Swedish and German put it after the verb).
-func negatedNear(toks []token, i int) bool {
+func negatedNear(toks []token, i int, finnish bool) bool {
 	for j := max(0, i-3); j <= min(len(toks)-1, i+3); j++ {
-		if j != i && (negations[toks[j].word] || negations[toks[j].folded]) {
+		if j != i && negation(toks[j], finnish) {
 			return true
 		}
 	}
 	return false
 }
+
+// negation reports whether tk is a negation. "ei" is Finnish for "no" in
+// a Finnish part ("ei alkoholia") and the German or Dutch egg elsewhere
+// ("kein Ei", "geen ei"): read as the egg, the Finnish "no alcohol" had
+// left the alcohol on the menu.
+func negation(tk token, finnish bool) bool {
+	return negations[tk.word] || negations[tk.folded] || finnish && tk.folded == "ei"
+}
+
+// finnishOnly are the Finnish words that are no word of another language
+// Read reads: one of them makes a part Finnish.
+var finnishOnly = func() map[string]bool {
+	others := map[string]bool{}
+	for _, m := range []map[string]string{westernNeeds, danishNeeds, norwegianNeeds, italianNeeds, dutchNeeds} {
+		for w := range lexicon([]map[string]string{m}, nil) {
+			others[fold(w)] = true
+		}
+	}
+	for _, fs := range []string{danishFillers, norwegianFillers, italianFillers, dutchFillers} {
+		for w := range set(fs) {
+			others[fold(w)] = true
+		}
+	}
+	out := map[string]bool{}
+	for w := range finnishWords {
+		if len(w) > 2 && !others[w] && !fillerWords[w] && !negations[w] {
+			out[w] = true
+		}
+	}
+	return out
+}()
 
 // ignorable words carry nothing: numbers and one- or two-letter pieces
 // such as the "m" of "I'm" or the "j" of "j'ai".
@@ -236,6 +275,13 @@ func nearest(w string) ([]string, bool) {
 	rw := []rune(w)
 	if len(rw) < 5 {
 		return nil, false
+	}
+	// A misspelt negation ("withou", "zondr") is a negation, never the
+	// need word it happens to be one letter from.
+	for _, k := range fuzzyNegationKeys {
+		if withinOne(rw, []rune(k)) {
+			return nil, true
+		}
 	}
 	best := ""
 	for _, k := range fuzzyNeedKeys {
@@ -324,6 +370,7 @@ var plainLetters = map[rune]string{
 var (
 	foldedNeeds, foldedFillers     = foldLists()
 	fuzzyNeedKeys, fuzzyFillerKeys = fuzzyKeys()
+	fuzzyNegationKeys              = negationKeys()
 	foldedEnds                     = foldEnds()
 	// compoundHeads are every need word folded, with no exception: in
 	// "notallergi" the "not" is the head of a compound, not a negation.
@@ -371,6 +418,17 @@ func fuzzyKeys() (needs, fillers []string) {
 	slices.Sort(needs)
 	slices.Sort(fillers)
 	return needs, fillers
+}
+
+func negationKeys() []string {
+	var out []string
+	for w := range negations {
+		if f := fold(w); len([]rune(f)) >= 5 {
+			out = appendNew(out, f)
+		}
+	}
+	slices.Sort(out)
+	return out
 }
 
 // foldEnds lists the compound endings, longest first, so "allergie" is

@@ -216,7 +216,7 @@ func TestNormalizeDietary(t *testing.T) {
 		{Dietary{}, Dietary{}},
 		{Dietary{Text: "  "}, Dietary{}},
 		{Dietary{Text: "Lactose intolerant, no peanuts"}, Dietary{Text: "Lactose intolerant, no peanuts", Tags: []string{"peanuts", "milk"}}},
-		{Dietary{Text: "I'm pregnant"}, Dietary{Text: "I'm pregnant", Tags: []string{TagNoAlcohol}}},
+		{Dietary{Text: "I'm pregnant"}, Dietary{Text: "I'm pregnant", Tags: []string{TagNoAlcohol, "pregnant"}}},
 		{Dietary{Text: "no coriander"}, Dietary{Text: "no coriander", Unclear: []string{"no coriander"}}},
 		{Dietary{Tags: []string{" Vegan ", "vegan", "Gluten", "low sugar"}}, Dietary{Tags: []string{"gluten", "vegan"}, Unclear: []string{"low sugar"}}},
 		{Dietary{Text: "other stuff", Tags: []string{"other", "nuts"}}, Dietary{Text: "other stuff", Tags: []string{"nuts"}, Unclear: []string{"other stuff"}}},

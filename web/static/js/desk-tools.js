@@ -112,7 +112,7 @@ export async function reloadDietary() {
   box.replaceChildren(list);
 }
 
-// tagName is a dietary tag in the page's language (allergen.*, diet.*, need.alcohol-free).
+// tagName is a dietary tag in the page's language (allergen.*, diet.*, need.alcohol-free, need.pregnant…).
 function tagName(tag) {
   for (const key of [`allergen.${tag}`, `diet.${tag}`, `need.${tag}`]) if (has(key)) return t(key);
   return tag;
@@ -120,7 +120,8 @@ function tagName(tag) {
 
 // The tags the host can confirm for a person, as the diet package names them.
 const REVIEW_TAGS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame",
-  "sulphites", "lupin", "molluscs", "vegan", "vegetarian", "halal", "kosher", "alcohol-free"];
+  "sulphites", "lupin", "molluscs", "vegan", "vegetarian", "halal", "kosher", "alcohol-free",
+  "pregnant", "breastfeeding", "medicine", "driving"];
 
 // reviewForm lets the host confirm or correct what barhub read in words it
 // did not fully understand: the ticked tags are saved as they are and the
