@@ -35,7 +35,7 @@ func (r safetyRule) alcoholFree() bool {
 func (r safetyRule) avoid() []string {
 	var out []string
 	for _, t := range r.needs.Tags {
-		if t != diet.AlcoholFree {
+		if !diet.NoAlcohol(t) {
 			out = append(out, t)
 		}
 	}

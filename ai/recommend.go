@@ -46,7 +46,8 @@ var tasteFamilies = [][]string{
 	{"sparkling", "bubbly", "bubbles", "fizzy", "fizz"},
 	{"creamy", "velvety", "silky", "rich", "smooth"},
 	{"herbal", "herbaceous", "botanical", "green"},
-	{"smoky", "smoke", "peaty"},
+	{"smoky", "smoke", "smoked", "peaty"},
+	{"tiki", "tikis", "polynesian"},
 	{"floral", "flowery"},
 	{"dry"},
 	{"light"},
@@ -134,7 +135,14 @@ func termMatch(d Drink, term string) (float64, string) {
 		}
 	}
 	// A taste word is about the taste, not the label: disliking "sweet"
-	// does not rule out a Negroni for its sweet vermouth.
+	// does not rule out a Negroni for its sweet vermouth. A drink whose
+	// tags do not name the taste may still show it by what it is made of
+	// (mezcal is smoky, a Mai Tai tiki): tastes.go.
+	if best == 0 && fam != "" {
+		if ing, ok := tasteEvidence(d, fam); ok {
+			return 2, ing
+		}
+	}
 	if best == 2 || fam != "" {
 		return best, label
 	}
@@ -294,8 +302,9 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 	el := newEligibility(g, p)
 	likes := dedupe(append(slices.Clone(p.Likes), g.Likes...))
 	moodsFound, moodTastes, _ := moodsOf(p.Mood)
+	read := readTastes(likes, p.Mood, in.Menu)
 	surprise := surprised(p.Mood, likes)
-	asked := !surprise && (len(likes) > 0 || len(moodsFound) > 0 || len(moodTastes) > 0)
+	asked := !surprise && (len(likes) > 0 || len(moodsFound) > 0 || len(moodTastes) > 0 || len(read.refs) > 0 || read.lighter)
 	pacing := !el.alcoholFree() && float64(recentDrinks(in.Past, in.Now)) >= paceDrinks
 
 	byID := make(map[string]Drink, len(in.Menu))
@@ -351,6 +360,21 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 			if w, label := termMatch(d, t); w > 0 {
 				s.Score += 1.5
 				s.liked = appendNew(s.liked, label)
+				s.matched = true
+			}
+		}
+		// "Something like a Negroni", "bitter like Campari": the drink or
+		// ingredient named first, then its kin.
+		for _, r := range read.refs {
+			if w, label := r.score(d); w > 0 {
+				s.Score += w
+				s.liked = appendNew(s.liked, strings.ToLower(label))
+				s.matched = true
+			}
+		}
+		if read.lighter {
+			if b := lighterBonus(d); b > 0 {
+				s.Score += b
 				s.matched = true
 			}
 		}

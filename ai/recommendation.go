@@ -250,6 +250,9 @@ type recommendData struct {
 	// English name ("Swedish"): the reasons are written in it.
 	Language     string
 	LanguageName string
+	// Understood is the reader's understanding of the guest's words
+	// (tastes.go), with the drinks that meet it.
+	Understood []string
 }
 
 // recommendTool is the tool the model answers through: its input is the
@@ -320,6 +323,7 @@ func recommendRequest(in recoInput, el eligibility, why reasons) (prompts.Prompt
 		}
 	}
 	data.Recent = recentDrinks(in.past, in.now)
+	data.Understood = understoodFor(in, byID, ids)
 	p, err := prompts.Render(prompts.Recommend, data)
 	if err != nil {
 		return p, ModelRequest{}, err
