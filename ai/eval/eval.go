@@ -1,5 +1,5 @@
 // Package eval is the AI bartender's evaluation set: guest profiles
-// written the way real guests answer (allergies in six languages, with
+// written the way real guests answer (allergies in eleven languages, with
 // typos; family members' own needs; designated drivers; spirit haters and
 // lovers; "surprise me"; nothing that fits), each with what must never be
 // shown to them and what would honour what they asked, against the

@@ -72,7 +72,7 @@ func Profiles(menu []ai.Drink) []Profile {
 	sweetTagged := tagged(menu, "sweet")
 	text := func(s string) ai.Guest { return ai.Guest{DietaryText: s} }
 	likes := func(w ...string) ai.Preferences { return ai.Preferences{Likes: w} }
-	return []Profile{
+	return append([]Profile{
 		// Allergies in English.
 		{Name: "en: nut allergy, likes sour", Guest: text("Allergic to nuts"), Prefs: likes("sour"), Never: nutDrinks, Honour: without(sourDrinks, nutDrinks)},
 		{Name: "en: no eggwhite please", Guest: text("no eggwhite please"), Never: eggDrinks},
@@ -144,5 +144,5 @@ func Profiles(menu []ai.Drink) []Profile {
 		{Name: "nothing fits: pregnant with a nut allergy, no sweet, fresh, spicy or bitter", Guest: text("pregnant, allergic to nuts"),
 			Prefs: ai.Preferences{Dislikes: []string{"sweet", "fresh", "spicy", "bitter"}}, Never: booze, None: true},
 		{Name: "nothing fits the taste: likes smoky", Prefs: likes("smoky"), Closest: true},
-	}
+	}, languageProfiles(menu)...)
 }
