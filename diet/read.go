@@ -278,26 +278,49 @@ func nearest(w string) ([]string, bool) {
 	}
 	// A misspelt negation ("withou", "zondr") is a negation, never the
 	// need word it happens to be one letter from.
-	for _, k := range fuzzyNegationKeys {
-		if withinOne(rw, []rune(k)) {
-			return nil, true
-		}
+	if _, ok := fuzzyNegations.nearest(rw); ok {
+		return nil, true
 	}
-	best := ""
-	for _, k := range fuzzyNeedKeys {
-		if withinOne(rw, []rune(k)) && (best == "" || k < best) {
-			best = k
-		}
+	if k, ok := fuzzyNeeds.nearest(rw); ok {
+		return foldedNeeds[k], true
 	}
-	if best != "" {
-		return foldedNeeds[best], true
-	}
-	for _, k := range fuzzyFillerKeys {
-		if withinOne(rw, []rune(k)) {
-			return nil, true
-		}
+	if _, ok := fuzzyFillers.nearest(rw); ok {
+		return nil, true
 	}
 	return nil, false
+}
+
+// fuzzyIndex holds words by their length in runes: a word one edit from
+// w is one rune shorter, as long, or one longer, so only those are
+// compared (the reader meets many words it does not know; the RSVP
+// preview's worst case is a text of nothing else).
+type fuzzyIndex map[int][][]rune
+
+func newFuzzyIndex(words []string) fuzzyIndex {
+	ix := fuzzyIndex{}
+	slices.Sort(words)
+	for _, w := range words {
+		r := []rune(w)
+		ix[len(r)] = append(ix[len(r)], r)
+	}
+	return ix
+}
+
+// nearest returns the first word in alphabetical order within one edit of
+// w, so the answer does not depend on map order.
+func (ix fuzzyIndex) nearest(w []rune) (string, bool) {
+	best := ""
+	for n := len(w) - 1; n <= len(w)+1; n++ {
+		for _, k := range ix[n] {
+			if withinOne(w, k) {
+				if s := string(k); best == "" || s < best {
+					best = s
+				}
+				break
+			}
+		}
+	}
+	return best, best != ""
 }
 
 // withinOne reports whether a and b are at most one edit apart (insert,
@@ -368,10 +391,10 @@ var plainLetters = map[rune]string{
 // need word that folds onto a filler word ("nöt" onto "not") is left out:
 // written without its diacritics it is the filler.
 var (
-	foldedNeeds, foldedFillers     = foldLists()
-	fuzzyNeedKeys, fuzzyFillerKeys = fuzzyKeys()
-	fuzzyNegationKeys              = negationKeys()
-	foldedEnds                     = foldEnds()
+	foldedNeeds, foldedFillers = foldLists()
+	fuzzyNeeds, fuzzyFillers   = fuzzyKeys()
+	fuzzyNegations             = negationKeys()
+	foldedEnds                 = foldEnds()
 	// compoundHeads are every need word folded, with no exception: in
 	// "notallergi" the "not" is the head of a compound, not a negation.
 	compoundHeads = foldAll()
@@ -404,31 +427,29 @@ func foldLists() (map[string][]string, map[string]bool) {
 	return needs, fillers
 }
 
-func fuzzyKeys() (needs, fillers []string) {
+func fuzzyKeys() (needs, fillers fuzzyIndex) {
+	var n, f []string
 	for w := range foldedNeeds {
 		if len([]rune(w)) >= 6 {
-			needs = append(needs, w)
+			n = append(n, w)
 		}
 	}
 	for w := range foldedFillers {
 		if len([]rune(w)) >= 6 {
-			fillers = append(fillers, w)
+			f = append(f, w)
 		}
 	}
-	slices.Sort(needs)
-	slices.Sort(fillers)
-	return needs, fillers
+	return newFuzzyIndex(n), newFuzzyIndex(f)
 }
 
-func negationKeys() []string {
+func negationKeys() fuzzyIndex {
 	var out []string
 	for w := range negations {
 		if f := fold(w); len([]rune(f)) >= 5 {
 			out = appendNew(out, f)
 		}
 	}
-	slices.Sort(out)
-	return out
+	return newFuzzyIndex(out)
 }
 
 // foldEnds lists the compound endings, longest first, so "allergie" is
