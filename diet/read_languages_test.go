@@ -216,6 +216,10 @@ func TestReadSpellings(t *testing.T) {
 		{"sv", "antibiotka", want(Medicine)},
 		{"de", "schwnger", want(Pregnant)},
 	}
+	// The Dutch "de BOB" drives; a Bob does not.
+	if got := Read("my husband Bob: nut allergy"); !slices.Equal(got.Tags, want(Nuts)) {
+		t.Errorf("Read(my husband Bob: nut allergy) = %+v, want nuts alone", got)
+	}
 	for _, tt := range tests {
 		got := Read(tt.text)
 		if !slices.Equal(got.Tags, tt.tags) {

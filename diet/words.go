@@ -100,6 +100,7 @@ var needPhrases = map[string][]string{
 	"frutta secca":    {Nuts},
 	"frutta a guscio": {Nuts},
 	"alla guida":      {Driving},
+	"de bob":          {Driving},
 	"en juo":          {AlcoholFree},
 	"ei juo":          {AlcoholFree},
 	"drink niet":      {AlcoholFree},

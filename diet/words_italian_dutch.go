@@ -24,7 +24,7 @@ var italianNeeds = map[string]string{
 	Pregnant:      "incinta gravidanza gravida",
 	Breastfeeding: "allatto allattando allattamento allattare",
 	Medicine:      "farmaco farmaci medicina medicinale medicinali medicine antibiotico antibiotici",
-	Driving:       "guido guidare guida autista",
+	Driving:       "guido guidare autista",
 }
 
 var dutchNeeds = map[string]string{
@@ -49,7 +49,7 @@ var dutchNeeds = map[string]string{
 	Pregnant:      "zwanger zwangerschap",
 	Breastfeeding: "borstvoeding",
 	Medicine:      "medicijn medicijnen medicatie antibiotica antibioticum kuur",
-	Driving:       "rijd rijden bob",
+	Driving:       "rijd rijden",
 }
 
 const italianFillers = "io sono ho mio mia miei mie lui lei noi figlio figlia moglie marito bambino bambina ragazzo ragazza " +
