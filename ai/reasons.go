@@ -92,7 +92,10 @@ func (r reasons) explain(s scored, alcoholFree bool) string {
 	if s.pace {
 		parts = append(parts, r.text("reco.reason.pace", nil))
 	}
-	if len(s.liked) > 0 {
+	if s.resembles != "" {
+		parts = append(parts, r.text("reco.reason.resembles", map[string]any{"Drink": s.resembles}))
+	}
+	if len(s.liked) > 0 && len(parts) < 2 {
 		parts = append(parts, r.text("reco.reason.liked", map[string]any{"Tastes": r.list(r.words(s.liked[:min(len(s.liked), 3)]))}))
 	}
 	if s.moodLabel != "" && len(parts) < 2 {

@@ -277,6 +277,7 @@ type scored struct {
 	moodLabel string
 	again     bool
 	like      string // a past order it resembles
+	resembles string // a drink the guest named ("like a Negroni") it is close to
 	pace      bool   // alcohol-free, offered for pacing
 	matched   bool   // it meets a like or the mood
 }
@@ -368,8 +369,12 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 		for _, r := range read.refs {
 			if w, label := r.score(d); w > 0 {
 				s.Score += w
-				s.liked = appendNew(s.liked, strings.ToLower(label))
 				s.matched = true
+				if r.drink != nil && r.drink.ID != d.ID {
+					s.resembles = r.drink.Name
+				} else {
+					s.liked = appendNew(s.liked, label)
+				}
 			}
 		}
 		if read.lighter {

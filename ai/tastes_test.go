@@ -172,3 +172,29 @@ func TestModelToldWhatTheReaderUnderstood(t *testing.T) {
 		}
 	}
 }
+
+// A drink picked for being close to the one the guest named says so, in
+// the guest's language; the named drink itself is "just what you like".
+func TestReasonForALikeness(t *testing.T) {
+	tests := []struct{ mood, lang, boulevardier, negroni string }{
+		{"something like a Negroni", "en", "Close to the Negroni you asked about", "Negroni, just what you like"},
+		{"något som en Negroni", "sv", "I stil med Negroni, som du frågade efter", "Negroni"},
+		{"algo tipo Negroni", "pt-BR", "Parecido com o Negroni que você pediu", "Negroni"},
+	}
+	menu := starter(t, false)
+	for _, tt := range tests {
+		seen := map[string]bool{}
+		for seed := range uint64(10) {
+			for _, p := range ask(menu, ai.Guest{}, ai.Preferences{Mood: tt.mood, Language: tt.lang}, nil, seed).Picks {
+				want := map[string]string{"boulevardier": tt.boulevardier, "negroni": tt.negroni}[p.Drink.ID]
+				if want != "" && !strings.Contains(p.Reason, want) {
+					t.Errorf("%s: %s: %q, want %q in it", tt.lang, p.Drink.ID, p.Reason, want)
+				}
+				seen[p.Drink.ID] = true
+			}
+		}
+		if !seen["boulevardier"] {
+			t.Errorf("%s: the Boulevardier never picked: %v", tt.lang, seen)
+		}
+	}
+}
