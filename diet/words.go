@@ -152,11 +152,11 @@ const westernFillers = "" +
 	"trace traces even small amount amounts kind kinds type types sort form forms product products food foods life threatening anaphylactic " +
 	"anaphylaxis epipen reaction reactions ok okay fine better best good so bit little lot lots sorry hi hello thank " +
 	"will would may might some such as from up out about if when what which who other others yes yet keep keeping " +
-	"tree designated person people years year old aged age doença disease taking take takes taken using use uses on " +
+	"tree designated person people years year old aged age doença disease taking take takes taken using use uses on staying stay stays home " +
 	// Swedish
 	"jag är har hade min mitt mina han hon hans hennes vi mig mej dig du det den en ett för av med på till om som " +
 	"dotter fru man barn pojke flicka sambo svår svårt lätt mycket väldigt tack snälla allergisk allergiska allergiker " +
-	"kan äta äter tar får ikväll idag också bara spår överkänslig överkänslighet intolerant mot behöver " +
+	"kan ska hem äta äter tar får ikväll idag också bara spår överkänslig överkänslighet intolerant mot behöver " +
 	// German
 	"ich bin habe hat hatte mein meine meinen meiner er sie wir uns du ist sind eine ein einen einer der die das den dem des " +
 	"für von mit auf gegen zu bei sohn tochter frau mann kind kinder bitte danke sehr schwere schwer leichte leicht allergisch " +

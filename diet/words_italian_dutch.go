@@ -55,8 +55,8 @@ var dutchNeeds = map[string]string{
 const italianFillers = "io sono ho mio mia miei mie lui lei noi figlio figlia moglie marito bambino bambina ragazzo ragazza " +
 	"allergico allergica allergici allergiche allergia allergie intollerante intolleranza intolleranti al alla alle ai agli allo " +
 	"di del della dei delle degli per favore grazie molto grave gravi posso può mangiare bere stasera oggi sera solo tracce " +
-	"che un una uno il lo gli con sto prendo prendendo perché perche terapia sotto"
+	"che un una uno il lo gli con sto prendo prendendo perché perche terapia sotto devo deve"
 
 const dutchFillers = "ik ben heb mijn hij zij wij we ons jij je het een de der van voor met op tegen aan zoon dochter vrouw man kind " +
 	"kinderen vriend vriendin allergisch allergie allergieën intolerant intolerantie overgevoelig graag alsjeblieft alstublieft " +
-	"dank bedankt vanavond vandaag alleen sporen kan mag eten erg ernstig neem gebruik geef geeft"
+	"dank bedankt vanavond vandaag alleen sporen kan mag eten erg ernstig neem gebruik geef geeft heeft hebben moet moeten patiënt"

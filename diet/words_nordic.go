@@ -97,13 +97,13 @@ var finnishWords = func() map[string]bool {
 
 const danishFillers = "jeg er har min mit mine han hun hans hendes vi os du det den en et af med på til om som " +
 	"søn datter kone mand barn dreng pige kæreste allergisk allergiske allergiker allergi allergier overfor mod meget " +
-	"tak venligst kan spise må får aften iaften idag også kun spor svær svært let overfølsom intolerant tåler tager tar noget nogen over"
+	"tak venligst kan spise må får aften iaften idag også kun spor svær svært let overfølsom intolerant tåler tager tar noget nogen over skal hjem sønnen datteren"
 
 const norwegianFillers = "jeg er har min mitt mine han hun hans hennes vi oss du det den en et av med på til om som " +
 	"sønn datter kone mann barn gutt jente kjæreste allergisk allergiske allergiker allergi allergier mot veldig " +
-	"takk vennligst kan spise får kveld ikveld idag også bare spor alvorlig lett overfølsom intolerant tåler bruker tar noe"
+	"takk vennligst kan spise får kveld ikveld idag også bare spor alvorlig lett overfølsom intolerant tåler bruker tar noe skal hjem sønnen datteren"
 
 const finnishFillers = "minä mä minulla mulla minun mun olen oon on ole olla hän hänellä meillä me sinä " +
 	"poika tytär vaimo mies lapsi lapsella pojalla tyttärellä allerginen allergia allergiaa allergikko yliherkkä yliherkkyys " +
 	"intoleranssi kiitos voi voin saa syödä juoda tänään illalla tänä iltana vain myös jälkiä vakava vaikea lievä " +
-	"paljon hyvin kanssa takia koska käytän käyttää otan syön menossa"
+	"paljon hyvin kanssa takia koska käytän käyttää otan syön menossa kotiin"
