@@ -130,7 +130,8 @@ func TestWithinOne(t *testing.T) {
 // returns unclear parts that are pieces of the text.
 func FuzzRead(f *testing.F) {
 	for _, s := range []string{"nötallergi", "no eggwhite please", "I'm the designated driver", "sin gluten, y sin leche",
-		"allergie aux noix", "…", "a\x00b", "Nüsse!!", "ß", strings.Repeat("nut ", 200)} {
+		"allergie aux noix", "…", "a\x00b", "Nüsse!!", "ß", strings.Repeat("nut ", 200),
+		"ei alkoholia", "senza glutine", "kein Ei", "nøddeallergi, uden gluten", "ik ben de BOB", "prendo il Flagyl"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
