@@ -36,7 +36,7 @@ func greenish(c color.RGBA) bool {
 	return int(c.G) >= int(c.R) && int(c.G) >= int(c.B)
 }
 func dark(c color.RGBA) bool { return int(c.R)+int(c.G)+int(c.B) < 200 }
-func pale(c color.RGBA) bool  { return c.R > 200 && c.G > 200 && c.B > 180 }
+func pale(c color.RGBA) bool { return c.R > 200 && c.G > 200 && c.B > 180 }
 
 func TestPlanOf(t *testing.T) {
 	tests := []struct {
