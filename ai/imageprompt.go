@@ -178,6 +178,7 @@ func (w *Bartender) imagePrompt(ctx context.Context, j store.Job) (outcome, erro
 		"jobId":       j.ID,
 		"imagePrompt": p,
 	})
+	w.queuePicture(ctx, id)
 	return outcome{usage: usage, result: map[string]string{
 		"drinkId":       id,
 		"source":        p.Source,
@@ -206,4 +207,5 @@ func (w *Bartender) imagePromptFallback(ctx context.Context, j store.Job) {
 		return
 	}
 	w.publish(ctx, live.TopicAdmin, live.EventPromptReady, map[string]any{"drinkId": id, "name": d.Name, "jobId": j.ID, "imagePrompt": p})
+	w.queuePicture(ctx, id)
 }
