@@ -13,6 +13,8 @@ import (
 	"encoding/json"
 	"errors"
 	"time"
+
+	"github.com/barhub/barhub/store"
 )
 
 // Drink is the worker's view of a menu drink.
@@ -84,6 +86,42 @@ type Model interface {
 	Converse(ctx context.Context, req ModelRequest) (ModelResponse, error)
 	// Name is the model id recorded with each result.
 	Name() string
+}
+
+// ImageModel pictures a prompt: Bedrock's Nova Canvas, or a test's.
+type ImageModel interface {
+	GenerateImage(ctx context.Context, req ImageRequest) ([]byte, error)
+	// Name is the model id recorded with each picture.
+	Name() string
+}
+
+// ImageRequest is one picture to make.
+type ImageRequest struct {
+	Prompt string
+	// Width and Height are in pixels, multiples of 16.
+	Width, Height int
+	// Quality is "standard" or "premium".
+	Quality string
+	// Seed makes the same prompt give the same picture.
+	Seed int64
+}
+
+// Pictures is where a drink's generated picture is stored (the same
+// store as the host's uploads) and what the image job reads first.
+type Pictures interface {
+	// PictureOf says whether the drink has a photo the host uploaded and
+	// what its image prompt is ("" for none); an error wrapping
+	// store.ErrNotFound for a deleted drink.
+	PictureOf(ctx context.Context, drinkID string) (uploaded bool, prompt string, err error)
+	// SaveGenerated stores a generated picture and points the drink at
+	// it, unless the host uploaded a photo meanwhile (an error wrapping
+	// store.ErrUploaded); it returns the picture's URL.
+	SaveGenerated(ctx context.Context, drinkID string, image []byte) (string, error)
+}
+
+// Jobs queues a job and hands it to this process's runner.
+type Jobs interface {
+	EnqueueJob(ctx context.Context, j store.NewJob) (store.Job, error)
 }
 
 // ModelRequest is one single-turn call.

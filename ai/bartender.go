@@ -25,6 +25,11 @@ type Config struct {
 	RetryPause time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
+	// ImageWidth and ImageHeight are a generated picture's size in
+	// pixels (DefaultImageWidth × DefaultImageHeight), ImageQuality
+	// "standard" or "premium" (DefaultImageQuality).
+	ImageWidth, ImageHeight int
+	ImageQuality            string
 }
 
 func (c Config) withDefaults() Config {
@@ -42,6 +47,12 @@ func (c Config) withDefaults() Config {
 	}
 	if c.Now == nil {
 		c.Now = time.Now
+	}
+	if c.ImageWidth <= 0 || c.ImageHeight <= 0 {
+		c.ImageWidth, c.ImageHeight = DefaultImageWidth, DefaultImageHeight
+	}
+	if c.ImageQuality == "" {
+		c.ImageQuality = DefaultImageQuality
 	}
 	return c
 }
@@ -61,8 +72,16 @@ type Deps struct {
 	Prompts   PromptSink
 	Publisher Publisher
 	// Model answers with Bedrock; nil uses the local implementations.
-	Model  Model
-	Logger *slog.Logger
+	Model Model
+	// Images pictures drinks (Nova Canvas) into Pictures once their
+	// prompt is written; nil leaves them to barhub's drawings. Jobs
+	// queues the pictures' jobs, and JobQueued, when set, hands each to
+	// this process's runner at once.
+	Images    ImageModel
+	Pictures  Pictures
+	Jobs      Jobs
+	JobQueued func(store.Job)
+	Logger    *slog.Logger
 	// Texts are the server's catalogues, for the house recommender's
 	// reasons in the guest's language; nil loads them.
 	Texts *locale.Catalog
@@ -100,6 +119,7 @@ type Registry interface {
 func (w *Bartender) Register(r Registry) {
 	r.Handle(store.JobRecommendation, recommendationJobs{w})
 	r.Handle(store.JobImagePrompt, imagePromptJobs{w})
+	r.Handle(store.JobDrinkImage, drinkImageJobs{w})
 }
 
 func (w *Bartender) now() time.Time { return w.cfg.Now() }

@@ -175,6 +175,9 @@ type rig struct {
 	log    *slog.Logger
 	// cfg, when set, configures the bartenders started.
 	cfg *ai.Config
+	// images and pics, when set, picture drinks (drinkimage_test.go).
+	images ai.ImageModel
+	pics   *memPictures
 }
 
 func newRig(t testing.TB, withModel bool) *rig {
@@ -220,14 +223,18 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Bartender {
 	if r.cfg != nil {
 		cfg = *r.cfg
 	}
-	b := ai.NewBartender(ai.Deps{
-		Store: st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Model: r.model, Logger: r.log,
-	}, cfg)
 	jcfg := fastJobs
 	jcfg.ID = id
 	w := jobs.NewRunner(jobs.Deps{Queue: st, Logger: r.log, Alert: func(ctx context.Context, a map[string]any) error {
 		return r.pub.Publish(ctx, live.TopicAdmin, live.EventAlert, a)
 	}}, jcfg)
+	d := ai.Deps{
+		Store: st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Model: r.model, Logger: r.log,
+	}
+	if r.images != nil {
+		d.Images, d.Pictures, d.Jobs, d.JobQueued = r.images, r.pics, st, w.Submit
+	}
+	b := ai.NewBartender(d, cfg)
 	b.Register(w)
 	jobstest.Run(t, w)
 	return b

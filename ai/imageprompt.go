@@ -81,14 +81,56 @@ var preamble = regexp.MustCompile(`(?is)^\s*(?:(?:sure|certainly|of course|okay|
 // fence matches a code fence line, with its language.
 var fence = regexp.MustCompile("(?m)^\\s*```[a-zA-Z]*\\s*$|```[a-zA-Z]*")
 
-// CleanImagePrompt strips what models wrap a prompt in — a preamble,
-// code fences, a "**Prompt:**" label, quotation marks, Markdown bold,
-// line breaks — and keeps it to the template's word limit, cut at a word
-// boundary.
+// title matches a Markdown heading line ("## Negroni — image prompt") or a
+// line that is bold and nothing else ("**Negroni, stirred**"), which
+// models put above the prompt.
+var title = regexp.MustCompile(`^\s*(?:#{1,6}\s+[^\n]*|(?:\*\*|__)[^*_\n]{1,80}(?:\*\*|__):?)\s*\n`)
+
+// laterOption matches where a second alternative starts ("Option 2:",
+// "**Alternative B**", "Version two -"): only the first is kept.
+var laterOption = regexp.MustCompile(`(?i)(?:^|\n|\s)[*_#>\s-]*(?:option|alternative|version|variation|prompt)\s*(?:#\s*)?(?:2|two|b)\b\s*(?:\([^)\n]*\))?\s*(?:\*\*|__)?\s*[:.)\-—–]`)
+
+// firstOption matches the first alternative's label, dropped.
+var firstOption = regexp.MustCompile(`(?i)^[*_#>\s-]*(?:option|alternative|version|variation)\s*(?:#\s*)?(?:1|one|a)\b\s*(?:\([^)\n]*\))?\s*(?:\*\*|__)?\s*[:.)\-—–]+\s*(?:\*\*|__)?\s*`)
+
+// explanation matches where a model starts explaining its prompt after
+// it: a rule, or a line opening with "This prompt…", "Explanation:",
+// "Notes:", "Why this works", "Key elements".
+var explanation = regexp.MustCompile(`(?im)^\s*(?:-{3,}|\*{3,}|_{3,})\s*$|^[*_#>\s]*(?:this prompt|the prompt above|this description|explanation|notes?\s*:|why (?:this|it) works|key (?:elements|details|features)|breakdown|rationale|details\s*:)`)
+
+// closing matches a closing remark, on its own line or after the
+// prompt's last sentence: "Let me know if you want changes!", "Feel free
+// to adjust", "I hope this helps", "Would you like…".
+var closing = regexp.MustCompile(`(?is)(?:^|[.!?…]["”']?\s+|\n)\s*(?:let me know|feel free|i hope|hope (?:this|that|you)|would you like|do you want|if you(?:'d| would)? (?:like|want|need|prefer)|happy to (?:help|adjust|tweak)|i can (?:also )?(?:adjust|tweak|change|make|write)|want me to|enjoy[!.]|cheers[!.]).*$`)
+
+// CleanImagePrompt strips what models wrap a prompt in — a title, a
+// preamble, code fences, a "**Prompt:**" label, quotation marks,
+// Markdown bold, line breaks, alternatives after the first, an
+// explanation after it and a closing remark — and keeps it to the
+// template's word limit, cut at a word boundary.
 func CleanImagePrompt(s string) string {
 	s = fence.ReplaceAllString(s, "\n")
 	for range 3 {
+		s = strings.TrimSpace(s) + "\n"
+		s = title.ReplaceAllLiteralString(s, "")
 		s = strings.TrimSpace(preamble.ReplaceAllString(strings.TrimSpace(s), ""))
+		s = strings.TrimSpace(firstOption.ReplaceAllString(s, ""))
+	}
+	// What follows the prompt is cut only past its first words, so an
+	// answer that is all remark is not cut to nothing here.
+	if loc := laterOption.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	if loc := explanation.FindStringIndex(s); loc != nil && loc[0] > 0 {
+		s = s[:loc[0]]
+	}
+	if loc := closing.FindStringSubmatchIndex(s); loc != nil && loc[0] > 0 {
+		// Keep the sentence's own full stop.
+		cut := loc[0]
+		if strings.ContainsAny(s[cut:cut+1], ".!?…") {
+			cut++
+		}
+		s = s[:cut]
 	}
 	s = strings.NewReplacer("**", "", "__", "").Replace(s)
 	s = strings.TrimSpace(s)
@@ -136,6 +178,7 @@ func (w *Bartender) imagePrompt(ctx context.Context, j store.Job) (outcome, erro
 		"jobId":       j.ID,
 		"imagePrompt": p,
 	})
+	w.queuePicture(ctx, id)
 	return outcome{usage: usage, result: map[string]string{
 		"drinkId":       id,
 		"source":        p.Source,
@@ -164,4 +207,5 @@ func (w *Bartender) imagePromptFallback(ctx context.Context, j store.Job) {
 		return
 	}
 	w.publish(ctx, live.TopicAdmin, live.EventPromptReady, map[string]any{"drinkId": id, "name": d.Name, "jobId": j.ID, "imagePrompt": p})
+	w.queuePicture(ctx, id)
 }

@@ -26,6 +26,18 @@ func TestCleanImagePrompt(t *testing.T) {
 		{"fence with a language", "```text\nA lemonade, condensation on the glass.\n```", "A lemonade, condensation on the glass."},
 		{"a sentence starting with here is kept", "Here is a Negroni in a glass: soft light.", "Here is a Negroni in a glass: soft light."},
 		{"line breaks", "A Negroni\non pale\n\noak.", "A Negroni on pale oak."},
+		// Reproductions: what the model still wraps a prompt in.
+		{"closing remark on its own line", "A Negroni on pale oak, soft side light.\n\nLet me know if you want changes!", "A Negroni on pale oak, soft side light."},
+		{"closing remark after the last sentence", "A Negroni on pale oak, soft side light. Let me know if you want changes!", "A Negroni on pale oak, soft side light."},
+		{"feel free", "A Hugo spritz on linen.\nFeel free to adjust the lighting or the props.", "A Hugo spritz on linen."},
+		{"markdown title", "# Negroni — Image Prompt\n\nA Negroni on pale oak, soft side light.", "A Negroni on pale oak, soft side light."},
+		{"bold title then preamble", "**Nordic Negroni**\nHere is your image prompt:\nA Negroni on pale oak.", "A Negroni on pale oak."},
+		{"explanation after the prompt", "A Negroni on pale oak, soft side light.\n\nThis prompt emphasises the drink's deep red against the pale wood, in keeping with Nordic minimalism.", "A Negroni on pale oak, soft side light."},
+		{"explanation under a rule", "A Negroni on pale oak.\n---\n**Why this works:** the pale wood sets off the red.", "A Negroni on pale oak."},
+		{"two options", "**Option 1:** A Negroni on pale oak, soft side light.\n\n**Option 2:** A Negroni on slate, candlelight.", "A Negroni on pale oak, soft side light."},
+		{"options with names, title and remark", "## Image prompts for the Mojito\n\nOption 1 (bright): A Mojito in a tall glass, mint, morning light.\nOption 2 (moody): A Mojito at dusk.\n\nLet me know which one you prefer!", "A Mojito in a tall glass, mint, morning light."},
+		{"everything at once", "Sure! Here's a prompt for the Espresso Martini:\n\n### Espresso Martini\n**Option 1:** A coupe of espresso martini, crema, three beans, pale linen.\n**Option 2:** The same on dark stone.\n\nExplanation: the linen keeps it light.\n\nI hope this helps!", "A coupe of espresso martini, crema, three beans, pale linen."},
+		{"a prompt mentioning a version of the glass is kept", "A Negroni in a heavy rocks glass, version of the classic with orange peel.", "A Negroni in a heavy rocks glass, version of the classic with orange peel."},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
@@ -43,6 +44,8 @@ type boardOrder struct {
 type boardItem struct {
 	Name string `json:"name"`
 	Qty  int    `json:"qty"`
+	// ImageURL is the drink's picture as the menu shows it.
+	ImageURL string `json:"imageUrl,omitempty"`
 }
 
 // shortName is "Ada L." for "Ada Lovelace": enough to call out at the bar.
@@ -58,12 +61,30 @@ func shortName(full string) string {
 	return strings.Join(f[:len(f)-1], " ") + " " + strings.ToUpper(string(r)) + "."
 }
 
-func newBoardOrder(o order.Order) boardOrder {
+func newBoardOrder(o order.Order, snap *app.MenuSnapshot) boardOrder {
 	b := boardOrder{ID: o.ID, Ticket: o.Ticket, Name: shortName(o.GuestName), Status: string(o.Status), StartedAt: o.StartedAt, ReadyAt: o.ReadyAt, At: o.UpdatedAt, Items: make([]boardItem, 0, len(o.Items))}
 	for _, it := range o.Items {
-		b.Items = append(b.Items, boardItem{Name: it.Name, Qty: it.Qty})
+		bi := boardItem{Name: it.Name, Qty: it.Qty}
+		if snap != nil {
+			if d, ok := snap.Drink(it.DrinkID); ok {
+				bi.ImageURL = app.ViewOf(d).ImageURL
+			}
+		}
+		b.Items = append(b.Items, bi)
 	}
 	return b
+}
+
+// boardMenu is the menu the board's pictures come from; nil (no
+// pictures) when it cannot be read, which must not keep an order off the
+// board.
+func (s *Server) boardMenu(ctx context.Context) *app.MenuSnapshot {
+	snap, err := s.menu.Snapshot(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "the board's pictures", "err", err)
+		return nil
+	}
+	return snap
 }
 
 type boardResponse struct {
@@ -80,8 +101,9 @@ func (s *Server) handleBoard(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	out := make([]boardOrder, 0, len(orders))
+	snap := s.boardMenu(r.Context())
 	for _, o := range orders {
-		out = append(out, newBoardOrder(o))
+		out = append(out, newBoardOrder(o, snap))
 	}
 	writeJSON(w, http.StatusOK, boardResponse{Orders: out, Now: time.Now().UTC()})
 }
@@ -219,5 +241,5 @@ func isBoardRoute(ctx context.Context) bool {
 
 // boardEvent gives the boards the order's new state.
 func (s *Server) boardEvent(ctx context.Context, o order.Order) {
-	s.publishEvent(ctx, live.TopicBoard, live.EventBoardOrder, newBoardOrder(o))
+	s.publishEvent(ctx, live.TopicBoard, live.EventBoardOrder, newBoardOrder(o, s.boardMenu(ctx)))
 }

@@ -28,6 +28,9 @@ type AIConfig struct {
 	// is the Bedrock model id. Both are shown to the host.
 	Source string
 	Model  string
+	// ImageModel is the image model's id when drinks' pictures are
+	// generated; empty when barhub draws them itself.
+	ImageModel string
 	// JobQueued hands a job just queued to this instance's worker, so it
 	// starts without waiting for the next poll; nil leaves it to polling.
 	JobQueued func(store.Job)
@@ -185,7 +188,7 @@ var (
 	jobStatuses = []string{store.JobQueued, store.JobRunning, store.JobDone, store.JobDead}
 	// jobKinds are every kind the worker runs: its own and the e-mails'
 	// (the admin page names each in its language, jobs.kind.<kind>).
-	jobKinds = []string{store.JobImagePrompt, store.JobRecommendation, store.JobImport, invite.JobKind, invite.ReminderJobKind}
+	jobKinds = []string{store.JobImagePrompt, store.JobDrinkImage, store.JobRecommendation, store.JobImport, invite.JobKind, invite.ReminderJobKind}
 )
 
 // jobList is GET /api/admin/jobs.

@@ -27,6 +27,7 @@ func (s *Server) routes() http.Handler {
 	r.Get("/api/openapi.json", s.handleOpenAPI)
 	r.Get("/ws", s.live.ServeHTTP)
 	r.Get("/images/{name}", s.handleImage)
+	r.Get("/images/drinks/{file}", s.handleDrawnImage)
 	r.Put("/uploads/drinks/{id}", s.handleImagePut)
 	r.Post("/uploads/drinks/{id}", s.handleImagePut)
 
@@ -132,6 +133,8 @@ func (s *Server) routes() http.Handler {
 			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)
 			r.Delete("/admin/drinks/{id}", s.handleDeleteDrink)
 			r.Post("/admin/drinks/{id}/image-upload", s.handleImageUpload)
+			r.Post("/admin/drinks/{id}/image/regenerate", s.handleRegenerateImage)
+			r.Delete("/admin/drinks/{id}/image", s.handleRemoveImage)
 			r.Get("/admin/app-key", s.handleGetAppKeyAdmin)
 			r.Put("/admin/app-key", s.handleSetAppKey)
 			r.Get("/admin/orders", s.handleAdminOrders)

@@ -26,6 +26,7 @@ type MenuStore interface {
 	DrinkByID(ctx context.Context, id string) (menu.Drink, error)
 	DrinksByIDs(ctx context.Context, ids []string) (map[string]menu.Drink, error)
 	DeleteDrink(ctx context.Context, id string) (menu.Drink, error)
+	ClearDrinkImage(ctx context.Context, id string) (menu.Drink, error)
 	SetDrinkStock(ctx context.Context, id string, inStock bool) (menu.Drink, error)
 	SetIngredientStock(ctx context.Context, key, name string, inStock bool, by string) ([]string, error)
 	IngredientStock(ctx context.Context) ([]store.StockItem, error)

@@ -215,7 +215,7 @@ func ViewOf(d menu.Drink) DrinkView {
 	if d.Ingredients == nil {
 		d.Ingredients = []menu.Ingredient{}
 	}
-	return DrinkView{Drink: d, StandardDrinks: d.StandardDrinks(), I18n: drinkTranslations(d)}
+	return DrinkView{Drink: withPicture(d), StandardDrinks: d.StandardDrinks(), I18n: drinkTranslations(d)}
 }
 
 // SectionView is a section as the API shows it.

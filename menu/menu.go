@@ -57,6 +57,26 @@ type ImagePrompt struct {
 	CreatedAt time.Time `bson:"createdAt" json:"createdAt"`
 }
 
+// Where a drink's picture comes from, by precedence: a photo the host
+// uploaded (or linked), one an image model generated from the drink's
+// image prompt, or barhub's own drawing of the recipe (docs/MENU.md,
+// "Pictures").
+const (
+	ImageUploaded  = "uploaded"
+	ImageGenerated = "generated"
+	ImageDrawn     = "drawn"
+)
+
+// DrawnImagePrefix starts the URL of barhub's drawing of a drink. Such a
+// URL is never stored: a drink without a picture is drawn when shown.
+const DrawnImagePrefix = "/images/drinks/"
+
+// HasUpload reports whether the drink's picture is one the host gave,
+// which nothing generated may replace.
+func (d Drink) HasUpload() bool {
+	return d.ImageURL != "" && d.ImageSource != ImageGenerated && d.ImageSource != ImageDrawn
+}
+
 // Drink is one drink on the menu.
 type Drink struct {
 	ID          string       `bson:"_id" json:"id"`
@@ -77,12 +97,17 @@ type Drink struct {
 	// OutOfStock is set by the bar for the drink as a whole.
 	OutOfStock bool `bson:"outOfStock" json:"outOfStock"`
 	// MissingIngredients names the ingredients out of stock (their keys).
-	MissingIngredients []string     `bson:"missingIngredients" json:"missingIngredients"`
-	ImageURL           string       `bson:"imageUrl,omitempty" json:"imageUrl"`
-	ImagePrompt        *ImagePrompt `bson:"imagePrompt,omitempty" json:"imagePrompt,omitempty"`
-	Recipe             `bson:",inline"`
-	CreatedAt          time.Time `bson:"createdAt" json:"createdAt"`
-	UpdatedAt          time.Time `bson:"updatedAt" json:"updatedAt"`
+	MissingIngredients []string `bson:"missingIngredients" json:"missingIngredients"`
+	ImageURL           string   `bson:"imageUrl,omitempty" json:"imageUrl"`
+	// ImageSource says where ImageURL's picture came from: ImageUploaded
+	// (also when empty, as photos stored before it was kept),
+	// ImageGenerated, or, in what the API shows of a drink without a
+	// picture, ImageDrawn.
+	ImageSource string       `bson:"imageSource,omitempty" json:"imageSource,omitempty"`
+	ImagePrompt *ImagePrompt `bson:"imagePrompt,omitempty" json:"imagePrompt,omitempty"`
+	Recipe      `bson:",inline"`
+	CreatedAt   time.Time `bson:"createdAt" json:"createdAt"`
+	UpdatedAt   time.Time `bson:"updatedAt" json:"updatedAt"`
 }
 
 // Diet is the drink as diet.Check reads it.
@@ -268,6 +293,10 @@ func (in Input) Normalize() (Drink, error) {
 		add("section", "say which section of the menu the drink belongs to")
 	}
 	d.ImageURL = clean("imageUrl", in.ImageURL, text.Rule{Max: MaxImageURLLen}, "", "the image URL is too long")
+	if strings.HasPrefix(d.ImageURL, DrawnImagePrefix) {
+		// The drawing an editor was shown is no picture to keep.
+		d.ImageURL = ""
+	}
 
 	switch {
 	case len(in.Ingredients) == 0:

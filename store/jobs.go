@@ -38,6 +38,7 @@ import (
 // Job kinds.
 const (
 	JobImagePrompt    = "image_prompt"
+	JobDrinkImage     = "drink_image"
 	JobRecommendation = "recommendation"
 	JobImport         = "import"
 )
@@ -103,6 +104,12 @@ const (
 // ImagePromptJob is the job that writes a photography prompt for a drink.
 func ImagePromptJob(drinkID string) NewJob {
 	return NewJob{Kind: JobImagePrompt, Subject: "drink:" + drinkID, Payload: map[string]string{PayloadDrinkID: drinkID}}
+}
+
+// DrinkImageJob is the job that has an image model picture a drink from
+// its image prompt.
+func DrinkImageJob(drinkID string) NewJob {
+	return NewJob{Kind: JobDrinkImage, Subject: "drink:" + drinkID, Payload: map[string]string{PayloadDrinkID: drinkID}}
 }
 
 // RecommendationJob is the job that answers a guest's recommendation request.

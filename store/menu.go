@@ -185,8 +185,11 @@ func (s *Store) ReplaceDrink(ctx context.Context, d *menu.Drink) error {
 	d.CreatedAt = old.CreatedAt
 	d.ImagePrompt = old.ImagePrompt
 	d.OutOfStock = old.OutOfStock
-	if d.ImageURL == "" {
-		d.ImageURL = old.ImageURL
+	if d.ImageURL == "" || d.ImageURL == old.ImageURL {
+		d.ImageURL, d.ImageSource = old.ImageURL, old.ImageSource
+	} else {
+		// A URL the host typed in the editor is their picture.
+		d.ImageSource = menu.ImageUploaded
 	}
 	if err := s.applyStock(ctx, d); err != nil {
 		return err
@@ -242,21 +245,94 @@ func (s *Store) DeleteDrink(ctx context.Context, id string) (menu.Drink, error) 
 	return d, nil
 }
 
-// SetDrinkImage points a drink at a new photo and returns the old URL.
+// SetDrinkImage points a drink at a photo the host uploaded and returns
+// the old URL. An upload replaces any picture.
 func (s *Store) SetDrinkImage(ctx context.Context, id, url string) (string, error) {
+	unlock, err := s.Lock(ctx, drinkImageLock(id), time.Minute)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
 	d, err := s.DrinkByID(ctx, id)
 	if err != nil {
 		return "", err
 	}
+	if err := s.setDrinkImage(ctx, id, url, menu.ImageUploaded); err != nil {
+		return "", err
+	}
+	return d.ImageURL, nil
+}
+
+// ErrUploaded is returned when a generated picture would replace a photo
+// the host uploaded.
+var ErrUploaded = errors.New("the drink has a photo the host uploaded")
+
+// SetGeneratedDrinkImage points a drink at a picture an image model
+// generated and returns the URL it replaced, unless the host has
+// uploaded a photo since: then it changes nothing and returns
+// ErrUploaded. The read and the write take the drink's image lock, as an
+// upload does, so an upload landing meanwhile is never overwritten.
+func (s *Store) SetGeneratedDrinkImage(ctx context.Context, id, url string) (string, error) {
+	unlock, err := s.Lock(ctx, drinkImageLock(id), time.Minute)
+	if err != nil {
+		return "", err
+	}
+	defer unlock()
+	d, err := s.DrinkByID(ctx, id)
+	if err != nil {
+		return "", err
+	}
+	if d.HasUpload() {
+		return "", fmt.Errorf("set the generated image of drink %s: %w", id, ErrUploaded)
+	}
+	if err := s.setDrinkImage(ctx, id, url, menu.ImageGenerated); err != nil {
+		return "", err
+	}
+	return d.ImageURL, nil
+}
+
+// ClearDrinkImage removes a drink's picture, uploaded or generated, so
+// it is drawn again, and returns the drink as it was.
+func (s *Store) ClearDrinkImage(ctx context.Context, id string) (menu.Drink, error) {
+	unlock, err := s.Lock(ctx, drinkImageLock(id), time.Minute)
+	if err != nil {
+		return menu.Drink{}, err
+	}
+	defer unlock()
+	d, err := s.DrinkByID(ctx, id)
+	if err != nil {
+		return d, err
+	}
 	err = s.retry(ctx, onBusy, func() error {
 		_, err := s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
-			bson.D{{Key: "$set", Value: bson.D{{Key: "imageUrl", Value: url}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+			bson.D{
+				{Key: "$unset", Value: bson.D{{Key: "imageUrl", Value: ""}, {Key: "imageSource", Value: ""}}},
+				{Key: "$set", Value: bson.D{{Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}},
+			})
 		return err
 	})
 	if err != nil {
-		return "", fmt.Errorf("set image of drink %s: %w", id, err)
+		return d, fmt.Errorf("clear image of drink %s: %w", id, err)
 	}
-	return d.ImageURL, nil
+	return d, nil
+}
+
+func drinkImageLock(id string) string { return "drink-image/" + id }
+
+func (s *Store) setDrinkImage(ctx context.Context, id, url, source string) error {
+	var res *mongo.UpdateResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collDrinks).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "imageUrl", Value: url}, {Key: "imageSource", Value: source}, {Key: "updatedAt", Value: time.Now().UTC().Truncate(time.Millisecond)}}}})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("set image of drink %s: %w", id, err)
+	}
+	if res.MatchedCount == 0 {
+		return fmt.Errorf("set image of drink %s: %w", id, ErrNotFound)
+	}
+	return nil
 }
 
 // SetDrinkImagePrompt stores the prompt an image model is to picture the

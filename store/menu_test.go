@@ -198,3 +198,50 @@ func TestSeedAgainKeepsPhotoAndStock(t *testing.T) {
 		t.Errorf("after reseed: %d drinks, negroni %+v", n, got)
 	}
 }
+
+// A generated picture never replaces a photo the host uploaded; an
+// upload replaces a generated one; clearing either leaves none.
+func TestDrinkImagePrecedence(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	d := menu.Drink{ID: "hugo", Name: "Hugo", Section: "s", Ingredients: []menu.Ingredient{{Name: "Prosecco", Amount: 100, Unit: "ml"}}}
+	if err := s.CreateDrink(ctx, &d); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step, url, source string) {
+		t.Helper()
+		got, err := s.DrinkByID(ctx, "hugo")
+		if err != nil || got.ImageURL != url || got.ImageSource != source {
+			t.Fatalf("%s: %q (%s), %v; want %q (%s)", step, got.ImageURL, got.ImageSource, err, url, source)
+		}
+	}
+	if old, err := s.SetGeneratedDrinkImage(ctx, "hugo", "/images/g1.png"); err != nil || old != "" {
+		t.Fatalf("first generated: %q, %v", old, err)
+	}
+	check("generated", "/images/g1.png", menu.ImageGenerated)
+	if old, err := s.SetGeneratedDrinkImage(ctx, "hugo", "/images/g2.png"); err != nil || old != "/images/g1.png" {
+		t.Fatalf("second generated: %q, %v", old, err)
+	}
+	if old, err := s.SetDrinkImage(ctx, "hugo", "/images/u.jpg"); err != nil || old != "/images/g2.png" {
+		t.Fatalf("upload: %q, %v", old, err)
+	}
+	check("uploaded", "/images/u.jpg", menu.ImageUploaded)
+	if _, err := s.SetGeneratedDrinkImage(ctx, "hugo", "/images/g3.png"); !errors.Is(err, store.ErrUploaded) {
+		t.Fatalf("generated over an upload: %v", err)
+	}
+	check("after a refused generated one", "/images/u.jpg", menu.ImageUploaded)
+	// An edit that sends the picture back unchanged keeps its source.
+	edit := d
+	edit.ImageURL = "/images/u.jpg"
+	if err := s.ReplaceDrink(ctx, &edit); err != nil {
+		t.Fatal(err)
+	}
+	check("edited", "/images/u.jpg", menu.ImageUploaded)
+	if was, err := s.ClearDrinkImage(ctx, "hugo"); err != nil || was.ImageURL != "/images/u.jpg" {
+		t.Fatalf("clear: %+v, %v", was, err)
+	}
+	check("cleared", "", "")
+	if _, err := s.SetGeneratedDrinkImage(ctx, "nope", "/images/x.png"); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("a deleted drink: %v", err)
+	}
+}

@@ -60,11 +60,20 @@ type Client struct {
 
 // New builds a client. It reads the AWS configuration but makes no call.
 func New(ctx context.Context, cfg Config) (*Client, error) {
-	if cfg.Region == "" {
-		return nil, errors.New("bedrock: no AWS region configured")
-	}
 	if cfg.Model == "" {
 		cfg.Model = DefaultModel
+	}
+	rt, creds, cfg, err := newRuntime(ctx, cfg)
+	if err != nil {
+		return nil, err
+	}
+	return &Client{rt: rt, creds: creds, model: cfg.Model, timeout: cfg.Timeout}, nil
+}
+
+// newRuntime builds the Bedrock Runtime client of cfg, with its defaults.
+func newRuntime(ctx context.Context, cfg Config) (*bedrockruntime.Client, aws.CredentialsProvider, Config, error) {
+	if cfg.Region == "" {
+		return nil, nil, cfg, errors.New("bedrock: no AWS region configured")
 	}
 	if cfg.Timeout <= 0 {
 		cfg.Timeout = DefaultTimeout
@@ -78,7 +87,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 	}
 	awsCfg, err := config.LoadDefaultConfig(ctx, opts...)
 	if err != nil {
-		return nil, fmt.Errorf("bedrock: load AWS configuration: %w", err)
+		return nil, nil, cfg, fmt.Errorf("bedrock: load AWS configuration: %w", err)
 	}
 	rt := bedrockruntime.NewFromConfig(awsCfg, func(o *bedrockruntime.Options) {
 		o.RetryMaxAttempts = 1
@@ -86,7 +95,7 @@ func New(ctx context.Context, cfg Config) (*Client, error) {
 			o.BaseEndpoint = aws.String(cfg.Endpoint)
 		}
 	})
-	return &Client{rt: rt, creds: awsCfg.Credentials, model: cfg.Model, timeout: cfg.Timeout}, nil
+	return rt, awsCfg.Credentials, cfg, nil
 }
 
 // Name returns the model id.

@@ -1,6 +1,7 @@
 // Package bedrocktest is a local HTTP server that speaks Amazon Bedrock
-// Runtime's Converse wire format, so tests run the real AWS SDK without
-// reaching the network.
+// Runtime's Converse wire format, and InvokeModel's for the image model
+// (Amazon Nova Canvas), so tests run the real AWS SDK without reaching
+// the network.
 //
 // It answers POST /model/{modelId}/converse with JSON shaped exactly as
 // the service's (output.message.content[].text, stopReason, usage,
@@ -8,6 +9,12 @@
 // status, an x-amzn-ErrorType header and a {"message": …} body. Every
 // request is recorded. Responses come from a script (consumed in order),
 // then from a handler, then from a default.
+//
+// POST /model/{modelId}/invoke takes Nova Canvas's TEXT_IMAGE body,
+// checks it as the service does (a prompt of 1 to 1,024 characters,
+// sides that are multiples of 16 from 320 to 4,096 pixels, standard or
+// premium quality) and answers {"images":[base64 PNG]}: a real PNG of the
+// requested size unless a scripted answer says otherwise.
 package bedrocktest
 
 import (
@@ -152,6 +159,9 @@ type Response struct {
 	Raw []byte
 	// Delay holds the answer back, to look like a model thinking.
 	Delay time.Duration
+	// Image is the picture an InvokeModel call answers with; nil sends a
+	// PNG of the requested size.
+	Image []byte
 }
 
 // Text is a successful answer.
@@ -195,6 +205,9 @@ type Server struct {
 	script   []Response
 	handler  func(Request) Response
 	def      Response
+
+	invocations []Invocation
+	imageScript []Response
 }
 
 // New starts a server on the loopback interface and stops it when the
@@ -244,6 +257,10 @@ func (s *Server) Count() int {
 }
 
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
+	if model, ok := invokeModel(r.URL); ok {
+		s.serveInvoke(w, r, model)
+		return
+	}
 	model, ok := converseModel(r.URL)
 	if !ok {
 		writeError(w, Response{Status: http.StatusNotFound, ErrorType: "UnknownOperationException", Message: "no such operation: " + r.Method + " " + r.URL.Path})
@@ -316,12 +333,17 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 
 // converseModel extracts the model id from /model/{modelId}/converse. The
 // SDK escapes the id (":" becomes %3A), so the escaped path is split.
-func converseModel(u *url.URL) (string, bool) {
+func converseModel(u *url.URL) (string, bool) { return pathModel(u, "/converse") }
+
+// invokeModel extracts the model id from /model/{modelId}/invoke.
+func invokeModel(u *url.URL) (string, bool) { return pathModel(u, "/invoke") }
+
+func pathModel(u *url.URL, op string) (string, bool) {
 	rest, ok := strings.CutPrefix(u.EscapedPath(), "/model/")
 	if !ok {
 		return "", false
 	}
-	escaped, ok := strings.CutSuffix(rest, "/converse")
+	escaped, ok := strings.CutSuffix(rest, op)
 	if !ok || escaped == "" || strings.Contains(escaped, "/") {
 		return "", false
 	}

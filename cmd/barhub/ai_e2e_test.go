@@ -218,7 +218,7 @@ func TestNewDrinkGetsAnImagePromptLive(t *testing.T) {
 			}
 			// The job is marked done just after the event.
 			for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(10 * time.Millisecond) {
-				admin.call("GET", "/api/admin/jobs?subject=drink:"+d.ID, nil, &jobs)
+				admin.call("GET", "/api/admin/jobs?kind=image_prompt&subject=drink:"+d.ID, nil, &jobs)
 				if len(jobs.Jobs) == 1 && jobs.Jobs[0].Status == "done" {
 					break
 				}

@@ -50,9 +50,15 @@ type config struct {
 	AWSRegion      string
 	BedrockModel   string
 	BedrockURL     string
-	LogLevel       string
-	LogFormat      string
-	HubHistory     int
+	// ImageModel pictures drinks with Bedrock ("off": barhub's drawings
+	// only); ImageWidth × ImageHeight and ImageQuality are the pictures'.
+	ImageModel   string
+	ImageWidth   int
+	ImageHeight  int
+	ImageQuality string
+	LogLevel     string
+	LogFormat    string
+	HubHistory   int
 	// HubHistoryMB bounds the in-process broker's history of all topics
 	// together (hub.NewMemoryBrokerSize).
 	HubHistoryMB int
@@ -134,7 +140,7 @@ func (e *envDefault) num(name string, def float64) float64 {
 func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
 	e := &envDefault{getenv: getenv}
 	c := &config{}
-	var origins, proxies, pushHosts string
+	var origins, proxies, pushHosts, imageSize string
 	fs.StringVar(&c.Addr, "addr", e.str("BARHUB_ADDR", "127.0.0.1:8080"), "listen address `host:port` (BARHUB_ADDR)")
 	fs.StringVar(&c.DataDir, "data", e.str("BARHUB_DATA", "data"), "data `dir` for the embedded database and images (BARHUB_DATA)")
 	fs.StringVar(&c.MongoURI, "mongodb-uri", e.str("MONGODB_URI", ""), "MongoDB `uri`; empty runs the embedded database (MONGODB_URI)")
@@ -162,6 +168,9 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")
 	fs.StringVar(&c.BedrockModel, "bedrock-model", e.str("BARHUB_BEDROCK_MODEL", "amazon.nova-pro-v1:0"), "Bedrock model `id` (BARHUB_BEDROCK_MODEL)")
 	fs.StringVar(&c.BedrockURL, "bedrock-endpoint", e.str("BARHUB_BEDROCK_ENDPOINT", ""), "Bedrock runtime endpoint `url` override (BARHUB_BEDROCK_ENDPOINT)")
+	fs.StringVar(&c.ImageModel, "image-model", e.str("BARHUB_IMAGE_MODEL", "amazon.nova-canvas-v1:0"), "Bedrock image model `id` that pictures drinks from their image prompts, with AWS_REGION; off leaves every drink without a photo to barhub's drawing (BARHUB_IMAGE_MODEL)")
+	fs.StringVar(&imageSize, "image-size", e.str("BARHUB_IMAGE_SIZE", "1024x768"), "`WxH` in pixels of a generated picture: multiples of 16 from 320 to 4096, at most 4,194,304 pixels (BARHUB_IMAGE_SIZE)")
+	fs.StringVar(&c.ImageQuality, "image-quality", e.str("BARHUB_IMAGE_QUALITY", "standard"), "standard or premium: the generated pictures' quality, premium costing more (BARHUB_IMAGE_QUALITY)")
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
@@ -204,6 +213,14 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		if !slices.Contains(embedded.SyncModes, c.DBSync) {
 			return fmt.Errorf("BARHUB_DB_SYNC: %q is not full or normal", c.DBSync)
+		}
+		w, h, err := parseImageSize(imageSize)
+		if err != nil {
+			return fmt.Errorf("BARHUB_IMAGE_SIZE: %w", err)
+		}
+		c.ImageWidth, c.ImageHeight = w, h
+		if c.ImageQuality != "standard" && c.ImageQuality != "premium" {
+			return fmt.Errorf("BARHUB_IMAGE_QUALITY: %q is not standard or premium", c.ImageQuality)
 		}
 		switch c.Images {
 		case "auto":
@@ -257,4 +274,25 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		return nil
 	}
+}
+
+// parseImageSize reads "1024x768" as Nova Canvas takes sizes: each side a
+// multiple of 16 from 320 to 4096, at most 4,194,304 pixels in all.
+func parseImageSize(s string) (w, h int, err error) {
+	ws, hs, ok := strings.Cut(strings.ToLower(strings.TrimSpace(s)), "x")
+	if ok {
+		w, err = strconv.Atoi(ws)
+		if err == nil {
+			h, err = strconv.Atoi(hs)
+		}
+	}
+	switch {
+	case !ok || err != nil:
+		return 0, 0, fmt.Errorf("%q is not a size like 1024x768", s)
+	case w%16 != 0 || h%16 != 0 || w < 320 || h < 320 || w > 4096 || h > 4096:
+		return 0, 0, fmt.Errorf("%q: each side must be a multiple of 16 from 320 to 4096", s)
+	case w*h > 4194304:
+		return 0, 0, fmt.Errorf("%q is more than 4,194,304 pixels", s)
+	}
+	return w, h, nil
 }

@@ -22,12 +22,8 @@ import (
 
 // barConfig is the menu, ordering and bar part of serve's configuration.
 func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) api.BarConfig {
-	var photos images.Store // nil: the disk under ImageDir
-	if cfg.Images == "database" {
-		photos = st.Images()
-	}
 	return api.BarConfig{
-		Images:        photos,
+		Images:        photoStore(cfg, st),
 		RateBrowse:    cfg.RateBrowse,
 		RateOrders:    cfg.RateOrders,
 		RateDietary:   cfg.RateDietary,
@@ -38,6 +34,15 @@ func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) a
 		RedisPrefix:   cfg.RedisPrefix,
 		Events:        live,
 	}
+}
+
+// photoStore is where drinks' photos are kept, uploaded and generated
+// alike: the database, or the disk under --data.
+func photoStore(cfg *config, st *store.Store) images.Store {
+	if cfg.Images == "database" {
+		return st.Images()
+	}
+	return images.NewDisk(filepath.Join(cfg.DataDir, "images"))
 }
 
 const seedUsage = `usage: barhub seed menu [--data DIR | --mongodb-uri URI] [--redis-url URL]

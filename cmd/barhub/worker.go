@@ -21,6 +21,7 @@ import (
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/menu"
@@ -51,13 +52,20 @@ func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publi
 	if err != nil {
 		return nil, err
 	}
+	pictures, err := newImageModel(ctx, cfg, model, logger)
+	if err != nil {
+		return nil, err
+	}
 	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, mail: mp.api, stop: func() {}}
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
 	}
+	if pictures != nil {
+		p.api.ImageModel = pictures.Name()
+	}
 	var w *jobs.Runner
 	if !cfg.NoWorker {
-		w, _ = newRunner(a.store, lh, pub, model, mp, reg, logger)
+		w, _ = newRunner(cfg, a.store, lh, pub, model, pictures, mp, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -109,11 +117,27 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 	return c, nil
 }
 
+// newImageModel returns the Bedrock image model that pictures drinks when
+// the chat model is Bedrock's and --image-model is not off, and nil
+// (barhub draws the drinks) otherwise.
+func newImageModel(ctx context.Context, cfg *config, chat ai.Model, logger *slog.Logger) (ai.ImageModel, error) {
+	if chat == nil || cfg.ImageModel == "" || cfg.ImageModel == "off" {
+		logger.Info("drinks without a photo are drawn by barhub")
+		return nil, nil
+	}
+	c, err := bedrock.NewImage(ctx, bedrock.Config{Region: cfg.AWSRegion, Model: cfg.ImageModel, Endpoint: cfg.BedrockURL})
+	if err != nil {
+		return nil, err
+	}
+	logger.Info("drinks without a photo are pictured by Amazon Bedrock", "model", c.Name(), "size", fmt.Sprintf("%dx%d", cfg.ImageWidth, cfg.ImageHeight), "quality", cfg.ImageQuality)
+	return c, nil
+}
+
 // newRunner builds the job runner with the AI bartender's kinds and the
 // e-mail ones; pub carries their events to the hub and, for a finished
 // recommendation, to the guest's devices (push.Forward), and the admins'
 // alerts of jobs set aside.
-func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+func newRunner(cfg *config, st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
 		Logger:     logger,
@@ -122,7 +146,7 @@ func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, m
 			return pub.Publish(ctx, live.TopicAdmin, live.EventAlert, alert)
 		},
 	}, jobs.Config{})
-	b := ai.NewBartender(ai.Deps{
+	d := ai.Deps{
 		Store:     st,
 		Menu:      menuView{st},
 		Guests:    guestView{st},
@@ -130,7 +154,12 @@ func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, m
 		Publisher: pub,
 		Model:     model,
 		Logger:    logger,
-	}, ai.Config{})
+	}
+	if pictures != nil {
+		d.Images, d.Jobs, d.JobQueued = pictures, st, w.Submit
+		d.Pictures = pictureStore{st: st, photos: photoStore(cfg, st), live: lh, log: logger}
+	}
+	b := ai.NewBartender(d, ai.Config{ImageWidth: cfg.ImageWidth, ImageHeight: cfg.ImageHeight, ImageQuality: cfg.ImageQuality})
 	b.Register(w)
 	mp.register(w)
 	return w, b
@@ -180,7 +209,11 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w, bartender := newRunner(a.store, lh, push.Forward(lh, sender), model, mp, reg, logger)
+	pictures, err := newImageModel(ctx, cfg, model, logger)
+	if err != nil {
+		return err
+	}
+	w, bartender := newRunner(cfg, a.store, lh, push.Forward(lh, sender), model, pictures, mp, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -327,6 +360,58 @@ func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.I
 		p.log.WarnContext(ctx, "announce image prompt to menu caches", "drink", drinkID, "err", err)
 	}
 	return nil
+}
+
+// pictureStore stores the pictures the image model makes where the
+// host's uploads go, and tells every instance's menu cache.
+type pictureStore struct {
+	st     *store.Store
+	photos images.Store
+	live   *hub.Hub
+	log    *slog.Logger
+}
+
+func (p pictureStore) PictureOf(ctx context.Context, drinkID string) (bool, string, error) {
+	d, err := p.st.DrinkByID(ctx, drinkID)
+	if err != nil {
+		return false, "", err
+	}
+	prompt := ""
+	if d.ImagePrompt != nil {
+		prompt = d.ImagePrompt.Text
+	}
+	return d.HasUpload(), prompt, nil
+}
+
+func (p pictureStore) SaveGenerated(ctx context.Context, drinkID string, img []byte) (string, error) {
+	ct, ext, ok := images.Sniff(img[:min(len(img), 512)])
+	if !ok {
+		return "", fmt.Errorf("the image model answered with %s, not a picture", ct)
+	}
+	name := images.NewName(drinkID, ext)
+	if err := p.photos.Put(ctx, name, img); err != nil {
+		return "", err
+	}
+	url := "/images/" + name
+	old, err := p.st.SetGeneratedDrinkImage(ctx, drinkID, url)
+	if err != nil {
+		p.photos.Delete(context.WithoutCancel(ctx), name)
+		return "", err
+	}
+	if oldName, ok := strings.CutPrefix(old, "/images/"); ok && images.ValidName(oldName) {
+		if err := p.photos.Delete(ctx, oldName); err != nil {
+			p.log.WarnContext(ctx, "delete the replaced picture", "drink", drinkID, "err", err)
+		}
+	}
+	// A process without Redis sees the write by the database's counter;
+	// the others by the event.
+	if _, err := p.st.BumpMenuVersion(ctx); err != nil {
+		p.log.WarnContext(ctx, "menu version after a picture", "drink", drinkID, "err", err)
+	}
+	if err := p.live.Publish(ctx, live.TopicMenu, live.EventMenuChanged, map[string]any{"reason": "drink.image", "drinkIds": []string{drinkID}}); err != nil {
+		p.log.WarnContext(ctx, "announce a picture to menu caches", "drink", drinkID, "err", err)
+	}
+	return url, nil
 }
 
 // startPush loads (on first start, makes) the Web Push keys and starts

@@ -25,6 +25,8 @@ function actionName(action) {
     "drink.delete": t("audit.action.drinkDelete"),
     "drink.image_upload": t("audit.action.imageUpload"),
     "drink.image_prompt": t("audit.action.imagePrompt"),
+    "drink.image_regenerate": t("audit.action.imageRegenerate"),
+    "drink.image_remove": t("audit.action.imageRemove"),
     "appkey.set": t("audit.action.appkeySet"),
     "job.retry": t("audit.action.jobRetry"),
     announcement: t("audit.action.announcement"),

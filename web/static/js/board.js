@@ -81,6 +81,20 @@ function card(o, now) {
   head.append(el("span", "name", o.name));
   li.append(head);
   li.append(el("div", "drinks", o.items.map((it) => (it.qty > 1 ? `${it.qty}× ${it.name}` : it.name)).join(", ")));
+  // Each drink's picture (the menu's: a photo, or barhub's drawing), once per drink.
+  const urls = [...new Set(o.items.map((it) => it.imageUrl).filter(Boolean))];
+  if (urls.length > 0) {
+    const pics = el("div", "pics");
+    for (const url of urls) {
+      const img = el("img", "pic");
+      img.src = url;
+      img.alt = "";
+      img.loading = "lazy";
+      img.decoding = "async";
+      pics.append(img);
+    }
+    li.append(pics);
+  }
   if (o.status === "ready" && o.readyAt) {
     const age = now - Date.parse(o.readyAt);
     li.style.opacity = String(Math.max(0.35, 1 - (0.65 * age) / FADE_MS));

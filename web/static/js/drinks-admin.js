@@ -191,6 +191,10 @@ function editorDialog() {
           h("img", { id: "photo-preview", class: "photo-preview", alt: "", hidden: true }),
           h("label", { class: "button", for: "photo-file" }, t("drinks.f.choosePhoto")),
           h("input", { id: "photo-file", type: "file", accept: "image/jpeg,image/png,image/webp", class: "visually-hidden" })),
+        h("span", { class: "hint", id: "photo-source", hidden: true }),
+        h("div", { class: "photo-actions" },
+          h("button", { type: "button", id: "photo-regenerate", hidden: true }, t("drinks.f.regenerate")),
+          h("button", { type: "button", id: "photo-remove", class: "danger", hidden: true }, t("drinks.f.removePicture"))),
         h("span", { class: "hint", id: "photo-hint" }, t("drinks.f.photoHintNew")),
         h("p", { class: "hint prompt", id: "photo-prompt", hidden: true })),
       h("p", { id: "drink-error", class: "error", role: "alert", hidden: true }),
@@ -258,6 +262,44 @@ function showPhoto(d) {
   prompt.hidden = !d?.imagePrompt?.text;
   if (d?.imagePrompt?.text) prompt.textContent = t("drinks.f.suggested", { source: d.imagePrompt.source, text: d.imagePrompt.text });
   document.getElementById("photo-hint").textContent = d ? t("drinks.f.photoHint") : t("drinks.f.photoHintNew");
+  // Where the picture comes from, and what the host may do with it: a photo they
+  // uploaded is only removed (nothing generated replaces it); a generated or drawn one
+  // may be made anew; removing either brings back barhub's drawing.
+  const source = d?.imageSource || "";
+  const label = document.getElementById("photo-source");
+  label.hidden = !source;
+  if (source) label.textContent = t(`drinks.f.pictureSource.${source}`);
+  const regenerate = document.getElementById("photo-regenerate");
+  regenerate.hidden = !d || source === "uploaded";
+  regenerate.onclick = () => regeneratePicture();
+  const remove = document.getElementById("photo-remove");
+  remove.hidden = !d || (source !== "uploaded" && source !== "generated");
+  remove.onclick = () => removePicture();
+}
+
+async function regeneratePicture() {
+  if (!editing) return;
+  const hint = document.getElementById("photo-hint");
+  try {
+    await api("POST", `/api/admin/drinks/${encodeURIComponent(editing.id)}/image/regenerate`);
+    hint.textContent = t("drinks.f.pictureQueued");
+  } catch (err) {
+    hint.textContent = err.message;
+  }
+}
+
+async function removePicture() {
+  if (!editing) return;
+  const hint = document.getElementById("photo-hint");
+  try {
+    const d = await api("DELETE", `/api/admin/drinks/${encodeURIComponent(editing.id)}/image`);
+    editing = { ...editing, imageUrl: d.imageUrl, imageSource: d.imageSource };
+    showPhoto(editing);
+    hint.textContent = t("drinks.f.pictureRemoved");
+    loadDrinks();
+  } catch (err) {
+    hint.textContent = err.message;
+  }
 }
 
 function clearErrors() {
@@ -347,7 +389,7 @@ async function uploadPhoto(file) {
     const res = await fetch(u.uploadUrl, { method: u.method, body: file, headers: { "Content-Type": file.type || "application/octet-stream" } });
     const out = await res.json().catch(() => ({}));
     if (!res.ok) throw new Error(out?.error?.message || t("drinks.f.uploadFailed", { status: res.status }));
-    editing = { ...editing, imageUrl: out.imageUrl };
+    editing = { ...editing, imageUrl: out.imageUrl, imageSource: "uploaded" };
     showPhoto(editing);
     hint.textContent = t("drinks.f.photoSaved");
     loadDrinks();

@@ -12,6 +12,7 @@ const PAGE = 25;
 // identifiers), named in the page's language; the API keeps the identifiers.
 const KIND_NAMES = {
   image_prompt: t("jobs.kind.image_prompt"),
+  drink_image: t("jobs.kind.drink_image"),
   recommendation: t("jobs.kind.recommendation"),
   import: t("jobs.kind.import"),
   mail: t("jobs.kind.mail"),

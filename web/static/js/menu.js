@@ -303,6 +303,8 @@ function drinkCard(d) {
     d.allergens.length > 0 && h("p", { class: "allergens" }, t("guest.allergens", { list: d.allergens.map((a) => word("allergen", a)).join(", ") })),
     d.tags.length > 0 && h("div", { class: "tags" }, d.tags.map((tag) => h("span", { class: "badge" }, word("tag", tag)))));
   const card = h("article", { class: "drink" + (d.available ? "" : " is-out") + (warn ? " not-for-you" : ""), dataset: { id: d.id } },
+    // Every drink has a picture: the host's photo, a generated one or barhub's drawing.
+    d.imageUrl && h("img", { class: "drink-pic" + (d.imageSource === "drawn" ? " drawn" : ""), src: d.imageUrl, alt: "", loading: "lazy", decoding: "async", width: 40, height: 50 }),
     // The whole summary is the tap target; the button in the heading is what keyboards
     // and screen readers reach, and its click comes here too.
     h("div", { class: "drink-main", onclick: () => toggleDetails(card, d) },
@@ -323,9 +325,9 @@ function toggleDetails(card, d) {
   card.querySelector(".drink-toggle").setAttribute("aria-expanded", String(show));
   if (show) openDetails.add(d.id);
   else openDetails.delete(d.id);
-  // The photo loads only when someone looks: a menu of rows fetches no pictures.
+  // The large picture loads only when someone looks; the rows show small ones, lazily.
   if (show && d.imageUrl && !details.querySelector(".photo")) {
-    details.prepend(h("div", { class: "photo" }, h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })));
+    details.prepend(h("div", { class: "photo" + (d.imageSource === "drawn" ? " drawn" : "") }, h("img", { src: d.imageUrl, alt: "", loading: "lazy", width: 480, height: 360 })));
   }
 }
 
