@@ -36,4 +36,29 @@ func TestBrowserNightMessages(t *testing.T) {
 		t.Errorf("a first visit to /admin lands on /login%s", q)
 	}
 	browsertest.Screenshot(t, laptop, "admin-first-visit")
+
+	// The audit log names people and groups, not ids: a guest moved into
+	// a generated group, and a guest who signed herself out everywhere.
+	admin := signInAdmin(t, s)
+	bo := addFamily(t, admin, "Berg", "g-ec2e1234", "Bo")[0]
+	ada := addFamily(t, admin, "Lund", "", "Ada")[0]
+	if status := admin.call("PUT", "/api/admin/guests/"+ada.ID, map[string]any{"groupId": "g-ec2e1234"}, nil); status != 200 {
+		t.Fatalf("move Ada into Bo's group: %d", status)
+	}
+	status, lr := login(t, s.URL, bo.Code, "Berg")
+	if status != 200 {
+		t.Fatalf("Bo signs in: %d", status)
+	}
+	if status := (rsvpClient{t: t, base: s.URL, token: lr.Token}).call("POST", "/api/auth/signout-everywhere", nil, nil); status != 204 {
+		t.Fatalf("Bo signs out everywhere: %d", status)
+	}
+	browsertest.SignIn(t, laptop, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, laptop, "#audit-rows", "Signed out everywhere")
+	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="auth.signout_everywhere"]`, "Bo Berg")
+	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="guest.update"]`, "moved to group Bo Berg")
+	if log := browsertest.Text(t, laptop, "#audit-rows"); strings.Contains(log, "g-ec2e") || strings.Contains(log, bo.ID) {
+		t.Errorf("the audit log shows ids: %q", log)
+	}
+	browsertest.Eval[bool](t, laptop, `document.getElementById("audit").scrollIntoView() === undefined`)
+	browsertest.Screenshot(t, laptop, "audit-names")
 }

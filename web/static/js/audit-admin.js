@@ -80,7 +80,9 @@ function detailText(e) {
   // An edit: the values the log keeps in words, then the other fields by name.
   let changed = Array.isArray(d.changed) ? d.changed : null;
   if ("group" in d) {
-    parts.push(d.group ? t("audit.detail.movedToGroup", { group: d.group }) : t("audit.detail.leftGroup"));
+    // The group by its people; entries written before names were noted keep the id.
+    const group = Array.isArray(d.groupMembers) && d.groupMembers.length ? formatList(d.groupMembers) : d.group;
+    parts.push(d.group ? t("audit.detail.movedToGroup", { group }) : t("audit.detail.leftGroup"));
     changed = changed?.filter((f) => f !== "groupId");
   }
   if ("status" in d && e.action !== "rsvp.answer") {
