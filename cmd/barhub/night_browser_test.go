@@ -52,7 +52,13 @@ func TestBrowserNightMessages(t *testing.T) {
 	if status := (rsvpClient{t: t, base: s.URL, token: lr.Token}).call("POST", "/api/auth/signout-everywhere", nil, nil); status != 204 {
 		t.Fatalf("Bo signs out everywhere: %d", status)
 	}
+	// A copied link counts the guests it was copied for ("link copied, 0
+	// guests" before).
+	if status := admin.call("POST", "/api/admin/invitations/send", map[string]any{"how": "link", "guestIds": []string{ada.ID}, "anyway": true}, nil); status != 200 {
+		t.Fatalf("record a copied link: %d", status)
+	}
 	browsertest.SignIn(t, laptop, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="invitation.send"]`, "link copied, 1 guest")
 	browsertest.WaitText(t, laptop, "#audit-rows", "Signed out everywhere")
 	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="auth.signout_everywhere"]`, "Bo Berg")
 	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="guest.update"]`, "moved to group Bo Berg")

@@ -104,7 +104,7 @@ function detailText(e) {
   if (typeof d.drinks === "number") parts.push(t("audit.detail.drinks", { count: d.drinks }));
   if ("enabled" in d) parts.push(d.enabled ? t("audit.detail.appOn") : t("audit.detail.appOff"));
   if (d.rotated) parts.push(t("audit.detail.rotated"));
-  if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: d.queued ?? d.recorded ?? 0 }));
+  if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: (d.queued ?? 0) + (d.recorded ?? 0) }));
   if ("url" in d) parts.push(d.url || t("audit.detail.urlDefault"));
   // A retried job's kind (jobs.kind.image_prompt, .recommendation, .import, .mail, .reminder) or
   // a reminder's (reminders.kind.unanswered, .morning), in the page's language.
