@@ -57,7 +57,23 @@ func TestBrowserNightMessages(t *testing.T) {
 	if status := admin.call("POST", "/api/admin/invitations/send", map[string]any{"how": "link", "guestIds": []string{ada.ID}, "anyway": true}, nil); status != 200 {
 		t.Fatalf("record a copied link: %d", status)
 	}
+	// One person with a milk allergy and an undescribed +1, and words the
+	// host must read: the dietary report says "1 person" and writes its
+	// headings in sentence case.
+	if status := admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cid", "lastName": "Mjölk", "expectedGuests": 2,
+		"status": "coming", "dietary": "milk allergy, and no coriander"}, nil); status != 201 {
+		t.Fatalf("create Cid: %d", status)
+	}
 	browsertest.SignIn(t, laptop, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, laptop, "#dietary-report .needs-eyes", "coriander")
+	if h := browsertest.Eval[string](t, laptop, `document.querySelector("#dietary-report .needs-eyes h3").innerText`); !strings.HasPrefix(h, "⚑ Needs the host's eyes") {
+		t.Errorf("the review heading reads %q", h)
+	}
+	if h := browsertest.Eval[string](t, laptop, `document.querySelector("#dietary-report .dietary-tag:not(.needs-eyes) h3").innerText.replace(/\s+/g, " ")`); h != "Milk 1 person" {
+		t.Errorf("the milk heading reads %q, want %q", h, "Milk 1 person")
+	}
+	browsertest.Eval[bool](t, laptop, `document.getElementById("dietary-report").scrollIntoView() === undefined`)
+	browsertest.Screenshot(t, laptop, "dietary-report-one-person")
 	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="invitation.send"]`, "link copied, 1 guest")
 	browsertest.WaitText(t, laptop, "#audit-rows", "Signed out everywhere")
 	browsertest.WaitText(t, laptop, `#audit-rows tr[data-action="auth.signout_everywhere"]`, "Bo Berg")
