@@ -269,7 +269,7 @@ func TestChildIsServedAlcoholFreeOnly(t *testing.T) {
 	status, raw := e.do("PUT", "/api/rsvp", tok, map[string]any{
 		"status":     "coming",
 		"numGuests":  2,
-		"companions": []any{map[string]any{"name": "Elsa", "dietary": "she is four", "ageGroup": "child"}},
+		"companions": []any{map[string]any{"name": "Elsa", "dietary": "nut allergy", "ageGroup": "child"}},
 	})
 	if status != 200 {
 		t.Fatalf("answer: %d %s", status, raw)
@@ -278,6 +278,17 @@ func TestChildIsServedAlcoholFreeOnly(t *testing.T) {
 	decodeInto(t, raw, &v)
 	if len(v.Guest.Companions) != 1 || v.Guest.Companions[0].AgeGroup != guest.AgeChild {
 		t.Fatalf("Elsa in the answer: %+v", v.Guest.Companions)
+	}
+	// The order dialog asks the menu's marks for Elsa the moment she is
+	// chosen: nuts in a Mai Tai, alcohol in a Negroni.
+	var marks drinksBody
+	status, raw = e.do("GET", "/api/drinks?for="+mum.ID+"/1", tok, nil)
+	decodeInto(t, raw, &marks)
+	if status != 200 || !slices.Contains(marks.AllergenWarnings["mai-tai"], "nuts") || !slices.Contains(marks.AllergenWarnings["negroni"], "alcohol") || len(marks.AllergenWarnings["virgin-mojito"]) != 0 {
+		t.Errorf("the marks for Elsa: %d %v", status, marks.AllergenWarnings)
+	}
+	if status, raw = e.do("GET", "/api/drinks?for="+e.guest.ID, tok, nil); status != 422 || errorCode(t, raw) != "unknown_person" {
+		t.Errorf("the marks for a stranger: %d %s", status, raw)
 	}
 	for _, confirm := range []bool{false, true} {
 		status, raw = e.do("POST", "/api/orders", tok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", Qty: 1, For: "+1"}}, ConfirmAllergens: confirm}, "Idempotency-Key", newKey())
