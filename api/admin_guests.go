@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -268,6 +269,27 @@ func (s *Server) handleGetGuest(w http.ResponseWriter, r *http.Request) {
 // handleUpdateGuest edits a guest; joining or leaving a group is this
 // route with {"groupId": "…"} or {"groupId": ""}: one update of that
 // person's document.
+// groupNames are the names of the other people in g's group, for the
+// audit log; none when g left their group or the group cannot be read
+// (the log then keeps the id alone).
+func (s *Server) groupNames(ctx context.Context, g guest.Guest) []string {
+	if g.GroupID == "" {
+		return nil
+	}
+	members, err := s.store.GroupMembers(ctx, g.GroupID)
+	if err != nil {
+		s.log.WarnContext(ctx, "name the group for the audit log", "group", g.GroupID, "err", err)
+		return nil
+	}
+	var names []string
+	for _, m := range members {
+		if m.ID != g.ID {
+			names = append(names, m.Name())
+		}
+	}
+	return names
+}
+
 func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	var in guestInput
@@ -310,6 +332,10 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 		// Berg", "now a bartender"): no personal text.
 		if before.GroupID != g.GroupID {
 			audit.Note(ctx, "group", g.GroupID)
+			// The log names the group by its people, not its id.
+			if names := s.groupNames(ctx, g); len(names) > 0 {
+				audit.Note(ctx, "groupMembers", names)
+			}
 		}
 		if before.Status != g.Status {
 			audit.Note(ctx, "status", string(g.Status))

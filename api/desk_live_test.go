@@ -181,3 +181,34 @@ func TestLatestAnswersSurviveAReload(t *testing.T) {
 		t.Errorf("a guest reads the answers: %d", status)
 	}
 }
+
+// TestAnswerWithEmptyNeedsSaysNone: the RSVP form sends its empty needs
+// and tastes with every answer; the desk's "Latest answers" said "dietary
+// needs, and drink tastes" before any were given.
+func TestAnswerWithEmptyNeedsSaysNone(t *testing.T) {
+	e := newTestEnv(t)
+	host := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hal", LastName: "Host", Role: guest.RoleAdmin}))
+	ada := e.addGuest(guest.Guest{FirstName: "Ada", LastName: "Lovelace"})
+	empty := map[string]any{"status": "coming", "numGuests": 1, "dietary": "  ", "tastes": map[string]any{"likes": []string{}, "dislikes": []string{}, "alcoholFree": false}}
+	if status, body := e.do("PUT", "/api/rsvp", e.tokenFor(ada), empty); status != 200 {
+		t.Fatalf("%d %s", status, body)
+	}
+	given := map[string]any{"dietary": "nut allergy", "tastes": map[string]any{"likes": []string{"sour"}}}
+	if status, body := e.do("PUT", "/api/rsvp", e.tokenFor(ada), given); status != 200 {
+		t.Fatalf("%d %s", status, body)
+	}
+	var page struct {
+		Answers []auditEntry `json:"answers"`
+	}
+	status, body := e.do("GET", "/api/admin/answers?limit=5", host, nil)
+	decodeInto(t, body, &page)
+	if status != 200 || len(page.Answers) != 2 {
+		t.Fatalf("answers: %d %s", status, body)
+	}
+	if d := page.Answers[1].Details; d["needs"] != nil || d["tastes"] != nil {
+		t.Errorf("an answer without needs or tastes notes %v", d)
+	}
+	if d := page.Answers[0].Details; d["needs"] != true || d["tastes"] != true {
+		t.Errorf("an answer with needs and tastes notes %v", d)
+	}
+}

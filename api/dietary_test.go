@@ -259,3 +259,52 @@ func FuzzParseDietary(f *testing.F) {
 		guest.ReviewDietary(guest.Guest{ID: "g", Companions: []guest.Companion{{Name: "A"}}}, companion, tags, time.Now())
 	})
 }
+
+// TestChildIsServedAlcoholFreeOnly (issue 26): a companion marked as a
+// child gets no alcohol: a cocktail ordered for them is refused with a
+// clear 422 that no confirmation gets past, and an alcohol-free drink is
+// accepted. Before, a 16 % cocktail for a companion described as a small
+// child went through silently.
+func TestChildIsServedAlcoholFreeOnly(t *testing.T) {
+	e := newBarEnv(t)
+	mum := e.addGuest(guest.Guest{FirstName: "Mia", LastName: "Berg", ExpectedGuests: 2})
+	tok := e.tokenFor(mum)
+	status, raw := e.do("PUT", "/api/rsvp", tok, map[string]any{
+		"status":     "coming",
+		"numGuests":  2,
+		"companions": []any{map[string]any{"name": "Elsa", "dietary": "nut allergy", "ageGroup": "child"}},
+	})
+	if status != 200 {
+		t.Fatalf("answer: %d %s", status, raw)
+	}
+	var v rsvpView
+	decodeInto(t, raw, &v)
+	if len(v.Guest.Companions) != 1 || v.Guest.Companions[0].AgeGroup != guest.AgeChild {
+		t.Fatalf("Elsa in the answer: %+v", v.Guest.Companions)
+	}
+	// The order dialog asks the menu's marks for Elsa the moment she is
+	// chosen: nuts in a Mai Tai, alcohol in a Negroni.
+	var marks drinksBody
+	status, raw = e.do("GET", "/api/drinks?for="+mum.ID+"/1", tok, nil)
+	decodeInto(t, raw, &marks)
+	if status != 200 || !slices.Contains(marks.AllergenWarnings["mai-tai"], "nuts") || !slices.Contains(marks.AllergenWarnings["negroni"], "alcohol") || len(marks.AllergenWarnings["virgin-mojito"]) != 0 {
+		t.Errorf("the marks for Elsa: %d %v", status, marks.AllergenWarnings)
+	}
+	if status, raw = e.do("GET", "/api/drinks?for="+e.guest.ID, tok, nil); status != 422 || errorCode(t, raw) != "unknown_person" {
+		t.Errorf("the marks for a stranger: %d %s", status, raw)
+	}
+	for _, confirm := range []bool{false, true} {
+		status, raw = e.do("POST", "/api/orders", tok, order.Request{Items: []order.ItemInput{{DrinkID: "negroni", Qty: 1, For: "+1"}}, ConfirmAllergens: confirm}, "Idempotency-Key", newKey())
+		if status != 422 || errorCode(t, raw) != "child_alcohol" || !strings.Contains(string(raw), "Elsa is a child and Negroni has alcohol") {
+			t.Errorf("a Negroni for Elsa (confirmed %v): %d %s", confirm, status, raw)
+		}
+	}
+	if o := e.order(tok, 201, order.ItemInput{DrinkID: "virgin-mojito", Qty: 1, For: "+1"}); o.Items[0].ForName != "Elsa" {
+		t.Errorf("Elsa's mojito: %+v", o.Items[0])
+	}
+	// A mistyped age group is refused, not read as an adult.
+	status, raw = e.do("PUT", "/api/rsvp", tok, map[string]any{"companions": []any{map[string]any{"name": "Elsa", "ageGroup": "kid"}}})
+	if status/100 != 4 || !strings.Contains(string(raw), "ageGroup") {
+		t.Errorf("ageGroup kid: %d %s", status, raw)
+	}
+}

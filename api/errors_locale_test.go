@@ -148,9 +148,9 @@ func TestErrorMessagesFollowAcceptLanguage(t *testing.T) {
 		contentLanguage    string
 	}{
 		{"no header", "POST", "/api/auth/login", login, "",
-			"invalid_login", "that code and last name do not match an invitation; check both and try again", ""},
+			"invalid_login", "That code and last name do not match an invitation; check both and try again.", ""},
 		{"english", "POST", "/api/auth/login", login, "en-US,en;q=0.9",
-			"invalid_login", "that code and last name do not match an invitation; check both and try again", ""},
+			"invalid_login", "That code and last name do not match an invitation; check both and try again.", ""},
 		{"swedish", "POST", "/api/auth/login", login, "sv-SE,sv;q=0.9,en;q=0.8",
 			"invalid_login", "Koden och efternamnet stämmer inte med någon inbjudan; kontrollera båda och försök igen.", "sv"},
 		{"portuguese", "POST", "/api/auth/login", login, "pt-BR",

@@ -55,7 +55,19 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 	// why: their allergens, "alcohol", a diet.
 	warnings := map[string][]string{}
 	if signed {
-		if mine := s.menu.GuestNeeds(r.Context(), id.GuestID); !mine.Empty() {
+		mine := s.menu.GuestNeeds(r.Context(), id.GuestID)
+		// ?for= marks the drinks for someone else the guest orders for.
+		if ref := r.URL.Query().Get("for"); ref != "" {
+			var known bool
+			if mine, known, err = s.menu.PersonNeeds(r.Context(), id.GuestID, ref); err != nil {
+				s.fail(w, r, err)
+				return
+			} else if !known {
+				s.fail(w, r, errUnprocessable("unknown_person", "for must name someone on your invitation: a member of your group or a person you bring (+1, +2…)"))
+				return
+			}
+		}
+		if !mine.Empty() {
 			for _, did := range l.IDs {
 				if v := diet.Check(snap.DietDrink(did), mine); !v.Safe {
 					warnings[did] = v.Causes()

@@ -61,6 +61,8 @@ type rsvpRequest struct {
 type companionInput struct {
 	Name    string        `json:"name"`
 	Dietary *dietaryInput `json:"dietary"`
+	// AgeGroup is "adult" (or left out) or "child".
+	AgeGroup string `json:"ageGroup"`
 }
 
 // memberInput is the needs given for one member of the group.
@@ -134,7 +136,7 @@ func companions(in *[]companionInput, field string) (*[]guest.Companion, error) 
 	}
 	typed := make([]guest.Companion, len(*in))
 	for i, c := range *in {
-		typed[i].Name = c.Name
+		typed[i].Name, typed[i].AgeGroup = c.Name, c.AgeGroup
 		if c.Dietary != nil {
 			if len(c.Dietary.Tags) > 50 {
 				return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d].dietary lists too many tags", field, i))

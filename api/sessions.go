@@ -67,6 +67,7 @@ func (s *Server) handleSignOutEverywhere(w http.ResponseWriter, r *http.Request)
 	}
 	s.accessChanged(ctx, me.GuestID)
 	audit.SetSubject(ctx, me.GuestID)
+	audit.Note(ctx, "name", me.Name)
 	w.WriteHeader(http.StatusNoContent)
 }
 

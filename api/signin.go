@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"net/http"
 	"strconv"
@@ -81,10 +82,15 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if err != nil || guest.NameKey(req.LastName) != g.LastNameKey || g.LastNameKey == "" {
+		replaced := err != nil && s.codeReplaced(r.Context(), req)
 		if s.throttle.Failed(r.Context(), attempt) != nil {
 			return // the client gave up waiting
 		}
-		s.writeError(w, r, http.StatusUnauthorized, "invalid_login", "that code and last name do not match an invitation; check both and try again")
+		if replaced {
+			s.writeError(w, r, http.StatusUnauthorized, "code_replaced", "The host has replaced the code in this invitation with a new one; ask the host for a new link.")
+			return
+		}
+		s.writeError(w, r, http.StatusUnauthorized, "invalid_login", "That code and last name do not match an invitation; check both and try again.")
 		return
 	}
 	s.throttle.Succeeded(r.Context(), attempt)
@@ -113,6 +119,21 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	writeJSON(w, http.StatusOK, loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g})
+}
+
+// codeReplaced reports whether req's code was the guest's before the host
+// gave them a new one, and req's last name is theirs: only someone who
+// holds the old invitation is told the code was replaced, so the answer
+// reveals nothing a guessed code would not.
+func (s *Server) codeReplaced(ctx context.Context, req loginBody) bool {
+	g, err := s.store.GuestOfReplacedCode(ctx, req.Code)
+	if err != nil {
+		if !errors.Is(err, store.ErrNotFound) {
+			s.log.WarnContext(ctx, "look up a replaced code", "err", err)
+		}
+		return false
+	}
+	return g.LastNameKey != "" && guest.NameKey(req.LastName) == g.LastNameKey
 }
 
 // writeThrottled answers a sign-in the throttle turned away.

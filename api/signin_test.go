@@ -77,6 +77,47 @@ func TestLogin(t *testing.T) {
 	}
 }
 
+// TestLoginWithReplacedCode: an invitation link whose code the host has
+// replaced says so (ask the host for a new link) to someone who gives the
+// guest's last name, and stays the plain refusal for anyone else, so a
+// guessed code learns nothing; the new code signs in.
+func TestLoginWithReplacedCode(t *testing.T) {
+	e := newTestEnv(t)
+	g := e.addGuest(guest.Guest{FirstName: "Elsa", LastName: "Lund"})
+	admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
+	var fresh struct{ Code string }
+	if status, body := e.do("POST", "/api/admin/guests/"+g.ID+"/code", admin, nil); status != 200 {
+		t.Fatalf("new code: %d %s", status, body)
+	} else {
+		decodeInto(t, body, &fresh)
+	}
+	for _, tc := range []struct {
+		name, code, lastName string
+		status               int
+		errCode, message     string
+	}{
+		{"old code, her name", g.Code, "lund", 401, "code_replaced", "ask the host for a new link"},
+		{"old code, another name", g.Code, "Berg", 401, "invalid_login", "do not match"},
+		{"new code", fresh.Code, "Lund", 200, "", ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			status, body := e.do("POST", "/api/auth/login", "", loginRequest{tc.code, tc.lastName})
+			if status != tc.status {
+				t.Fatalf("status %d, want %d: %s", status, tc.status, body)
+			}
+			if tc.status == 200 {
+				return
+			}
+			if got := errorCode(t, body); got != tc.errCode {
+				t.Errorf("error code %q, want %q", got, tc.errCode)
+			}
+			if !strings.Contains(string(body), tc.message) {
+				t.Errorf("message %s, want it to say %q", body, tc.message)
+			}
+		})
+	}
+}
+
 // TestLoginThrottle: a code tried wrongly from one address is locked for
 // that address, with Retry-After; the same address signs in with another
 // code at once (it is not locked out), and so does the code's owner from

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -30,6 +31,7 @@ type MenuStore interface {
 	SetDrinkStock(ctx context.Context, id string, inStock bool) (menu.Drink, error)
 	SetIngredientStock(ctx context.Context, key, name string, inStock bool, by string) ([]string, error)
 	IngredientStock(ctx context.Context) ([]store.StockItem, error)
+	GroupOf(ctx context.Context, g guest.Guest) ([]guest.Guest, error)
 	GuestByID(ctx context.Context, id string) (guest.Guest, error)
 	Lock(ctx context.Context, name string, ttl time.Duration) (unlock func(), err error)
 }
@@ -389,6 +391,34 @@ func (m *Menu) GuestNeeds(ctx context.Context, guestID string) diet.Needs {
 	n := g.Dietary.Needs()
 	c.put(guestID, n)
 	return n
+}
+
+// PersonNeeds are the needs of ref, someone guestID may order for (a
+// "+1", a member of their group: guest.PersonFor), so the order dialog
+// warns the moment the guest chooses whom a drink is for, not when the
+// order is refused. A child's needs include alcohol-free. ok is false
+// when ref is nobody on the guest's answer.
+func (m *Menu) PersonNeeds(ctx context.Context, guestID, ref string) (needs diet.Needs, ok bool, err error) {
+	g, err := m.store.GuestByID(ctx, guestID)
+	if errors.Is(err, store.ErrNotFound) {
+		return diet.Needs{}, false, nil
+	}
+	if err != nil {
+		return diet.Needs{}, false, err
+	}
+	group, err := m.store.GroupOf(ctx, g)
+	if err != nil {
+		return diet.Needs{}, false, err
+	}
+	p, ok := guest.PersonFor(ref, g.ID, group)
+	if !ok {
+		return diet.Needs{}, false, nil
+	}
+	needs = p.Dietary.Needs()
+	if p.Child && !slices.Contains(needs.Tags, diet.AlcoholFree) {
+		needs.Tags = append(slices.Clone(needs.Tags), diet.AlcoholFree)
+	}
+	return needs, true, nil
 }
 
 // rememberNeeds keeps needs just read by an order for the menu's marks.

@@ -369,6 +369,13 @@ func (s *Orders) checkedItems(ctx context.Context, who Who, req order.Request) (
 		if p.Ref != g.ID {
 			item.For, item.ForName = p.Ref, p.Name
 		}
+		// A child is never served alcohol, confirmed or not.
+		if p.Child && diet.HasAlcohol(snap.DietDrink(d.ID)) {
+			return nil, nil, &Error{Kind: Unprocessable, Code: "child_alcohol",
+				Message: fmt.Sprintf("%s is a child and %s has alcohol; choose an alcohol-free drink for them", p.Name, d.Name),
+				Key:     "error.child_alcohol", Vars: map[string]any{"Name": p.Name, "Drink": d.Name},
+				Details: map[string]string{"drinkId": d.ID, "for": p.Ref}}
+		}
 		v := diet.Check(snap.DietDrink(d.ID), p.Dietary.Needs())
 		item.Review = v.Review
 		if !v.Safe {

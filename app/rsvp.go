@@ -221,7 +221,7 @@ type AnswerNote struct {
 }
 
 func answerOf(d guest.Decision, v RSVPView) AnswerNote {
-	a := AnswerNote{Status: d.Status, Needs: d.ChangesNeeds(), Tastes: d.Tastes != nil}
+	a := AnswerNote{Status: d.Status, Needs: d.GivesNeeds(), Tastes: d.Tastes != nil && !d.Tastes.Empty()}
 	if d.Status == guest.StatusComing {
 		a.NumGuests = v.ComingTotal
 	}

@@ -94,6 +94,10 @@ func Check(d Drink, n Needs) Verdict {
 // alcohol after all.
 func hasAlcohol(d Drink) bool { return !d.AlcoholFree || d.ABV > 0.5 }
 
+// HasAlcohol reports whether d has alcohol, as Check reads it for a person
+// who takes none.
+func HasAlcohol(d Drink) bool { return hasAlcohol(d) }
+
 // dietRules are what each diet rules out among a drink's contents.
 var dietRules = map[string][]string{
 	Vegan:      {Milk, Eggs, Fish, Crustaceans, Molluscs, Honey, Gelatin},

@@ -82,7 +82,14 @@ func CleanCompanions(cs []Companion) ([]Companion, error) {
 		if err != nil {
 			return nil, Within(fmt.Sprintf("[%d].dietary", i), err)
 		}
-		out[i] = Companion{Name: name, Dietary: d}
+		switch c.AgeGroup {
+		case "", AgeAdult:
+			c.AgeGroup = ""
+		case AgeChild:
+		default:
+			return nil, &FieldError{fmt.Sprintf("[%d].ageGroup", i), fmt.Sprintf("must be %q or %q", AgeAdult, AgeChild)}
+		}
+		out[i] = Companion{Name: name, Dietary: d, AgeGroup: c.AgeGroup}
 	}
 	return out, nil
 }
@@ -143,10 +150,13 @@ func NormalizeCompanions(cs []Companion) []Companion {
 		}
 		c.Name = truncate(strings.Join(strings.Fields(c.Name), " "), maxCompanion)
 		c.Dietary = NormalizeDietary(c.Dietary)
+		if !c.Child() {
+			c.AgeGroup = ""
+		}
 		out = append(out, c)
 	}
 	// Trailing "+1"s with nothing said are not kept.
-	for len(out) > 0 && out[len(out)-1].Name == "" && out[len(out)-1].Dietary.Empty() {
+	for len(out) > 0 && out[len(out)-1].Name == "" && out[len(out)-1].Dietary.Empty() && !out[len(out)-1].Child() {
 		out = out[:len(out)-1]
 	}
 	return out

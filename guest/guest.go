@@ -87,7 +87,20 @@ func (d Dietary) NeedsReview() bool { return d.Needs().NeedsReview() }
 type Companion struct {
 	Name    string  `bson:"name,omitempty" json:"name"`
 	Dietary Dietary `bson:"dietary" json:"dietary"`
+	// AgeGroup is AgeChild for a child, whom the bar serves only
+	// alcohol-free drinks and the shopping plan counts in alcohol-free
+	// drinks alone; empty (or AgeAdult on the wire) for an adult.
+	AgeGroup string `bson:"ageGroup,omitempty" json:"ageGroup,omitempty"`
 }
+
+// The age groups of a companion.
+const (
+	AgeAdult = "adult"
+	AgeChild = "child"
+)
+
+// Child reports whether the companion is a child.
+func (c Companion) Child() bool { return c.AgeGroup == AgeChild }
 
 // Tastes are the taste answers given with the RSVP; recommendations use them.
 type Tastes struct {

@@ -77,8 +77,10 @@ func TestDietaryByTagPerPerson(t *testing.T) {
 	guests := []Guest{
 		{ID: "mia", FirstName: "Mia", Status: StatusComing, ExpectedGuests: 3,
 			Companions: []Companion{{Name: "Leo", Dietary: NormalizeDietary(Dietary{Text: "nut allergy"})}}},
-		{ID: "bo", FirstName: "Bo", Status: StatusComing, Dietary: NormalizeDietary(Dietary{Text: "nuts, and no coriander"})},
+		{ID: "bo", FirstName: "Bo", Status: StatusComing, ExpectedGuests: 2, Dietary: NormalizeDietary(Dietary{Text: "nuts, and no coriander"})},
 	}
+	// Bo's +1, whom nobody described, does not count as a second person
+	// needing nuts.
 	got := DietaryByTag(guests)
 	if len(got) != 2 || got[0].Tag != NeedReview || got[0].People != 1 || got[1].Tag != "nuts" || got[1].Guests != 2 || got[1].People != 2 ||
 		got[1].Entries[0].Name != "Leo" || got[1].Entries[0].Ref != "mia/1" {

@@ -68,8 +68,7 @@ type DietaryTag struct {
 	// Guests counts the guests (documents) with someone needing the tag.
 	Guests int `json:"guests"`
 	// People counts the people: each person named (a guest or a described
-	// companion) once; a guest's undescribed companions share the guest's
-	// needs for the count, as they did before needs were per person.
+	// companion) once, for their own needs alone.
 	People  int            `json:"people"`
 	Entries []DietaryEntry `json:"entries"`
 }
@@ -99,18 +98,12 @@ type DietaryEntry struct {
 func DietaryByTag(guests []Guest) []DietaryTag {
 	byTag := map[string]*DietaryTag{}
 	for _, g := range guests {
-		heads := g.Heads()
-		if g.Status != StatusComing {
-			heads = max(1, g.ExpectedGuests)
-		}
-		people := g.People()
 		counted := map[string]bool{}
-		for i, p := range people {
-			// The guest stands for the companions nobody described.
+		for _, p := range g.People() {
+			// Each person is counted once, for their own needs: a
+			// companion nobody described is not assumed to share the
+			// guest's (one person with a milk allergy read "2 people").
 			n := 1
-			if i == 0 {
-				n = max(1, heads-(len(people)-1))
-			}
 			tags := slices.Clone(p.Dietary.Tags)
 			if p.Dietary.NeedsReview() {
 				tags = append([]string{NeedReview}, tags...)

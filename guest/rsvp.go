@@ -156,6 +156,32 @@ func (d Decision) ChangesNeeds() bool {
 	return d.Dietary != nil || d.Companions != nil || len(d.Members) > 0
 }
 
+// GivesNeeds reports whether the decision holds a dietary need of anyone:
+// an answer whose form sent empty needs gave none, and the host's "latest
+// answers" must not say it did.
+func (d Decision) GivesNeeds() bool {
+	some := func(dt *Dietary, cs *[]Companion) bool {
+		if dt != nil && !dt.Empty() {
+			return true
+		}
+		return cs != nil && slices.ContainsFunc(*cs, func(c Companion) bool { return !c.Dietary.Empty() })
+	}
+	if some(d.Dietary, d.Companions) {
+		return true
+	}
+	for _, m := range d.Members {
+		if some(m.Dietary, m.Companions) {
+			return true
+		}
+	}
+	return false
+}
+
+// Empty reports whether no taste was given.
+func (t Tastes) Empty() bool {
+	return len(t.Likes) == 0 && len(t.Dislikes) == 0 && !t.AlcoholFree
+}
+
 // Decide applies the group rules (docs/DESIGN.md, flow 2) to an answer by me,
 // where group holds every member of my group, me included (just me when I
 // have no group). It changes nothing; the store carries the decision out.

@@ -22,6 +22,10 @@ import (
 // ReminderJobKind is the job that sends a reminder out.
 const ReminderJobKind = "reminder"
 
+// ReminderHour is when a reminder to answer goes, in the event's time
+// zone: mid-morning, when people read their mail.
+const ReminderHour = 10
+
 // MorningHour is when the morning-of reminder goes, in the event's time
 // zone; an event that starts earlier gets it two hours before.
 const MorningHour = 9
@@ -34,7 +38,17 @@ func Due(r store.Reminder, st guest.Settings) (time.Time, bool) {
 		if st.RSVPDeadline == nil {
 			return time.Time{}, false
 		}
-		return st.RSVPDeadline.Add(-time.Duration(r.DaysBefore) * 24 * time.Hour), true
+		// The day DaysBefore days before the deadline, at ReminderHour in
+		// the event's time zone: a deadline set at the end of a day would
+		// otherwise send it at 23:59. One on the deadline's own day that
+		// is early goes two hours before it.
+		deadline := st.RSVPDeadline.In(st.Loc())
+		day := deadline.AddDate(0, 0, -r.DaysBefore)
+		due := time.Date(day.Year(), day.Month(), day.Day(), ReminderHour, 0, 0, 0, st.Loc())
+		if !due.Before(deadline) {
+			due = deadline.Add(-2 * time.Hour)
+		}
+		return due, true
 	case KindMorning:
 		if st.EventDate == nil {
 			return time.Time{}, false

@@ -16,8 +16,26 @@ import (
 func TestDue(t *testing.T) {
 	st := party() // deadline 10 June 10:00 UTC, party 19 June 16:00 UTC (18:00 in Stockholm)
 	un := store.Reminder{Kind: invite.KindUnanswered, DaysBefore: 3}
-	if due, ok := invite.Due(un, st); !ok || !due.Equal(time.Date(2030, 6, 7, 10, 0, 0, 0, time.UTC)) {
-		t.Errorf("unanswered due %v %v", due, ok)
+	if due, ok := invite.Due(un, st); !ok || !due.Equal(time.Date(2030, 6, 7, 8, 0, 0, 0, time.UTC)) {
+		t.Errorf("unanswered due %v %v, want 10:00 Stockholm", due, ok)
+	}
+	// A deadline at the end of a day: the reminder goes in the morning,
+	// not at 23:59 (the issue); one on the deadline's own day that is
+	// early goes two hours before it.
+	for _, tc := range []struct {
+		deadline time.Time
+		days     int
+		want     time.Time
+	}{
+		{time.Date(2030, 6, 10, 21, 59, 0, 0, time.UTC), 3, time.Date(2030, 6, 7, 8, 0, 0, 0, time.UTC)},
+		{time.Date(2030, 6, 10, 21, 59, 0, 0, time.UTC), 0, time.Date(2030, 6, 10, 8, 0, 0, 0, time.UTC)},
+		{time.Date(2030, 6, 10, 6, 0, 0, 0, time.UTC), 0, time.Date(2030, 6, 10, 4, 0, 0, 0, time.UTC)},
+	} {
+		end := party()
+		end.RSVPDeadline = &tc.deadline
+		if due, _ := invite.Due(store.Reminder{Kind: invite.KindUnanswered, DaysBefore: tc.days}, end); !due.Equal(tc.want) {
+			t.Errorf("deadline %v, %d days before: due %v, want %v", tc.deadline, tc.days, due.UTC(), tc.want)
+		}
 	}
 	if due, ok := invite.Due(store.Reminder{Kind: invite.KindMorning}, st); !ok || !due.Equal(time.Date(2030, 6, 19, 7, 0, 0, 0, time.UTC)) {
 		t.Errorf("morning due %v %v, want 09:00 Stockholm", due, ok)
@@ -75,11 +93,11 @@ func TestRemindersOnAControllableClock(t *testing.T) {
 	if n := tick(); n != 0 {
 		t.Fatalf("%d reminders went out a month early", n)
 	}
-	r.clock.Set(time.Date(2030, 6, 7, 9, 59, 0, 0, time.UTC))
+	r.clock.Set(time.Date(2030, 6, 7, 7, 59, 0, 0, time.UTC))
 	if n := tick(); n != 0 {
 		t.Fatalf("%d went out a minute early", n)
 	}
-	r.clock.Set(time.Date(2030, 6, 7, 10, 0, 0, 0, time.UTC))
+	r.clock.Set(time.Date(2030, 6, 7, 8, 0, 0, 0, time.UTC)) // 10:00 in Stockholm
 	if n := tick(); n != 1 {
 		t.Fatalf("%d reminders queued at the due time, want 1", n)
 	}

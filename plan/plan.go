@@ -75,8 +75,9 @@ func GuestOf(g guest.Guest) Guest {
 }
 
 // GuestsOf reads a guest's answer person by person: each companion with
-// needs of their own is an entry of one head (with the guest's tastes);
-// the guest's entry counts the rest.
+// needs of their own, or marked as a child, is an entry of one head (with
+// the guest's tastes; a child's alcohol-free); the guest's entry counts
+// the rest.
 func GuestsOf(g guest.Guest) []Guest {
 	self := GuestOf(g)
 	if self.Heads == 0 || len(g.Companions) == 0 {
@@ -87,11 +88,11 @@ func GuestsOf(g guest.Guest) []Guest {
 		if self.Heads <= 1 {
 			break
 		}
-		if c.Dietary.Empty() {
+		if c.Dietary.Empty() && !c.Child() {
 			continue
 		}
 		self.Heads--
-		out = append(out, Guest{Heads: 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: self.AlcoholFree, Needs: c.Dietary.Needs()})
+		out = append(out, Guest{Heads: 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: self.AlcoholFree || c.Child(), Needs: c.Dietary.Needs()})
 	}
 	out[0] = self
 	return out

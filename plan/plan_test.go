@@ -488,3 +488,23 @@ func TestWriteCSV(t *testing.T) {
 		t.Errorf("csv:\n%s\nwant:\n%s", got, want)
 	}
 }
+
+// TestChildrenCountInAlcoholFreeDrinks (issue 26): a child brought along
+// is planned for in alcohol-free drinks only; before, each child counted
+// as 4.5 drinks of whatever the menu had, cocktails included.
+func TestChildrenCountInAlcoholFreeDrinks(t *testing.T) {
+	g := guest.Guest{Status: guest.StatusComing, ExpectedGuests: 2,
+		Companions: []guest.Companion{{Name: "Elsa", AgeGroup: guest.AgeChild}}}
+	got := GuestsOf(g)
+	if len(got) != 2 || got[0].Heads != 1 || got[0].AlcoholFree || got[1].Heads != 1 || !got[1].AlcoholFree {
+		t.Fatalf("GuestsOf = %+v", got)
+	}
+	p := Make(Input{Guests: got, Drinks: threeDrinks(t), Params: params(2, 1, 0)})
+	_, planned := servingsOf(p)
+	// Two drinks each over two hours plus the first hour's half: 2.5 for
+	// the child, all of them virgin mojitos; the parent's 2.5 spread over
+	// the three.
+	if mojito := planned["virgin-mojito"]; mojito < 2.5 || p.Headcount != 2 || p.UnservedHeads != 0 {
+		t.Errorf("virgin mojitos %.2f (want at least the child's 2.5), headcount %d, unserved %d; plan %v", mojito, p.Headcount, p.UnservedHeads, planned)
+	}
+}

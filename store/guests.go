@@ -35,6 +35,10 @@ type codeDoc struct {
 	Code    string    `bson:"_id"`
 	GuestID string    `bson:"guestId"`
 	At      time.Time `bson:"createdAt"`
+	// ReplacedAt is set when the host gave the guest a new code: the old
+	// one signs nobody in, and stays reserved so the sign-in can say why
+	// (GuestOfReplacedCode) and no other guest is ever given it.
+	ReplacedAt *time.Time `bson:"replacedAt,omitempty"`
 }
 
 // codeAttempts bounds the fresh codes tried for one guest.
@@ -133,13 +137,37 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 		return "", fmt.Errorf("regenerate code for %s: %w", id, ErrNotFound)
 	}
 	if err := s.retry(ctx, onBusy, func() error {
-		_, err := s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: g.Code}})
+		_, err := s.coll(collCodes).UpdateOne(ctx, bson.D{{Key: "_id", Value: g.Code}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "replacedAt", Value: time.Now().UTC()}}}})
 		return err
 	}); err != nil {
-		s.log.WarnContext(ctx, "delete old code", "guest", id, "err", err)
+		s.log.WarnContext(ctx, "mark old code replaced", "guest", id, "err", err)
 	}
 	s.guestsChanged(ctx, id)
 	return code, nil
+}
+
+// GuestOfReplacedCode finds the guest whose code was code before the
+// host replaced it; ErrNotFound when code is unknown or still the
+// guest's own. The caller decides what it may tell (the sign-in does so
+// only to someone who also knows the guest's last name).
+func (s *Store) GuestOfReplacedCode(ctx context.Context, code string) (guest.Guest, error) {
+	var c codeDoc
+	err := s.coll(collCodes).FindOne(ctx, bson.D{{Key: "_id", Value: code}}).Decode(&c)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return guest.Guest{}, fmt.Errorf("find replaced code: %w", ErrNotFound)
+	}
+	if err != nil {
+		return guest.Guest{}, fmt.Errorf("find replaced code: %w", err)
+	}
+	g, err := s.GuestByID(ctx, c.GuestID)
+	if err != nil {
+		return guest.Guest{}, err
+	}
+	if g.Code == code {
+		return guest.Guest{}, fmt.Errorf("find replaced code: %w", ErrNotFound)
+	}
+	return g, nil
 }
 
 // DeleteGuest removes a guest and frees their code.

@@ -166,9 +166,11 @@ func (s *Store) DB() *mongo.Database { return s.db }
 // writer (Config.SingleProcess).
 func (s *Store) SingleProcess() bool { return s.single != nil }
 
-// Close disconnects, then runs Config.OnClose.
+// Close gives back the ticket numbers claimed but not handed out,
+// disconnects, then runs Config.OnClose.
 func (s *Store) Close(ctx context.Context) error {
-	err := s.client.Disconnect(ctx)
+	err := s.returnUnusedTickets(ctx)
+	err = errors.Join(err, s.client.Disconnect(ctx))
 	if s.onClose != nil {
 		s.onClose()
 	}

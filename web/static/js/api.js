@@ -90,9 +90,10 @@ export async function api(method, path, body, options = {}) {
 
   if (res.status === 401 && path !== "/api/auth/login") {
     // Expired, ended by "sign out everywhere" or a new code, or signed out in another
-    // tab: the sign-in page says so in words, never the API's developer text.
+    // tab: the sign-in page says so in words, never the API's developer text. Without a
+    // token nobody was signed out (a host's first visit): the page just asks to sign in.
     clearAuth();
-    location.assign("/login?expired=1");
+    location.assign(token ? "/login?expired=1" : loginURL());
     throw new ApiError("You are signed out. Please sign in again.", { status: 401, code: data?.error?.code || "" });
   }
   const message = data?.error?.message || t("common.httpError", { status: res.status });

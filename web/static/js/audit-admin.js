@@ -82,7 +82,9 @@ function detailText(e) {
   // An edit: the values the log keeps in words, then the other fields by name.
   let changed = Array.isArray(d.changed) ? d.changed : null;
   if ("group" in d) {
-    parts.push(d.group ? t("audit.detail.movedToGroup", { group: d.group }) : t("audit.detail.leftGroup"));
+    // The group by its people; entries written before names were noted keep the id.
+    const group = Array.isArray(d.groupMembers) && d.groupMembers.length ? formatList(d.groupMembers) : d.group;
+    parts.push(d.group ? t("audit.detail.movedToGroup", { group }) : t("audit.detail.leftGroup"));
     changed = changed?.filter((f) => f !== "groupId");
   }
   if ("status" in d && e.action !== "rsvp.answer") {
@@ -104,7 +106,7 @@ function detailText(e) {
   if (typeof d.drinks === "number") parts.push(t("audit.detail.drinks", { count: d.drinks }));
   if ("enabled" in d) parts.push(d.enabled ? t("audit.detail.appOn") : t("audit.detail.appOff"));
   if (d.rotated) parts.push(t("audit.detail.rotated"));
-  if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: d.queued ?? d.recorded ?? 0 }));
+  if (d.how) parts.push(t("audit.detail.sent", { how: has(`audit.how.${d.how}`) ? t(`audit.how.${d.how}`) : d.how, count: (d.queued ?? 0) + (d.recorded ?? 0) }));
   if ("url" in d) parts.push(d.url || t("audit.detail.urlDefault"));
   // A retried job's kind (jobs.kind.image_prompt, .recommendation, .import, .mail, .reminder) or
   // a reminder's (reminders.kind.unanswered, .morning), in the page's language.

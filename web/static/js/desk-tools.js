@@ -1,7 +1,7 @@
 // The host's tools beside the guest list: the dietary report, the event
 // settings, CSV import and export, and printable invitations.
 import { api, ApiError } from "./api.js";
-import { t, has, formatList } from "./i18n.js";
+import { t, has, formatList, lang } from "./i18n.js";
 
 const $ = (id) => document.getElementById(id);
 
@@ -84,10 +84,13 @@ export async function reloadDietary() {
     const card = document.createElement("article");
     card.className = "dietary-tag" + (review ? " needs-eyes" : "");
     const h = document.createElement("h3");
-    h.textContent = review ? t("tools.dietary.review") : tagName(tg.tag);
+    // The tag's name starts with a capital; the rest stays as written ("Needs the host's
+    // eyes", not "Needs The Host's Eyes" as a CSS capitalize made it).
+    const name = review ? t("tools.dietary.review") : tagName(tg.tag);
+    h.textContent = name.charAt(0).toLocaleUpperCase(lang) + name.slice(1);
     const count = document.createElement("span");
     count.className = "badge";
-    count.textContent = tg.people === tg.guests ? `${tg.guests}` : t("tools.dietary.count", { guests: tg.guests, count: tg.people });
+    count.textContent = t("tools.dietary.count", { count: tg.people });
     h.append(" ", count);
     const ul = document.createElement("ul");
     for (const e of tg.entries) {
