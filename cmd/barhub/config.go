@@ -10,6 +10,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/alert"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
@@ -50,9 +51,12 @@ type config struct {
 	AWSRegion      string
 	BedrockModel   string
 	BedrockURL     string
-	LogLevel       string
-	LogFormat      string
-	HubHistory     int
+	// AIModelSlots bounds the guests' recommendation calls in flight to
+	// the model (ai.Config.ModelSlots).
+	AIModelSlots int
+	LogLevel     string
+	LogFormat    string
+	HubHistory   int
 	// HubHistoryMB bounds the in-process broker's history of all topics
 	// together (hub.NewMemoryBrokerSize).
 	HubHistoryMB int
@@ -162,6 +166,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")
 	fs.StringVar(&c.BedrockModel, "bedrock-model", e.str("BARHUB_BEDROCK_MODEL", "amazon.nova-pro-v1:0"), "Bedrock model `id` (BARHUB_BEDROCK_MODEL)")
 	fs.StringVar(&c.BedrockURL, "bedrock-endpoint", e.str("BARHUB_BEDROCK_ENDPOINT", ""), "Bedrock runtime endpoint `url` override (BARHUB_BEDROCK_ENDPOINT)")
+	fs.IntVar(&c.AIModelSlots, "ai-model-slots", int(e.num("BARHUB_AI_MODEL_SLOTS", ai.DefaultModelSlots)), "guests' recommendation calls in flight to the model at once; a guest who finds them all busy for half a second gets the house recommender's picks at once (BARHUB_AI_MODEL_SLOTS)")
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")
@@ -192,6 +197,9 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		if c.SMTPURL != "" && c.MailFrom == "" {
 			return fmt.Errorf("--smtp-url needs --mail-from (BARHUB_MAIL_FROM), the address invitations come from")
+		}
+		if c.AIModelSlots <= 0 {
+			return fmt.Errorf("BARHUB_AI_MODEL_SLOTS: %d is not a positive number of calls", c.AIModelSlots)
 		}
 		if c.MailRate <= 0 {
 			return fmt.Errorf("BARHUB_MAIL_RATE: %g is not a positive rate", c.MailRate)

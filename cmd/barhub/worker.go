@@ -57,7 +57,7 @@ func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publi
 	}
 	var w *jobs.Runner
 	if !cfg.NoWorker {
-		w, _ = newRunner(a.store, lh, pub, model, mp, reg, logger)
+		w, _ = newRunner(a.store, lh, pub, model, cfg.AIModelSlots, mp, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -112,8 +112,12 @@ func newModel(ctx context.Context, cfg *config, logger *slog.Logger) (ai.Model, 
 // newRunner builds the job runner with the AI bartender's kinds and the
 // e-mail ones; pub carries their events to the hub and, for a finished
 // recommendation, to the guest's devices (push.Forward), and the admins'
-// alerts of jobs set aside.
-func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+// alerts of jobs set aside. Recommendations run in a lane of their own,
+// wider than the model slots (modelSlots): a guest's request never waits
+// for a runner slot behind image prompts, e-mails or other guests' model
+// calls, and one that finds every model slot busy is answered locally in
+// milliseconds.
+func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, modelSlots int, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
 		Logger:     logger,
@@ -121,7 +125,7 @@ func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, m
 		Alert: func(ctx context.Context, alert map[string]any) error {
 			return pub.Publish(ctx, live.TopicAdmin, live.EventAlert, alert)
 		},
-	}, jobs.Config{})
+	}, jobs.Config{Lanes: map[string]int{store.JobRecommendation: recommendLane(modelSlots)}})
 	b := ai.NewBartender(ai.Deps{
 		Store:     st,
 		Menu:      menuView{st},
@@ -130,11 +134,17 @@ func newRunner(st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, m
 		Publisher: pub,
 		Model:     model,
 		Logger:    logger,
-	}, ai.Config{})
+	}, ai.Config{ModelSlots: modelSlots})
 	b.Register(w)
 	mp.register(w)
 	return w, b
 }
+
+// recommendLane is how many recommendation jobs run at once: four per
+// model slot, so that the requests past the slots are answered locally
+// while the slots' calls run (a burst of 50 at the default 8 slots runs
+// 32 at once, each a few milliseconds unless it holds a slot).
+func recommendLane(modelSlots int) int { return 4 * max(modelSlots, ai.DefaultModelSlots/2) }
 
 // runWorker runs the job worker alone, for deployments that keep it out
 // of the web instances. Its live events reach browsers through Redis.
@@ -180,7 +190,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w, bartender := newRunner(a.store, lh, push.Forward(lh, sender), model, mp, reg, logger)
+	w, bartender := newRunner(a.store, lh, push.Forward(lh, sender), model, cfg.AIModelSlots, mp, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
