@@ -75,7 +75,7 @@ func (e *picksError) Error() string {
 			parts = append(parts, strconv.Itoa(n)+" "+why)
 		}
 	}
-	return fmt.Sprintf("all %d picks filtered (%s)", e.named, strings.Join(parts, ", "))
+	return fmt.Sprintf("every pick dropped (%d named: %s)", e.named, strings.Join(parts, ", "))
 }
 
 // throttled reports whether err is the service asking to slow down, as
