@@ -149,7 +149,10 @@ type ModelResponse struct {
 	Text string
 	// ToolInput is the input of the model's call of the request's Tool
 	// (JSON), when it made one.
-	ToolInput  json.RawMessage
+	ToolInput json.RawMessage
+	// ToolCalled says the model called the request's Tool, even with no
+	// input at all.
+	ToolCalled bool
 	StopReason string
 	Usage      Usage
 	LatencyMs  int64

@@ -23,6 +23,12 @@ type Config struct {
 	// RetryPause is the pause before the model's second call (default
 	// 250ms, at most a quarter of the time left).
 	RetryPause time.Duration
+	// ModelSlots bounds the recommendation calls in flight to the model
+	// at once (default DefaultModelSlots). A burst of guests beyond it
+	// does not queue behind a slow or throttled model: a request that
+	// gets no slot within SlotWait (default 500ms) is answered locally.
+	ModelSlots int
+	SlotWait   time.Duration
 	// Now is the clock (default time.Now).
 	Now func() time.Time
 	// ImageWidth and ImageHeight are a generated picture's size in
@@ -45,6 +51,12 @@ func (c Config) withDefaults() Config {
 	if c.RetryPause <= 0 {
 		c.RetryPause = 250 * time.Millisecond
 	}
+	if c.ModelSlots <= 0 {
+		c.ModelSlots = DefaultModelSlots
+	}
+	if c.SlotWait <= 0 {
+		c.SlotWait = 500 * time.Millisecond
+	}
 	if c.Now == nil {
 		c.Now = time.Now
 	}
@@ -56,6 +68,12 @@ func (c Config) withDefaults() Config {
 	}
 	return c
 }
+
+// DefaultModelSlots is how many recommendation calls are in flight to the
+// model at once by default: enough for a party's rush at a model's usual
+// pace (a call of one to three seconds), few enough not to be throttled
+// by an account's default quota.
+const DefaultModelSlots = 8
 
 // Recommendations is where the bartender reads a recommendation job's
 // request and records its answer (store.Store is one).
@@ -93,6 +111,8 @@ type Bartender struct {
 	cfg Config
 	d   Deps
 	log *slog.Logger
+	// slots holds one token per recommendation call in flight.
+	slots chan struct{}
 }
 
 // NewBartender returns a bartender; Register hands its job kinds to a
@@ -107,7 +127,7 @@ func NewBartender(d Deps, cfg Config) *Bartender {
 		// package's tests catch; the reasons then load their own.
 		d.Texts, _ = locale.New()
 	}
-	return &Bartender{cfg: cfg, d: d, log: d.Logger}
+	return &Bartender{cfg: cfg, d: d, log: d.Logger, slots: make(chan struct{}, cfg.ModelSlots)}
 }
 
 // Registry takes the handlers of job kinds (a jobs.Runner).

@@ -559,8 +559,10 @@ func (d *deadlines) all() []time.Time {
 
 // Reproduction: a throttled, failing, slow or nonsense model kept the
 // guest waiting (five job attempts, 20–170 s). Now: at most two calls,
-// each with a deadline inside the budget, then the local answer with the
-// note that says which case it is.
+// each with a deadline inside the budget (one when the model is throttled
+// or slow: a second call would only keep the guest and a model slot
+// waiting), then the local answer with the note that says which case it
+// is.
 func TestRecommendationBudget(t *testing.T) {
 	slow := bedrocktest.Response{Text: `{"drinks":[{"id":"negroni"}]}`, Delay: 10 * time.Second}
 	tests := []struct {
@@ -572,22 +574,23 @@ func TestRecommendationBudget(t *testing.T) {
 		source    string
 		note      string
 	}{
-		{"throttled", []bedrocktest.Response{bedrocktest.Throttle(), bedrocktest.Throttle()}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"bitter"}}, 2, "local", "busy"},
+		{"throttled: no second call", []bedrocktest.Response{bedrocktest.Throttle(), bedrocktest.Throttle()}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"bitter"}}, 1, "local", "busy"},
 		{"server errors", []bedrocktest.Response{bedrocktest.ServerError(), bedrocktest.Unavailable()}, ai.Guest{}, store.RecommendationRequest{}, 2, "local", "busy"},
-		{"slow", []bedrocktest.Response{slow, slow}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"bitter"}}, 2, "local", "busy"},
-		{"nonsense", []bedrocktest.Response{bedrocktest.Text("Oh, you'd love a Mai Tai tonight!"), bedrocktest.ToolUse(`{"drinks":"many"}`)}, ai.Guest{}, store.RecommendationRequest{}, 2, "local", "busy"},
+		{"slow: no second call", []bedrocktest.Response{slow, slow}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"bitter"}}, 1, "local", "busy"},
+		{"nonsense", []bedrocktest.Response{bedrocktest.Text("Oh, you'd love a Mai Tai tonight!"), bedrocktest.ToolUse(`{"drinks":"many"}`)}, ai.Guest{}, store.RecommendationRequest{}, 2, "local", "unusable"},
 		{"empty", []bedrocktest.Response{bedrocktest.Empty(), bedrocktest.Empty()}, ai.Guest{}, store.RecommendationRequest{}, 2, "local", "busy"},
-		{"throttled once, then a good answer", []bedrocktest.Response{bedrocktest.Throttle(), bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`)}, ai.Guest{}, store.RecommendationRequest{}, 2, "bedrock", ""},
+		{"server error once, then a good answer", []bedrocktest.Response{bedrocktest.ServerError(), bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`)}, ai.Guest{}, store.RecommendationRequest{}, 2, "bedrock", ""},
 		{"cut short at max_tokens", []bedrocktest.Response{{ToolInput: `{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bit"}]}`, StopReason: "max_tokens"}}, ai.Guest{}, store.RecommendationRequest{}, 1, "bedrock", ""},
-		{"content filtered: no second call", []bedrocktest.Response{{Text: "", StopReason: "content_filtered"}}, ai.Guest{}, store.RecommendationRequest{}, 1, "local", "busy"},
+		{"content filtered: no second call", []bedrocktest.Response{{Text: "", StopReason: "content_filtered"}}, ai.Guest{}, store.RecommendationRequest{}, 1, "local", "unusable"},
 		{"not allowed: no second call", []bedrocktest.Response{bedrocktest.AccessDenied()}, ai.Guest{}, store.RecommendationRequest{}, 1, "local", "busy"},
 		{"nothing fits: no call at all", nil, ai.Guest{DietaryText: "designated driver"}, store.RecommendationRequest{Dislikes: []string{"sweet", "fresh"}}, 0, "local", "nothing"},
-		{"nothing fits the taste: the closest", []bedrocktest.Response{bedrocktest.Throttle(), bedrocktest.Throttle()}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"smoky"}}, 2, "local", "closest"},
+		{"nothing fits the taste: the closest", []bedrocktest.Response{bedrocktest.Throttle(), bedrocktest.Throttle()}, ai.Guest{}, store.RecommendationRequest{Likes: []string{"smoky"}}, 1, "local", "closest"},
 	}
 	notes := map[string]string{
-		"busy":    "The AI bartender is busy right now",
-		"closest": "Nothing on tonight's menu fits what you asked — here is what comes closest.",
-		"nothing": "Nothing on tonight's menu fits what you asked.",
+		"busy":     "The AI bartender is busy right now",
+		"unusable": "The AI bartender's answer could not be used",
+		"closest":  "Nothing on tonight's menu fits what you asked — here is what comes closest.",
+		"nothing":  "Nothing on tonight's menu fits what you asked.",
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

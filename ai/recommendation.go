@@ -3,6 +3,7 @@ package ai
 import (
 	"cmp"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -26,17 +27,13 @@ const (
 // its results like a prompt version.
 const LocalRecommendVersion = "local_recommender.v1"
 
-// The notes a guest may see with an answer, saying honestly which case
-// it is: the model did not answer in time (or usefully), or the menu has
-// nothing that fits what they asked.
+// The notes a guest may see with the local recommender's answer when
+// nothing on the menu fits what they asked (fallback.go has the notes
+// that say why the model's answer was not used).
 const (
-	busyNote    = "The AI bartender is busy right now, so these picks come from the house recommender."
 	closestNote = "Nothing on tonight's menu fits what you asked — here is what comes closest."
 	nothingNote = "Nothing on tonight's menu fits what you asked. Ask at the bar: they may mix you something."
 )
-
-// errNoValidPicks: the model answered, but named no drink the guest may have.
-var errNoValidPicks = errors.New("every drink the model named was dropped")
 
 // recoInput is everything a recommendation is made from.
 type recoInput struct {
@@ -114,8 +111,9 @@ func (w *Bartender) recommendation(ctx context.Context, j store.Job) (outcome, e
 		"dropped":          strconv.Itoa(rep.dropped),
 		"modelCalls":       strconv.Itoa(rep.calls),
 	}
-	if rep.fallback != "" {
-		result["fallback"] = rep.fallback
+	if rep.fallback.cause != "" {
+		result["fallback"] = rep.fallback.text()
+		result["fallbackCause"] = rep.fallback.cause
 	}
 	return outcome{usage: rep.usage, result: result}, nil
 }
@@ -125,7 +123,7 @@ type answerReport struct {
 	calls    int
 	dropped  int
 	usage    Usage
-	fallback string // why the model's answer was not used, if it was not
+	fallback fallback // why the model's answer was not used, if it was not
 }
 
 // answer asks the model, when there is one and time is left, and the
@@ -139,16 +137,15 @@ func (w *Bartender) answer(ctx context.Context, in recoInput) (store.Recommendat
 	if len(local.Picks) == 0 {
 		// Nothing on the menu is safe and not disliked: the model could
 		// only name drinks that would be dropped.
-		rep.fallback = "nothing fits"
+		rep.fallback = fallback{cause: CauseNothingFits}
 		return localResult(local, ""), rep
 	}
 	res, err := w.modelResult(ctx, in, &rep)
 	if err == nil {
 		return res, rep
 	}
-	rep.fallback = errorText(err)
-	w.log.Warn("recommendation answered locally: the model did not answer usefully", "recommendation", in.rec.ID, "calls", rep.calls, "err", err)
-	return localResult(local, busyNote), rep
+	w.log.Warn("recommendation answered locally: the model did not answer usefully", "recommendation", in.rec.ID, "calls", rep.calls, "cause", rep.fallback.cause, "err", err)
+	return localResult(local, rep.fallback.note), rep
 }
 
 // deadline is when the guest's answer is due: RecommendBudget after the
@@ -181,7 +178,7 @@ func (w *Bartender) recommendationFallback(ctx context.Context, j store.Job, cau
 	if in.rec.ID == "" {
 		return
 	}
-	res := localResult(w.recommendLocal(in), busyNote)
+	res := localResult(w.recommendLocal(in), noteBusy)
 	w.log.Warn("recommendation answered locally after the model failed", "recommendation", in.rec.ID, "err", cause)
 	w.complete(ctx, in.rec, store.RecommendationDone, res)
 }
@@ -201,9 +198,10 @@ func (w *Bartender) recommendLocal(in recoInput) LocalAnswer {
 	return Recommend(LocalInput{Menu: in.menu, Guest: in.guest, Prefs: in.prefs, Past: in.past, Now: in.now, Texts: w.d.Texts}, nil)
 }
 
-// localResult is the local answer as stored. A note says why it is not
-// the model's (busyNote, or "" without a model), unless nothing fits
-// what the guest asked: that is what the guest is told then.
+// localResult is the local answer as stored. A note (its id: noteBusy,
+// noteUnsafe, noteUnusable, or "" without a model) says why it is not
+// the model's, unless nothing fits what the guest asked: that is what
+// the guest is told then.
 func localResult(a LocalAnswer, note string) store.RecommendationResult {
 	res := store.RecommendationResult{Source: SourceLocal, PromptVersion: LocalRecommendVersion, Drinks: storeDrinks(a.Picks), Fallback: note != ""}
 	switch {
@@ -212,7 +210,7 @@ func localResult(a LocalAnswer, note string) store.RecommendationResult {
 	case !a.Fits:
 		res.Note, res.NoteID = closestNote, "closest"
 	case note != "":
-		res.Note, res.NoteID = note, "busy"
+		res.Note, res.NoteID = noteTexts[note], note
 	}
 	return res
 }
@@ -335,29 +333,35 @@ func recommendRequest(in recoInput, el eligibility, why reasons) (prompts.Prompt
 	}, nil
 }
 
-// errFiltered: the model's answer was withheld by its content filter or a
-// guardrail; asking again would only be filtered again.
-var errFiltered = errors.New("the model's answer was filtered")
-
-// modelResult asks the model, at most twice within the budget, and keeps
-// only the picks the guest may have.
+// modelResult asks the model, at most twice within the budget and only
+// with one of the model slots, and keeps only the picks the guest may
+// have. When it returns an error, rep.fallback says why.
 func (w *Bartender) modelResult(ctx context.Context, in recoInput, rep *answerReport) (store.RecommendationResult, error) {
 	el := newEligibility(in.guest, in.prefs)
 	why := newReasons(w.d.Texts, in.prefs.Language)
 	p, req, err := recommendRequest(in, el, why)
 	if err != nil {
+		rep.fallback = fallbackOf(err, false)
 		return store.RecommendationResult{}, err
 	}
 	deadline := w.deadline(in.rec)
-	lastErr := errors.New("no time left to ask the model")
+	// A burst of guests beyond the slots is answered locally at once
+	// rather than queued behind a slow or throttled model.
+	release, err := w.modelSlot(ctx, deadline)
+	if err != nil {
+		rep.fallback = fallbackOf(err, false)
+		return store.RecommendationResult{}, err
+	}
+	defer release()
+	var lastErr error
 	for call := 1; call <= maxModelCalls; call++ {
 		left := deadline.Sub(w.now())
 		if left < w.cfg.MinModelCall {
 			break
 		}
 		if call > 1 {
-			// One quick retry: a short pause lets a throttled or
-			// blinking service recover, within the budget.
+			// One quick retry: a short pause lets a blinking service
+			// recover, within the budget.
 			pause := min(w.cfg.RetryPause, left/4)
 			select {
 			case <-time.After(pause):
@@ -371,6 +375,7 @@ func (w *Bartender) modelResult(ctx context.Context, in recoInput, rep *answerRe
 		rep.calls++
 		callCtx, cancel := context.WithTimeout(ctx, min(left, w.cfg.ModelCallTimeout))
 		resp, err := w.d.Model.Converse(callCtx, req)
+		timedOut := errors.Is(callCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 		cancel()
 		rep.usage = rep.usage.add(resp.Usage)
 		if err == nil {
@@ -385,13 +390,18 @@ func (w *Bartender) modelResult(ctx context.Context, in recoInput, rep *answerRe
 				if len(valid) > 0 {
 					return store.RecommendationResult{Source: SourceBedrock, Model: w.d.Model.Name(), PromptVersion: p.Version, Drinks: valid}, nil
 				}
-				err = fmt.Errorf("%w (%d named)", errNoValidPicks, len(picks))
+				err = picksErrorOf(len(picks), dropped)
 			}
 		}
 		lastErr = fmt.Errorf("model call %d: %w", call, err)
-		if permanent(err) || errors.Is(err, errFiltered) || ctx.Err() != nil {
+		rep.fallback = fallbackOf(lastErr, timedOut)
+		if !rep.fallback.retryable() || ctx.Err() != nil {
 			break
 		}
+	}
+	if lastErr == nil {
+		lastErr = errNoTime
+		rep.fallback = fallbackOf(lastErr, false)
 	}
 	return store.RecommendationResult{}, lastErr
 }
@@ -403,30 +413,80 @@ const maxModelCalls = 2
 // picksOf reads the picks out of the model's answer, by why it stopped:
 // a tool call carries them as JSON; a filtered answer has none; an answer
 // in prose (end_turn) or cut short (max_tokens) without a usable tool
-// call is read as text as a last resort, and is malformed otherwise.
+// call is read as text as a last resort. What it is instead of picks is
+// told apart for the host: an empty or malformed tool input, prose.
 func picksOf(resp ModelResponse) ([]ModelPick, error) {
 	switch resp.StopReason {
 	case StopContentFiltered, StopGuardrail:
 		return nil, fmt.Errorf("%w (stop reason %s)", errFiltered, resp.StopReason)
 	}
-	if len(resp.ToolInput) > 0 {
+	var toolErr error
+	if resp.ToolCalled || len(resp.ToolInput) > 0 {
 		picks, err := ParsePicks(string(resp.ToolInput))
-		if err == nil || resp.Text == "" {
-			if err != nil {
-				err = fmt.Errorf("%w (stop reason %s)", err, resp.StopReason)
-			}
-			return picks, err
+		if err == nil {
+			return picks, nil
+		}
+		if emptyToolInput(resp.ToolInput) {
+			toolErr = fmt.Errorf("%w (stop reason %s): %s", errEmptyToolInput, resp.StopReason, bounded(resp.ToolInput))
+		} else {
+			toolErr = fmt.Errorf("%w (stop reason %s): %w", errMalformedToolInput, resp.StopReason, err)
 		}
 	}
 	picks, err := ParsePicks(resp.Text)
-	if err != nil {
-		return nil, fmt.Errorf("%w (stop reason %s, no tool call)", err, resp.StopReason)
+	switch {
+	case err == nil:
+		return picks, nil
+	case toolErr != nil:
+		return nil, toolErr
 	}
-	return picks, nil
+	return nil, fmt.Errorf("%w (stop reason %s): %w", errProse, resp.StopReason, err)
+}
+
+// emptyToolInput reports whether a tool's input names nothing at all:
+// none, null, {}, or a list of drinks that is missing, null or empty.
+func emptyToolInput(raw json.RawMessage) bool {
+	s := strings.TrimSpace(string(raw))
+	if s == "" || s == "null" {
+		return true
+	}
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil {
+		var list []json.RawMessage
+		return json.Unmarshal(raw, &list) == nil && len(list) == 0
+	}
+	for _, key := range []string{"drinks", "recommendations"} {
+		v := strings.TrimSpace(string(obj[key]))
+		if v != "" && v != "null" && v != "[]" {
+			return false
+		}
+	}
+	return true
+}
+
+// bounded is raw JSON for a log or a job's result: at most 200 bytes.
+func bounded(raw json.RawMessage) string {
+	s := string(raw)
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	if s == "" {
+		s = "(none)"
+	}
+	return s
+}
+
+// picksErrorOf counts why each of the model's picks was dropped.
+func picksErrorOf(named int, dropped []droppedPick) error {
+	e := &picksError{named: named, dropped: map[string]int{}}
+	for _, d := range dropped {
+		e.dropped[d.kind]++
+	}
+	return e
 }
 
 type droppedPick struct {
 	pick ModelPick
+	kind string // dropUnsafe, dropOffMenu, dropDisliked, dropRepeat
 	why  string
 }
 
@@ -454,18 +514,18 @@ func validatePicks(picks []ModelPick, menu []Drink, el eligibility, why reasons)
 		}
 		switch {
 		case !ok:
-			dropped = append(dropped, droppedPick{p, "not on the menu or not available"})
+			dropped = append(dropped, droppedPick{p, dropOffMenu, "not on the menu or not available"})
 			continue
 		case seen[d.ID]:
-			dropped = append(dropped, droppedPick{p, "named twice"})
+			dropped = append(dropped, droppedPick{p, dropRepeat, "named twice"})
 			continue
 		}
 		if why := el.refuse(d); why != "" {
-			dropped = append(dropped, droppedPick{p, why})
+			dropped = append(dropped, droppedPick{p, dropKind(d, el), why})
 			continue
 		}
 		if len(valid) == MaxPicks {
-			dropped = append(dropped, droppedPick{p, "more than " + strconv.Itoa(MaxPicks) + " picks"})
+			dropped = append(dropped, droppedPick{p, dropRepeat, "more than " + strconv.Itoa(MaxPicks) + " picks"})
 			continue
 		}
 		seen[d.ID] = true
@@ -476,6 +536,18 @@ func validatePicks(picks []ModelPick, menu []Drink, el eligibility, why reasons)
 		valid = append(valid, store.RecommendedDrink{ID: d.ID, Name: d.Name, Reason: reason})
 	}
 	return valid, dropped
+}
+
+// dropKind says which rule refused d, in the order eligibility.refuse
+// applies them.
+func dropKind(d Drink, el eligibility) string {
+	switch {
+	case !d.Available:
+		return dropOffMenu
+	case el.safety.check(d) != "":
+		return dropUnsafe
+	}
+	return dropDisliked
 }
 
 // cleanReason keeps a model's reason to one bounded line of text.
@@ -512,8 +584,10 @@ type AnswerReport struct {
 	ModelCalls int
 	// Dropped is how many of the model's picks were dropped.
 	Dropped int
-	// Fallback is why the model's answer was not used, if it was not.
+	// Fallback is why the model's answer was not used, if it was not;
+	// Cause names it (CauseThrottled, …).
 	Fallback string
+	Cause    string
 }
 
 // Answer answers req exactly as a recommendation job does (the model
@@ -529,5 +603,5 @@ func (w *Bartender) Answer(ctx context.Context, req AnswerRequest) (store.Recomm
 		now:   req.Asked,
 	}
 	res, rep := w.answer(ctx, in)
-	return res, AnswerReport{ModelCalls: rep.calls, Dropped: rep.dropped, Fallback: rep.fallback}
+	return res, AnswerReport{ModelCalls: rep.calls, Dropped: rep.dropped, Fallback: rep.fallback.text(), Cause: rep.fallback.cause}
 }

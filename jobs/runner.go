@@ -73,8 +73,14 @@ type Fallback interface {
 type Config struct {
 	// ID names this runner in the jobs it runs (default host-pid-random).
 	ID string
-	// Concurrency is how many jobs run at once (default 4).
+	// Concurrency is how many jobs run at once (default 4), besides the
+	// jobs of the kinds in Lanes.
 	Concurrency int
+	// Lanes gives kinds slots of their own: kind → how many of its jobs
+	// run at once, taken from no other kind. A guest's recommendation
+	// must not wait behind image prompts or e-mails, nor behind other
+	// guests' slow model calls.
+	Lanes map[string]int
 	// PollInterval is how often the queue is read when idle (default 1s);
 	// Wake reads it at once.
 	PollInterval time.Duration
@@ -139,8 +145,12 @@ type Runner struct {
 	log      *slog.Logger
 	handlers map[string]Handler
 	wake     chan struct{}
-	slots    chan struct{}
-	running  sync.WaitGroup
+	// slots holds a token per running job of a kind without a lane;
+	// lanes, per kind with one. freed is told when a token is given back.
+	slots   chan struct{}
+	lanes   map[string]chan struct{}
+	freed   chan struct{}
+	running sync.WaitGroup
 	// mu guards ctx: the context of Run while it runs, nil otherwise, so
 	// Submit never adds to running once Run has started waiting on it;
 	// and handlers.
@@ -156,6 +166,12 @@ func NewRunner(d Deps, cfg Config) *Runner {
 	if d.Logger == nil {
 		d.Logger = slog.Default()
 	}
+	lanes := map[string]chan struct{}{}
+	for kind, n := range cfg.Lanes {
+		if n > 0 {
+			lanes[kind] = make(chan struct{}, n)
+		}
+	}
 	return &Runner{
 		cfg:      cfg,
 		d:        d,
@@ -163,8 +179,47 @@ func NewRunner(d Deps, cfg Config) *Runner {
 		handlers: map[string]Handler{},
 		wake:     make(chan struct{}, 1),
 		slots:    make(chan struct{}, cfg.Concurrency),
+		lanes:    lanes,
+		freed:    make(chan struct{}, 1),
 		metrics:  newRunnerMetrics(d.Registerer),
 	}
+}
+
+// pool is the slots a job of kind runs in.
+func (r *Runner) pool(kind string) chan struct{} {
+	if p, ok := r.lanes[kind]; ok {
+		return p
+	}
+	return r.slots
+}
+
+// tryTake takes a slot for a job of kind if one is free.
+func (r *Runner) tryTake(kind string) bool {
+	select {
+	case r.pool(kind) <- struct{}{}:
+		return true
+	default:
+		return false
+	}
+}
+
+// give returns a slot taken for a job of kind, and tells a runner
+// waiting for one.
+func (r *Runner) give(kind string) {
+	<-r.pool(kind)
+	select {
+	case r.freed <- struct{}{}:
+	default:
+	}
+}
+
+// capacity is how many jobs run at once, lanes included.
+func (r *Runner) capacity() int {
+	n := cap(r.slots)
+	for _, p := range r.lanes {
+		n += cap(p)
+	}
+	return n
 }
 
 // Handle registers h for the jobs of kind; a later registration of the
@@ -208,7 +263,7 @@ func (r *Runner) Run(ctx context.Context) error {
 		r.mu.Unlock()
 		r.running.Wait()
 	}()
-	r.log.Info("job worker started", "concurrency", r.cfg.Concurrency)
+	r.log.Info("job worker started", "concurrency", r.cfg.Concurrency, "lanes", r.cfg.Lanes)
 	idle := time.NewTimer(0)
 	defer idle.Stop()
 	lastSweep := time.Time{}
@@ -221,7 +276,7 @@ func (r *Runner) Run(ctx context.Context) error {
 				r.log.Info("swept finished jobs", "n", n)
 			}
 		}
-		started, more, err := r.poll(ctx)
+		started, more, blocked, err := r.poll(ctx)
 		if ctx.Err() != nil {
 			return nil
 		}
@@ -231,11 +286,18 @@ func (r *Runner) Run(ctx context.Context) error {
 		if started > 0 && more {
 			continue
 		}
+		// Due jobs that found their slots busy are read again as soon as
+		// one is given back, not a poll interval later.
+		var freed <-chan struct{}
+		if blocked {
+			freed = r.freed
+		}
 		idle.Reset(r.cfg.PollInterval)
 		select {
 		case <-ctx.Done():
 			return nil
 		case <-r.wake:
+		case <-freed:
 		case <-idle.C:
 		}
 	}
@@ -252,9 +314,7 @@ func (r *Runner) Submit(j Job) {
 		r.mu.Unlock()
 		return
 	}
-	select {
-	case r.slots <- struct{}{}:
-	default:
+	if !r.tryTake(j.Kind) {
 		r.mu.Unlock()
 		r.Wake()
 		return
@@ -263,7 +323,7 @@ func (r *Runner) Submit(j Job) {
 	r.mu.Unlock()
 	go func() {
 		defer r.running.Done()
-		defer func() { <-r.slots }()
+		defer r.give(j.Kind)
 		run, err := r.start(ctx, j)
 		if err != nil || run.ID == "" {
 			if err != nil && !errors.Is(err, store.ErrConflict) {
@@ -275,37 +335,33 @@ func (r *Runner) Submit(j Job) {
 	}()
 }
 
-// poll reads a batch of due jobs and starts as many as it can get. It
-// returns how many it started, and whether there may be more due now (the
-// batch was full). When every slot is busy it waits for one, but acts only
-// on candidates read within candidateTTL: older ones go back for a fresh
-// read. (Acting on a stale one is safe, the claims see to that, but
-// wasteful.)
-func (r *Runner) poll(ctx context.Context) (started int, more bool, err error) {
-	limit := 2 * r.cfg.Concurrency
+// poll reads a batch of due jobs and starts those it can get a slot for.
+// It returns how many it started, whether there may be more due now (the
+// batch was full), and whether some due job found its kind's slots busy:
+// it is left for a fresh read once a slot is given back, since acting on
+// a stale read is safe (the claims see to that) but wasteful.
+func (r *Runner) poll(ctx context.Context) (started int, more, blocked bool, err error) {
+	limit := 2 * r.capacity()
 	jobs, err := r.d.Queue.DueJobs(ctx, time.Now().UTC(), limit)
 	if err != nil {
-		return 0, false, err
+		return 0, false, false, err
 	}
 	more = len(jobs) == limit
-	readAt := time.Now()
 	// Runners polling together see the same oldest jobs; shuffling
 	// spreads them over different ones instead of all racing for the
 	// first.
 	mrand.Shuffle(len(jobs), func(i, j int) { jobs[i], jobs[j] = jobs[j], jobs[i] })
-	for i, j := range jobs {
-		select {
-		case r.slots <- struct{}{}:
-		case <-ctx.Done():
-			return started, more, nil
+	for _, j := range jobs {
+		if ctx.Err() != nil {
+			return started, more, blocked, nil
 		}
-		if time.Since(readAt) > candidateTTL {
-			<-r.slots
-			return started, more || i < len(jobs), nil
+		if !r.tryTake(j.Kind) {
+			blocked = true
+			continue
 		}
 		run, err := r.start(ctx, j)
 		if err != nil || run.ID == "" {
-			<-r.slots
+			r.give(j.Kind)
 			if err != nil && !errors.Is(err, store.ErrConflict) {
 				r.log.Warn("start job", "job", j.ID, "err", err)
 			}
@@ -315,11 +371,11 @@ func (r *Runner) poll(ctx context.Context) (started int, more bool, err error) {
 		r.running.Add(1)
 		go func() {
 			defer r.running.Done()
-			defer func() { <-r.slots }()
+			defer r.give(j.Kind)
 			r.process(ctx, run)
 		}()
 	}
-	return started, more, nil
+	return started, more, blocked, nil
 }
 
 // start takes j's next attempt; a zero job and no error means the job was
@@ -344,9 +400,6 @@ func (r *Runner) start(ctx context.Context, j Job) (Job, error) {
 	}
 	return r.d.Queue.StartJob(ctx, j, r.cfg.ID, r.cfg.Lease)
 }
-
-// candidateTTL is how long a read of the queue is worth acting on.
-const candidateTTL = time.Second
 
 func (r *Runner) handle(ctx context.Context, j Job) (Result, error) {
 	h, ok := r.handler(j.Kind)

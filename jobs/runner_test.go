@@ -297,3 +297,47 @@ func TestFailingJobIsRetriedThenDeadLettered(t *testing.T) {
 		t.Errorf("alerts %+v", r.alerts)
 	}
 }
+
+// Reproduction: a burst of guests' recommendations waited for runner
+// slots held by slow jobs (other guests' model calls, image prompts),
+// past the guest's budget. A kind with a lane of its own runs while every
+// shared slot is held, through the queue's poll as well as Submit.
+func TestLaneRunsWhileTheSharedSlotsAreHeld(t *testing.T) {
+	for _, submit := range []bool{false, true} {
+		t.Run(fmt.Sprintf("submit=%v", submit), func(t *testing.T) {
+			r := newRig(t)
+			cfg := fastJobs
+			cfg.Concurrency = 1
+			cfg.Lanes = map[string]int{store.JobRecommendation: 2}
+			w := r.runner(r.st, cfg)
+			hold := make(chan struct{})
+			held := make(chan string, 4)
+			w.Handle(store.JobImagePrompt, jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+				held <- j.ID
+				<-hold
+				return jobs.Result{}, nil
+			}))
+			w.Handle(store.JobRecommendation, jobs.HandlerFunc(func(ctx context.Context, j jobs.Job) (jobs.Result, error) {
+				return jobs.Result{Values: map[string]string{"ok": "1"}}, nil
+			}))
+			jobstest.Run(t, w)
+			defer close(hold)
+
+			first := r.enqueue(t, store.ImagePromptJob("negroni"))
+			second := r.enqueue(t, store.ImagePromptJob("mai-tai"))
+			waiting := second
+			if <-held == second.ID { // the one shared slot is held
+				waiting = first
+			}
+			reco := r.enqueue(t, store.RecommendationJob("rec1", "g1"))
+			if submit {
+				w.Submit(reco)
+			}
+			jobstest.WaitJob(t, r.st, reco.ID, store.JobDone)
+			// The shared slot is still held, the other image prompt waits.
+			if j, err := r.st.JobByID(context.Background(), waiting.ID); err != nil || j.Status != store.JobQueued {
+				t.Errorf("the second image prompt is %q (%v), want it still queued", j.Status, err)
+			}
+		})
+	}
+}

@@ -15,6 +15,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"net/http"
 	"os"
 	"strings"
 	"time"
@@ -178,7 +179,11 @@ func (c *Client) Converse(ctx context.Context, req ai.ModelRequest) (ai.ModelRes
 		case *types.ContentBlockMemberText:
 			b.WriteString(v.Value)
 		case *types.ContentBlockMemberToolUse:
-			if req.Tool == nil || aws.ToString(v.Value.Name) != req.Tool.Name || v.Value.Input == nil || resp.ToolInput != nil {
+			if req.Tool == nil || aws.ToString(v.Value.Name) != req.Tool.Name || resp.ToolInput != nil {
+				continue
+			}
+			resp.ToolCalled = true
+			if v.Value.Input == nil {
 				continue
 			}
 			raw, err := v.Value.Input.MarshalSmithyDocument()
@@ -192,7 +197,7 @@ func (c *Client) Converse(ctx context.Context, req ai.ModelRequest) (ai.ModelRes
 	// A filtered answer is empty by design: the caller acts on the stop
 	// reason (asking again would only be filtered again).
 	filtered := out.StopReason == types.StopReasonContentFiltered || out.StopReason == types.StopReasonGuardrailIntervened
-	if resp.Text == "" && resp.ToolInput == nil && !filtered {
+	if resp.Text == "" && !resp.ToolCalled && !filtered {
 		return resp, fmt.Errorf("bedrock converse with %s: the answer has no text (stop reason %q)", c.model, resp.StopReason)
 	}
 	return resp, nil
@@ -222,11 +227,28 @@ func classify(err error) error {
 	if errors.As(err, &ae) && permanentCodes[ae.ErrorCode()] {
 		return &Error{Code: ae.ErrorCode(), err: err}
 	}
+	if Throttled(err) {
+		return &throttledError{err}
+	}
 	return err
 }
 
-// Throttled reports whether err is the service asking to slow down.
+// throttledError is the service asking to slow down; callers that keep
+// someone waiting answer without the model rather than retry at once
+// (package ai reads Throttled()).
+type throttledError struct{ err error }
+
+func (e *throttledError) Error() string   { return e.err.Error() }
+func (e *throttledError) Unwrap() error   { return e.err }
+func (e *throttledError) Throttled() bool { return true }
+
+// Throttled reports whether err is the service asking to slow down: its
+// ThrottlingException, or any HTTP 429 (a proxy's, a gateway's).
 func Throttled(err error) bool {
 	var te *types.ThrottlingException
-	return errors.As(err, &te)
+	if errors.As(err, &te) {
+		return true
+	}
+	var re interface{ HTTPStatusCode() int }
+	return errors.As(err, &re) && re.HTTPStatusCode() == http.StatusTooManyRequests
 }

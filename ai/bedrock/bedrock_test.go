@@ -3,6 +3,7 @@ package bedrock_test
 import (
 	"context"
 	"errors"
+	"net/http"
 	"strings"
 	"testing"
 	"time"
@@ -79,6 +80,7 @@ func TestConverseFailures(t *testing.T) {
 		wantText      string
 	}{
 		{"throttled", bedrocktest.Throttle(), true, false, "ThrottlingException"},
+		{"429 from a gateway", bedrocktest.Response{Status: http.StatusTooManyRequests, ErrorType: "TooManyRequestsException", Message: "slow down"}, true, false, "429"},
 		{"server error", bedrocktest.ServerError(), false, false, "InternalServerException"},
 		{"unavailable", bedrocktest.Unavailable(), false, false, "ServiceUnavailableException"},
 		{"model not enabled", bedrocktest.AccessDenied(), false, true, "AccessDeniedException"},

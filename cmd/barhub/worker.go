@@ -136,7 +136,11 @@ func newImageModel(ctx context.Context, cfg *config, chat ai.Model, logger *slog
 // newRunner builds the job runner with the AI bartender's kinds and the
 // e-mail ones; pub carries their events to the hub and, for a finished
 // recommendation, to the guest's devices (push.Forward), and the admins'
-// alerts of jobs set aside.
+// alerts of jobs set aside. Recommendations run in a lane of their own,
+// wider than the model slots (cfg.AIModelSlots): a guest's request never waits
+// for a runner slot behind image prompts, e-mails or other guests' model
+// calls, and one that finds every model slot busy is answered locally in
+// milliseconds.
 func newRunner(cfg *config, st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
@@ -145,7 +149,7 @@ func newRunner(cfg *config, st *store.Store, lh *hub.Hub, pub ai.Publisher, mode
 		Alert: func(ctx context.Context, alert map[string]any) error {
 			return pub.Publish(ctx, live.TopicAdmin, live.EventAlert, alert)
 		},
-	}, jobs.Config{})
+	}, jobs.Config{Lanes: map[string]int{store.JobRecommendation: recommendLane(cfg.AIModelSlots)}})
 	d := ai.Deps{
 		Store:     st,
 		Menu:      menuView{st},
@@ -159,11 +163,17 @@ func newRunner(cfg *config, st *store.Store, lh *hub.Hub, pub ai.Publisher, mode
 		d.Images, d.Jobs, d.JobQueued = pictures, st, w.Submit
 		d.Pictures = pictureStore{st: st, photos: photoStore(cfg, st), live: lh, log: logger}
 	}
-	b := ai.NewBartender(d, ai.Config{ImageWidth: cfg.ImageWidth, ImageHeight: cfg.ImageHeight, ImageQuality: cfg.ImageQuality})
+	b := ai.NewBartender(d, ai.Config{ModelSlots: cfg.AIModelSlots, ImageWidth: cfg.ImageWidth, ImageHeight: cfg.ImageHeight, ImageQuality: cfg.ImageQuality})
 	b.Register(w)
 	mp.register(w)
 	return w, b
 }
+
+// recommendLane is how many recommendation jobs run at once: four per
+// model slot, so that the requests past the slots are answered locally
+// while the slots' calls run (a burst of 50 at the default 8 slots runs
+// 32 at once, each a few milliseconds unless it holds a slot).
+func recommendLane(modelSlots int) int { return 4 * max(modelSlots, ai.DefaultModelSlots/2) }
 
 // runWorker runs the job worker alone, for deployments that keep it out
 // of the web instances. Its live events reach browsers through Redis.

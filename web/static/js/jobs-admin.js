@@ -149,7 +149,9 @@ export function startJobsAdmin(area) {
       el("td", {}, statusCell(j.status)),
       el("td", { text: t("jobs.attempts", { n: j.attempts, max: j.maxAttempts }) }),
       el("td", { text: formatNumber(j.usage?.totalTokens || 0) }),
-      el("td", { class: "error-text", text: j.lastError || "" }),
+      // A recommendation answered locally says why the model's answer was
+      // not used (throttled, timed out, prose, …), in the job's result.
+      el("td", { class: "error-text", text: j.lastError || (j.result?.fallback ? t("jobs.fallback", { reason: j.result.fallback }) : "") }),
       action,
     );
     return tr;

@@ -111,9 +111,10 @@ export function startReco(area, me) {
       list.append(item);
     }
     const parts = [sourceBadge(rec)];
-    // The note says which case it is (the AI bartender busy, nothing that
-    // fits): it comes before the picks, and stands alone when there are none.
-    // Keys: reco.note.busy reco.note.closest reco.note.nothing
+    // The note says which case it is (the AI bartender busy, its suggestion
+    // not safe for this guest or not usable, nothing that fits): it comes
+    // before the picks, and stands alone when there are none.
+    // Keys: reco.note.busy reco.note.unsafe reco.note.unusable reco.note.closest reco.note.nothing
     if (rec.note) parts.push(el("p", { class: "reco-note", text: rec.noteId && has(`reco.note.${rec.noteId}`) ? t(`reco.note.${rec.noteId}`) : rec.note }));
     if ((rec.drinks || []).length > 0) {
       parts.push(list);
