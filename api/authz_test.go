@@ -22,6 +22,10 @@ const (
 	admin
 	// board: a pick-up board's token, the bar's or the host's.
 	board
+	// menuReader: anyone signed in, and anyone at all while the host's
+	// public menu is on (api/publicmenu.go); TestAuthorisation runs with it
+	// off.
+	menuReader
 )
 
 // policy is the authorisation table: every route of the API and who may
@@ -35,9 +39,9 @@ var policy = map[string]access{
 	"GET /ws":                                  public, // the one-time ticket is checked by the hub
 	"POST /api/auth/login":                     public,
 	"GET /api/event":                           public,
-	"GET /api/sections":                        public,
-	"GET /api/drinks":                          public,
-	"GET /api/drinks/{id}":                     public,
+	"GET /api/sections":                        menuReader,
+	"GET /api/drinks":                          menuReader,
+	"GET /api/drinks/{id}":                     menuReader,
 	"GET /api/app-key":                         public,
 	"GET /images/{name}":                       public,
 	"PUT /uploads/drinks/{id}":                 public, // the upload URL's signature is checked
@@ -68,6 +72,7 @@ var policy = map[string]access{
 	"GET /api/bar/drinks/{id}/recipe":          bartender,
 	"POST /api/door/checkin":                   bartender,
 	"POST /api/door/checkin/{id}/undo":         bartender,
+	"POST /api/door/walkins":                   bartender,
 	"GET /api/door/lookup":                     bartender,
 	"GET /api/door/stats":                      bartender,
 	"GET /api/admin/stats":                     admin,
@@ -170,10 +175,17 @@ func TestAuthorisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The host turned the public menu off: the menu is for those signed in.
+	off := false
+	if _, err := e.store.SaveSettings(context.Background(), guest.Settings{EventName: "Party", Timezone: "UTC", PublicMenu: &off}); err != nil {
+		t.Fatal(err)
+	}
 	allowed := func(a access, who string) bool {
 		switch a {
 		case public:
 			return true
+		case menuReader:
+			return who != "anonymous"
 		case signedIn:
 			return who != "anonymous" && who != "board"
 		case board:
