@@ -143,6 +143,7 @@ function saveQueue(q) {
 function renderQueue() {
   const q = loadQueue();
   $("walkin-queue-box").hidden = q.length === 0 && state.sent.length === 0;
+  $("walkin-queue-title").textContent = q.length ? t("door.walkin.queueTitle") : t("door.walkin.queueSent");
   $("walkin-queue").replaceChildren(
     ...q.map((e) => h("li", { class: "door-queue-row pending", dataset: { key: e.key } },
       h("span", { class: "name" }, `${e.body.firstName} ${e.body.lastName}`), " ",
