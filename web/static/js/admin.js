@@ -14,7 +14,7 @@ import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 import { usePublicURL } from "./invite-admin.js";
 
 const $ = (id) => document.getElementById(id);
-const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads"];
+const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads", "walkIns"];
 
 let statsVersion = -1;
 
