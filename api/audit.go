@@ -50,6 +50,7 @@ var auditActions = map[string]string{
 	"POST /api/door/checkin":                   "door.check_in",
 	"PUT /api/rsvp":                            "rsvp.answer",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
+	"POST /api/door/walkins":                   "door.walk_in",
 	"PUT /api/admin/public-url":                "public_url.set",
 	"POST /api/admin/invitations/send":         "invitation.send",
 	"POST /api/admin/reminders":                "reminder.create",
