@@ -459,7 +459,7 @@ func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st.InZone())
+	writeJSON(w, http.StatusOK, s.settingsView(st))
 }
 
 func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
@@ -473,7 +473,15 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fieldError(err))
 		return
 	}
-	before, beforeErr := s.store.Settings(r.Context()) // for the audit log; best effort
+	before, beforeErr := s.store.Settings(r.Context())
+	if in.PublicMenu == nil {
+		// A form without the switch leaves it as it is.
+		if beforeErr != nil {
+			s.fail(w, r, beforeErr)
+			return
+		}
+		st.PublicMenu = before.PublicMenu
+	}
 	saved, err := s.store.SaveSettings(r.Context(), st)
 	if err != nil {
 		s.fail(w, r, err)
@@ -485,5 +493,6 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	// Guests' open pages show the new name, time, place and dress code at
 	// once; the data is what GET /api/rsvp gives as "event".
 	s.publishEvent(r.Context(), live.TopicGuests, live.EventEventChanged, saved.Details(time.Now()))
-	writeJSON(w, http.StatusOK, saved.InZone())
+	s.forgetPublicMenu()
+	writeJSON(w, http.StatusOK, s.settingsView(saved))
 }

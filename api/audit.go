@@ -56,6 +56,7 @@ var auditActions = map[string]string{
 	"POST /api/admin/invitations/send":             "invitation.send",
 	"POST /api/admin/reminders":                    "reminder.create",
 	"DELETE /api/admin/reminders/{id}":             "reminder.delete",
+	"POST /api/door/walkins":                       "door.walk_in",
 }
 
 // auditUnmapped is the action of a mutating route missing from
@@ -294,9 +295,9 @@ func (s *Server) handleListAudit(w http.ResponseWriter, r *http.Request) {
 const answersLimit = 12
 
 // answerFamilies are what the desk's "Latest answers" lists: the guests'
-// own answers and the host's changes to the guest list, as the live
-// rsvp.changed event tells them.
-var answerFamilies = []string{"rsvp", "guest.create", "guest.update", "guest.delete", "guest.import", "guest.dietary_review"}
+// own answers, the host's changes to the guest list and the walk-ins the
+// door added, as the live rsvp.changed event tells them.
+var answerFamilies = []string{"rsvp", "guest.create", "guest.update", "guest.delete", "guest.import", "guest.dietary_review", "door.walk_in"}
 
 // answersPage is GET /api/admin/answers.
 type answersPage struct {

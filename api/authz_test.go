@@ -22,6 +22,10 @@ const (
 	admin
 	// board: a pick-up board's token, the bar's or the host's.
 	board
+	// menuReader: anyone signed in, and anyone at all while the host's
+	// public menu is on (api/publicmenu.go); TestAuthorisation runs with it
+	// off.
+	menuReader
 )
 
 // policy is the authorisation table: every route of the API and who may
@@ -35,9 +39,6 @@ var policy = map[string]access{
 	"GET /ws":                                      public, // the one-time ticket is checked by the hub
 	"POST /api/auth/login":                         public,
 	"GET /api/event":                               public,
-	"GET /api/sections":                            public,
-	"GET /api/drinks":                              public,
-	"GET /api/drinks/{id}":                         public,
 	"GET /api/app-key":                             public,
 	"GET /images/{name}":                           public,
 	"GET /images/drinks/{file}":                    public,
@@ -108,6 +109,10 @@ var policy = map[string]access{
 	"POST /api/admin/announcements":                admin,
 	"GET /api/admin/presence":                      admin,
 	"GET /api/admin/audit":                         admin,
+	"GET /api/sections":                            menuReader,
+	"GET /api/drinks":                              menuReader,
+	"GET /api/drinks/{id}":                         menuReader,
+	"POST /api/door/walkins":                       bartender,
 }
 
 // policyPrefixes covers routes added later under a prefix whose rule is
@@ -173,10 +178,17 @@ func TestAuthorisation(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// The host turned the public menu off: the menu is for those signed in.
+	off := false
+	if _, err := e.store.SaveSettings(context.Background(), guest.Settings{EventName: "Party", Timezone: "UTC", PublicMenu: &off}); err != nil {
+		t.Fatal(err)
+	}
 	allowed := func(a access, who string) bool {
 		switch a {
 		case public:
 			return true
+		case menuReader:
+			return who != "anonymous"
 		case signedIn:
 			return who != "anonymous" && who != "board"
 		case board:

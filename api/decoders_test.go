@@ -46,6 +46,7 @@ var decoded = map[string]reflect.Type{
 	"sendInput":            reflect.TypeFor[sendInput](),
 	"setAppKeyRequest":     reflect.TypeFor[setAppKeyRequest](),
 	"stockRequest":         reflect.TypeFor[stockRequest](),
+	"walkInRequest":        reflect.TypeFor[walkInRequest](),
 }
 
 // TestEveryDecoderIsListed reads the package's handlers and finds every

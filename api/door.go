@@ -1,6 +1,7 @@
 package api
 
 import (
+	"encoding/base64"
 	"fmt"
 	"net/http"
 	"strings"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
 )
 
 // The door (docs/DOOR.md): the use case is app.Door; here are its routes.
@@ -83,6 +85,83 @@ func (s *Server) handleUndoCheckIn(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeJSON(w, http.StatusOK, res)
+}
+
+// walkInRequest is POST /api/door/walkins: a person the door adds on the
+// night, with an Idempotency-Key header (the door's offline queue sends
+// it again after a network drop).
+type walkInRequest struct {
+	FirstName string `json:"firstName"`
+	LastName  string `json:"lastName"`
+	// GroupOf is the id of a guest whose group the person joins.
+	GroupOf string `json:"groupOf"`
+	Needs   string `json:"needs"`
+}
+
+// parseWalkIn decodes and checks a walk-in: the names and needs as the
+// host's desk and the RSVP check them.
+func parseWalkIn(r *http.Request) (app.WalkInRequest, error) {
+	key := r.Header.Get("Idempotency-Key")
+	if !order.ValidKey(key) {
+		return app.WalkInRequest{}, errBadRequest("idempotency_key_required", "send an Idempotency-Key header (1–128 visible ASCII characters, e.g. a UUID) so a walk-in sent again is never added twice")
+	}
+	var req walkInRequest
+	if err := decode(r, &req); err != nil {
+		return app.WalkInRequest{}, err
+	}
+	if strings.TrimSpace(req.FirstName) == "" || strings.TrimSpace(req.LastName) == "" {
+		return app.WalkInRequest{}, errUnprocessable("missing_fields", "a walk-in needs a firstName and a lastName")
+	}
+	first, err := guest.CleanName("firstName", req.FirstName)
+	if err != nil {
+		return app.WalkInRequest{}, fieldError(err)
+	}
+	last, err := guest.CleanName("lastName", req.LastName)
+	if err != nil {
+		return app.WalkInRequest{}, fieldError(err)
+	}
+	if _, err := guest.CleanDietary(guest.Dietary{Text: req.Needs}); err != nil {
+		return app.WalkInRequest{}, fieldError(&guest.FieldError{Field: "needs", Message: strings.TrimPrefix(err.Error(), "text: ")})
+	}
+	req.GroupOf = strings.TrimSpace(req.GroupOf)
+	if req.GroupOf != "" && !guest.ValidID(req.GroupOf) {
+		return app.WalkInRequest{}, errBadRequest("invalid_field", "groupOf must be a guest's id")
+	}
+	return app.WalkInRequest{FirstName: first, LastName: last, GroupOf: req.GroupOf, Needs: req.Needs, Key: key}, nil
+}
+
+// walkInResponse is the door's card for a walk-in, with the sign-in link
+// the person scans on their own phone (the invitations' link) as text and
+// as a QR code (an SVG data URL the page shows as an image).
+type walkInResponse struct {
+	app.WalkInResult
+	Link string `json:"link"`
+	QR   string `json:"qr"`
+}
+
+func (s *Server) handleWalkIn(w http.ResponseWriter, r *http.Request) {
+	req, err := parseWalkIn(r)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	res, err := s.guests.door.WalkIn(r.Context(), identity(r.Context()), clientIP(r), req)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	s.translateWarnings(r, res.Warnings)
+	link := invitationLink(s.publicURL(r.Context()), res.Code)
+	svg, err := qrSVG(link)
+	if err != nil {
+		s.fail(w, r, fmt.Errorf("draw the walk-in's QR code: %w", err))
+		return
+	}
+	status := http.StatusCreated
+	if !res.Created {
+		status = http.StatusOK
+	}
+	writeJSON(w, status, walkInResponse{WalkInResult: res, Link: link, QR: "data:image/svg+xml;base64," + base64.StdEncoding.EncodeToString([]byte(svg))})
 }
 
 // handleDoorLookup finds guests by name, for guests who lost their code.

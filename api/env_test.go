@@ -62,8 +62,10 @@ func newTestEnvOn(t testing.TB, st *store.Store, tweak ...func(*Deps)) *testEnv 
 	}
 	d := Deps{
 		// PushKey turns the subscription routes on; what is sent is
-		// push_test.go's (newPushEnv).
-		Config:   Config{MaxBodyBytes: 1 << 20, PublicURL: "http://party.test", PushKey: "test-vapid-key"},
+		// push_test.go's (newPushEnv). The menu tests read the menu as a
+		// stranger may with the public menu on (--public-menu);
+		// TestPublicMenuSwitch and the authorisation table turn it off.
+		Config:   Config{MaxBodyBytes: 1 << 20, PublicURL: "http://party.test", PushKey: "test-vapid-key", PublicMenu: true},
 		Logger:   logger,
 		Store:    st,
 		Keys:     keys,

@@ -284,7 +284,7 @@ func checkOpenAPIPathParams(t *testing.T, doc openAPIDocument, name, path string
 	}
 }
 
-var openAPIAccessNames = map[access]string{public: "public", signedIn: "signedIn", bartender: "bartender", admin: "admin", board: "board"}
+var openAPIAccessNames = map[access]string{public: "public", signedIn: "signedIn", bartender: "bartender", admin: "admin", board: "board", menuReader: "menu"}
 
 func checkOpenAPIAccess(t *testing.T, name string, op openAPIOperation, want access) {
 	t.Helper()
@@ -304,9 +304,9 @@ func checkOpenAPIAccess(t *testing.T, name string, op openAPIOperation, want acc
 		}
 	}
 	switch {
-	case want == public && !withoutToken:
+	case (want == public || want == menuReader) && !withoutToken:
 		t.Errorf("%s: public, but its security always requires bearerAuth", name)
-	case want != public && withoutToken:
+	case want != public && want != menuReader && withoutToken:
 		t.Errorf("%s: needs a token, but its security allows calls without bearerAuth", name)
 	}
 	if want != public && op.Responses["401"] == nil {
@@ -601,6 +601,20 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("PUT", "/api/admin/settings", "/api/admin/settings", adminTok, map[string]string{"eventName": "Garden party", "eventDate": "2030-06-12T18:00", "timezone": "Europe/Stockholm"})
 	check("PUT", "/api/admin/settings", "/api/admin/settings", adminTok, map[string]string{"eventName": "Garden party", "timezone": "Mars/Olympus"})
 	check("GET", "/api/admin/settings", "/api/admin/settings", adminTok, nil)
+	// Walk-ins at the door, and the menu once the host made it private.
+	walkIn := map[string]string{"firstName": "Nora", "lastName": "Lind", "groupOf": ada.ID, "needs": "vegan"}
+	check("POST", "/api/door/walkins", "/api/door/walkins", adminTok, walkIn, "Idempotency-Key", "walk-in-1")
+	check("POST", "/api/door/walkins", "/api/door/walkins", adminTok, walkIn, "Idempotency-Key", "walk-in-1")
+	check("POST", "/api/door/walkins", "/api/door/walkins", adminTok, walkIn)
+	check("POST", "/api/door/walkins", "/api/door/walkins", adminTok, map[string]string{"firstName": "Nora"}, "Idempotency-Key", "walk-in-2")
+	check("POST", "/api/door/walkins", "/api/door/walkins", adminTok, map[string]string{"firstName": "Ola", "lastName": "Berg", "groupOf": "000000000000000000000000"}, "Idempotency-Key", "walk-in-3")
+	check("GET", "/api/admin/stats", "/api/admin/stats", adminTok, nil)
+	check("GET", "/api/admin/poster", "/api/admin/poster", adminTok, nil)
+	check("GET", "/api/admin/poster", "/api/admin/poster?anyway=maybe", adminTok, nil)
+	check("PUT", "/api/admin/settings", "/api/admin/settings", adminTok, map[string]any{"eventName": "Garden party", "timezone": "Europe/Stockholm", "publicMenu": false})
+	check("GET", "/api/event", "/api/event", "", nil)
+	check("GET", "/api/drinks", "/api/drinks", "", nil)
+	check("GET", "/api/drinks/{id}", "/api/drinks/"+drinkID, "", nil)
 	check("GET", "/api/admin/orders", "/api/admin/orders", adminTok, nil)
 	check("POST", "/api/admin/announcements", "/api/admin/announcements", adminTok, map[string]string{"text": "Cake in the garden"})
 	check("GET", "/api/admin/presence", "/api/admin/presence", adminTok, nil)

@@ -40,9 +40,11 @@ func (s *Server) routes() http.Handler {
 		// Public.
 		r.Post("/auth/login", s.handleLogin)
 		r.Get("/event", s.handleEvent)
-		r.With(s.requireAppKey, s.limit("browse")).Get("/sections", s.handleSections)
-		r.With(s.requireAppKey, s.limit("browse")).Get("/drinks", s.handleDrinks)
-		r.With(s.requireAppKey, s.limit("browse")).Get("/drinks/{id}", s.handleDrink)
+		// The menu: anyone signed in, and anyone at all while the host's
+		// public menu is on (publicmenu.go).
+		r.With(s.requireAppKey, s.limit("browse"), s.requireMenuReader).Get("/sections", s.handleSections)
+		r.With(s.requireAppKey, s.limit("browse"), s.requireMenuReader).Get("/drinks", s.handleDrinks)
+		r.With(s.requireAppKey, s.limit("browse"), s.requireMenuReader).Get("/drinks/{id}", s.handleDrink)
 		r.With(s.limit("browse")).Get("/app-key", s.handleAppKey)
 		r.Post("/board/login", s.handleBoardLogin)
 
@@ -97,6 +99,7 @@ func (s *Server) routes() http.Handler {
 			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleBartender, guest.RoleAdmin))
 			r.With(s.recordAudit).Post("/door/checkin", s.handleCheckIn)
 			r.With(s.recordAudit).Post("/door/checkin/{id}/undo", s.handleUndoCheckIn)
+			r.With(s.recordAudit).Post("/door/walkins", s.handleWalkIn)
 			r.Get("/door/lookup", s.handleDoorLookup)
 			r.Get("/door/stats", s.handleDoorStats)
 		})
@@ -129,6 +132,7 @@ func (s *Server) routes() http.Handler {
 			r.Delete("/admin/reminders/{id}", s.handleDeleteReminder)
 			r.Get("/admin/public-url", s.handleGetPublicURL)
 			r.Put("/admin/public-url", s.handlePutPublicURL)
+			r.Get("/admin/poster", s.handlePoster)
 			r.Post("/admin/drinks", s.handleCreateDrink)
 			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)
 			r.Delete("/admin/drinks/{id}", s.handleDeleteDrink)

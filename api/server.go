@@ -77,6 +77,9 @@ type Config struct {
 	PushPolicy push.Policy
 	// Metrics says who may read GET /metrics on this handler.
 	Metrics MetricsAccess
+	// PublicMenu is --public-menu: whether the menu is readable without
+	// signing in until the host's switch says otherwise (publicmenu.go).
+	PublicMenu bool
 }
 
 // MetricsAccess guards GET /metrics on the guests' port. The zero value
@@ -174,6 +177,9 @@ type Server struct {
 	// The door's own throttle: its staff mistype codes more often than
 	// guests do (door.go).
 	doorThrottle *auth.Throttle
+
+	// publicMenu caches the public menu's switch (publicmenu.go).
+	publicMenu publicMenuCache
 
 	// wsTickets caps WebSocket tickets per person (wsticket.go).
 	wsTickets *wsTicketCap

@@ -2,10 +2,13 @@ package app
 
 import (
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"log/slog"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/barhub/barhub/audit"
@@ -40,6 +43,8 @@ type DoorStore interface {
 	GroupOf(ctx context.Context, g guest.Guest) ([]guest.Guest, error)
 	CheckIn(ctx context.Context, id string, c guest.CheckIn) (guest.Guest, bool, error)
 	UndoCheckIn(ctx context.Context, id string) (guest.Guest, bool, error)
+	AddWalkIn(ctx context.Context, g guest.Guest) (guest.Guest, bool, error)
+	UpdateGuest(ctx context.Context, id string, p guest.Patch, by string) (guest.Guest, error)
 	ListGuests(ctx context.Context, q store.GuestQuery) ([]guest.Guest, int64, error)
 }
 
@@ -94,6 +99,8 @@ type DoorGuest struct {
 	CheckedInAt    *time.Time    `json:"checkedInAt"`
 	CheckedInBy    string        `json:"checkedInBy,omitempty"`
 	ArrivedHeads   int           `json:"arrivedHeads"`
+	// Source is "walk-in" for a guest the door added on the night.
+	Source string `json:"source,omitempty"`
 }
 
 // NewDoorGuest is g as the door sees them.
@@ -102,6 +109,7 @@ func NewDoorGuest(g guest.Guest) DoorGuest {
 		ID: g.ID, FirstName: g.FirstName, LastName: g.LastName, Role: g.Role, Status: g.Status,
 		ExpectedGuests: g.ExpectedGuests, NumGuests: g.Heads(), ExpectedHeads: g.ExpectedHeads(),
 		Dietary: g.Dietary, CheckedInAt: g.CheckedInAt, CheckedInBy: g.CheckedInBy, ArrivedHeads: g.ArrivedHeads,
+		Source: g.Source,
 	}
 	if g.GroupID != "" {
 		v.GroupID = &g.GroupID
@@ -257,6 +265,128 @@ func (d *Door) CheckIn(ctx context.Context, staff auth.Identity, addr string, re
 		audit.Skip(ctx) // nobody came in: a refusal or a second scan
 	}
 	return res, nil
+}
+
+// WalkInRequest is a person the door adds on the night: a walk-in, or a
+// friend an invitation was forwarded to (docs/DOOR.md, "Walk-ins").
+type WalkInRequest struct {
+	FirstName string
+	LastName  string
+	// GroupOf is the id of a guest whose group the person joins ("a
+	// friend of Anna"); "" for none.
+	GroupOf string
+	// Needs is what they say they cannot eat or drink, in their words,
+	// read as an RSVP's answer is.
+	Needs string
+	// Key is the door's idempotency key: the same key from the same staff
+	// member is the same person, however often it is sent.
+	Key string
+}
+
+// WalkInResult is the door's answer to a walk-in: the check-in's card,
+// and the code the person signs in with on their own phone.
+type WalkInResult struct {
+	CheckInResult
+	Code string `json:"code"`
+	// Created is false when the key had added the person already (the
+	// door sent it again after a network drop).
+	Created bool `json:"created"`
+}
+
+// WalkInID is the guest id of staffID's walk-in with key: a hash, so a
+// second sending of the walk-in names the same guest and the database's
+// unique _id makes it once.
+func WalkInID(staffID, key string) string {
+	sum := sha256.Sum256([]byte("walk-in\x00" + staffID + "\x00" + key))
+	return "walkin-" + hex.EncodeToString(sum[:12])
+}
+
+// WalkIn adds a person at the door as a guest who is coming, with a
+// code of their own, and checks them in, as staff. Sent again with the
+// same key it adds nobody and answers with the same person and code.
+func (d *Door) WalkIn(ctx context.Context, staff auth.Identity, addr string, req WalkInRequest) (WalkInResult, error) {
+	first, err := guest.CleanName("firstName", req.FirstName)
+	if err != nil {
+		return WalkInResult{}, invalidField(err)
+	}
+	last, err := guest.CleanName("lastName", req.LastName)
+	if err != nil {
+		return WalkInResult{}, invalidField(err)
+	}
+	if first == "" || last == "" {
+		return WalkInResult{}, NewError(Invalid, "missing_fields", "a walk-in needs a first and a last name")
+	}
+	needs, err := guest.CleanDietary(guest.Dietary{Text: req.Needs})
+	if err != nil {
+		return WalkInResult{}, invalidField(&guest.FieldError{Field: "needs", Message: strings.TrimPrefix(err.Error(), "text: ")})
+	}
+	if req.Key == "" {
+		return WalkInResult{}, NewError(Invalid, "idempotency_key_required", "a walk-in needs an idempotency key, so sending it again never adds the person twice")
+	}
+	id := WalkInID(staff.GuestID, req.Key)
+	groupID := ""
+	if req.GroupOf != "" {
+		if groupID, err = d.joinGroup(ctx, staff, req.GroupOf); err != nil {
+			return WalkInResult{}, err
+		}
+	}
+	now := time.Now().UTC().Truncate(time.Millisecond)
+	g, created, err := d.store.AddWalkIn(ctx, guest.Guest{
+		ID: id, FirstName: first, LastName: last, Role: guest.RoleGuest, Status: guest.StatusComing,
+		ExpectedGuests: 1, GroupID: groupID, Dietary: needs, RSVPDate: &now, RSVPBy: id,
+		Source: guest.SourceWalkIn, WalkIn: &guest.WalkIn{At: now, By: staff.Name, ByID: staff.GuestID},
+	})
+	if err != nil {
+		return WalkInResult{}, fmt.Errorf("add walk-in: %w", err)
+	}
+	if !created && (!g.IsWalkIn() || guest.NameKey(g.FirstName) != guest.NameKey(first) || g.LastNameKey != guest.NameKey(last)) {
+		return WalkInResult{}, NewError(Unprocessable, "idempotency_key_reused", "this Idempotency-Key already added someone else; use a new key for a new walk-in")
+	}
+	if created {
+		d.dashboard.GuestsChanged(ctx, NewGuestsChanged("walk-in", staff, []guest.Guest{g}, nil, nil))
+	}
+	res, err := d.CheckIn(ctx, staff, addr, CheckInRequest{GuestID: g.ID, Heads: 1})
+	if err != nil {
+		return WalkInResult{}, err
+	}
+	audit.SetSubject(ctx, g.ID)
+	audit.Note(ctx, "name", g.Name())
+	audit.Note(ctx, "walkIn", true)
+	return WalkInResult{CheckInResult: res, Code: g.Code, Created: created}, nil
+}
+
+// joinGroup is the group a walk-in joins with the guest whose id is
+// ofID: theirs, or a new one named by that guest's id, which they join
+// too.
+func (d *Door) joinGroup(ctx context.Context, staff auth.Identity, ofID string) (string, error) {
+	if !guest.ValidID(ofID) {
+		return "", NewError(NotFound, "not_found", "the guest to join does not exist")
+	}
+	of, err := d.store.GuestByID(ctx, ofID)
+	if errors.Is(err, store.ErrNotFound) {
+		return "", NewError(NotFound, "not_found", "the guest to join does not exist")
+	}
+	if err != nil {
+		return "", fmt.Errorf("find the guest to join: %w", err)
+	}
+	if of.GroupID != "" {
+		return of.GroupID, nil
+	}
+	after, err := d.store.UpdateGuest(ctx, of.ID, guest.Patch{GroupID: &of.ID}, staff.GuestID)
+	if err != nil {
+		return "", fmt.Errorf("start a group for %s: %w", of.ID, err)
+	}
+	d.dashboard.GuestsChanged(ctx, NewGuestsChanged("edited", staff, []guest.Guest{after}, nil, nil))
+	return after.GroupID, nil
+}
+
+// invalidField is a guest.FieldError as a use-case error.
+func invalidField(err error) error {
+	var fe *guest.FieldError
+	if errors.As(err, &fe) {
+		return &Error{Kind: Invalid, Code: "invalid_field", Message: fe.Field + " " + fe.Message, Details: map[string]string{"field": fe.Field}}
+	}
+	return err
 }
 
 func doorKeys(staff auth.Identity, addr string) []string {

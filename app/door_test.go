@@ -138,3 +138,56 @@ func TestDoorLookupAccents(t *testing.T) {
 		}
 	}
 }
+
+// A walk-in is added once, coming and checked in, with a code of their
+// own; sent again with the same key (the door's offline queue) it is the
+// same person and the same code, and nobody more is counted.
+func TestDoorWalkIn(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	ev := &events{}
+	door := app.NewDoor(st, nil, nil, app.NewDashboard(ev, st, nil), nil)
+	staff := identityOf(addGuest(t, st, guest.Guest{FirstName: "Bo", Role: guest.RoleBartender}))
+	anna := addGuest(t, st, guest.Guest{FirstName: "Anna", LastName: "Ek", Status: guest.StatusComing})
+
+	req := app.WalkInRequest{FirstName: " Nora ", LastName: "Lind", GroupOf: anna.ID, Needs: "no nuts please", Key: "k-1"}
+	res, err := door.WalkIn(ctx, staff, "192.0.2.1", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Created || !res.Admitted || len(res.Code) != 8 || res.Guest.FirstName != "Nora" || res.Guest.Source != guest.SourceWalkIn || res.Heads != 1 {
+		t.Fatalf("walk-in %+v", res)
+	}
+	if len(res.Group) != 1 || res.Group[0].ID != anna.ID {
+		t.Errorf("group %+v, want Anna", res.Group)
+	}
+	nora, err := st.GuestByCode(ctx, res.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	anna, _ = st.GuestByID(ctx, anna.ID)
+	if nora.Status != guest.StatusComing || !nora.CheckedIn() || nora.WalkIn == nil || nora.WalkIn.By != staff.Name ||
+		nora.GroupID == "" || nora.GroupID != anna.GroupID || len(nora.Dietary.Tags) != 1 || nora.Dietary.Tags[0] != "nuts" {
+		t.Errorf("stored %+v", nora)
+	}
+
+	again, err := door.WalkIn(ctx, staff, "192.0.2.1", req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Created || again.Code != res.Code || again.Guest.ID != res.Guest.ID || !again.AlreadyCheckedIn {
+		t.Errorf("sent again %+v", again)
+	}
+	arrived, err := st.Stats(ctx)
+	if err != nil || arrived.CheckedIn != 1 || arrived.WalkIns != 1 || arrived.Invited != 2 || arrived.Coming != 2 {
+		t.Errorf("figures %+v, %v; want 1 in, 1 walk-in, 2 invited, 2 coming", arrived.Counts, err)
+	}
+
+	// The key names one person: another name with it is refused.
+	_, err = door.WalkIn(ctx, staff, "192.0.2.1", app.WalkInRequest{FirstName: "Ola", LastName: "Berg", Key: "k-1"})
+	wantError(t, err, app.Unprocessable, "idempotency_key_reused")
+	_, err = door.WalkIn(ctx, staff, "192.0.2.1", app.WalkInRequest{FirstName: "Ola", LastName: " ", Key: "k-2"})
+	wantError(t, err, app.Invalid, "invalid_field")
+	_, err = door.WalkIn(ctx, staff, "192.0.2.1", app.WalkInRequest{FirstName: "Ola", LastName: "Berg", GroupOf: "nobody", Key: "k-3"})
+	wantError(t, err, app.NotFound, "not_found")
+}

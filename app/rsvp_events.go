@@ -40,8 +40,8 @@ func NewStatsView(st store.GuestStats) StatsView {
 
 // GuestsChanged is the data of the rsvp.changed event on the admin topic.
 type GuestsChanged struct {
-	// Reason is rsvp (a guest answered), created, edited, deleted or
-	// import.
+	// Reason is rsvp (a guest answered), created, edited, deleted,
+	// import or walk-in (added at the door, docs/DOOR.md).
 	Reason string         `json:"reason"`
 	By     string         `json:"by"`
 	ByName string         `json:"byName"`

@@ -16,11 +16,12 @@ import (
 
 // CSVColumns are the columns of an exported guest list, in order. An
 // import reads the same names (and a few spellings people use, see
-// csvAliases); numGuests, lastLogin and createdAt are exported for reading
+// csvAliases); numGuests, lastLogin, createdAt and source (walk-in) are exported for reading
 // and ignored on import.
 var CSVColumns = []string{
 	"id", "firstName", "lastName", "email", "code", "role", "status", "expectedGuests", "extraGuests", "numGuests",
 	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "rsvpDate", "lastLogin", "createdAt",
+	"source",
 }
 
 // csvAliases maps a folded header (lower case, no spaces, dashes or
@@ -43,6 +44,7 @@ var csvAliases = map[string]string{
 	"alcoholfree": "alcoholFree", "noalcohol": "alcoholFree",
 	"rsvpdate":  "rsvpDate",
 	"lastlogin": "lastLogin", "createdat": "createdAt",
+	"source": "source",
 }
 
 // MaxCSVRows bounds one import.
@@ -418,6 +420,7 @@ func WriteCSV(w io.Writer, guests []Guest) error {
 			text(g.GroupID), text(g.Dietary.Text), text(strings.Join(g.Dietary.Tags, ";")),
 			text(strings.Join(g.Tastes.Likes, ";")), text(strings.Join(g.Tastes.Dislikes, ";")),
 			safecsv.Bool(g.Tastes.AlcoholFree), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
+			text(g.Source),
 		)
 		if err != nil {
 			return fmt.Errorf("write csv: %w", err)

@@ -38,6 +38,21 @@ func (g Guest) ExpectedHeads() int {
 // CheckedIn reports whether g has been let in.
 func (g Guest) CheckedIn() bool { return g.CheckedInAt != nil }
 
+// SourceWalkIn marks a guest the door added on the night (Guest.Source):
+// a walk-in, or a friend an invitation was forwarded to.
+const SourceWalkIn = "walk-in"
+
+// WalkIn is who added a walk-in at the door, and when. It stays on the
+// guest when a check-in is undone: the person was still added there.
+type WalkIn struct {
+	At   time.Time `bson:"at" json:"at"`
+	By   string    `bson:"by" json:"by"`
+	ByID string    `bson:"byId,omitempty" json:"-"`
+}
+
+// IsWalkIn reports whether the door added g on the night.
+func (g Guest) IsWalkIn() bool { return g.Source == SourceWalkIn }
+
 // Warning levels, from "tell the guest" to "do not let in yet".
 const (
 	LevelOK   = "ok"

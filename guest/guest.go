@@ -184,6 +184,11 @@ type Guest struct {
 	// CheckInRound counts the check-ins undone, so each check-in after an
 	// undo claims a step of its own (store.CheckIn).
 	CheckInRound int `bson:"checkInRound,omitempty" json:"-"`
+	// Source says how the guest came onto the list when it was not the
+	// host's desk or an import: "walk-in" (SourceWalkIn), added at the
+	// door, with WalkIn saying by whom and when.
+	Source string  `bson:"source,omitempty" json:"source,omitempty"`
+	WalkIn *WalkIn `bson:"walkIn,omitempty" json:"walkIn,omitempty"`
 	// SessionVersion goes up whenever the guest's sessions must end (a new
 	// code, "sign out everywhere"); every token carries the version it was
 	// signed with (see auth.Sessions).

@@ -21,8 +21,21 @@ type Settings struct {
 	Info         string     `bson:"info" json:"info"`
 	RSVPDeadline *time.Time `bson:"rsvpDeadline,omitempty" json:"rsvpDeadline"`
 	// Timezone is an IANA name ("Europe/Stockholm"); dates are shown in it.
-	Timezone  string    `bson:"timezone" json:"timezone"`
-	UpdatedAt time.Time `bson:"updatedAt" json:"updatedAt"`
+	Timezone string `bson:"timezone" json:"timezone"`
+	// PublicMenu is the host's switch of the public menu (/menu readable
+	// without signing in, docs/MENU.md): nil until the host sets it, and
+	// then --public-menu (BARHUB_PUBLIC_MENU) decides; once set, it wins.
+	PublicMenu *bool     `bson:"publicMenu,omitempty" json:"publicMenu,omitempty"`
+	UpdatedAt  time.Time `bson:"updatedAt" json:"updatedAt"`
+}
+
+// MenuIsPublic is whether the menu may be read without signing in: the
+// host's switch when set, else def (the flag).
+func (s Settings) MenuIsPublic(def bool) bool {
+	if s.PublicMenu != nil {
+		return *s.PublicMenu
+	}
+	return def
 }
 
 // DefaultSettings are what a new party starts with.
@@ -48,6 +61,8 @@ type SettingsInput struct {
 	Info         string `json:"info"`
 	RSVPDeadline string `json:"rsvpDeadline"`
 	Timezone     string `json:"timezone"`
+	// PublicMenu switches the public menu; absent keeps it as it is.
+	PublicMenu *bool `json:"publicMenu"`
 }
 
 // FieldError names the field an input is wrong in.
@@ -69,7 +84,7 @@ const (
 // without an offset ("2026-06-12T18:00", what a datetime-local input
 // sends) is read in the event's time zone.
 func ParseSettings(in SettingsInput) (Settings, error) {
-	s := Settings{Timezone: strings.TrimSpace(in.Timezone)}
+	s := Settings{Timezone: strings.TrimSpace(in.Timezone), PublicMenu: in.PublicMenu}
 	// The details are typed by the host and shown on every guest's page,
 	// in invitations and in the calendar file: barhub's text rule
 	// (package text) applies, the information alone running over lines.

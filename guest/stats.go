@@ -25,6 +25,8 @@ type Counts struct {
 	// who came in with them (door.go).
 	CheckedIn      int `bson:"checkedIn" json:"checkedIn"`
 	CheckedInHeads int `bson:"checkedInHeads" json:"checkedInHeads"`
+	// WalkIns counts the guests the door added on the night (SourceWalkIn).
+	WalkIns int `bson:"walkIns" json:"walkIns"`
 	// Staff counts the bartenders and hosts who are not also attending:
 	// on the guest list, in none of the figures above.
 	Staff int `bson:"staff" json:"staff"`
@@ -56,6 +58,9 @@ func CountOf(g Guest) Counts {
 		c.CheckedIn = 1
 		c.CheckedInHeads = max(1, g.ArrivedHeads)
 	}
+	if g.IsWalkIn() {
+		c.WalkIns = 1
+	}
 	return c
 }
 
@@ -72,6 +77,7 @@ func (c Counts) Add(o Counts) Counts {
 		WithAllergies:  c.WithAllergies + o.WithAllergies,
 		CheckedIn:      c.CheckedIn + o.CheckedIn,
 		CheckedInHeads: c.CheckedInHeads + o.CheckedInHeads,
+		WalkIns:        c.WalkIns + o.WalkIns,
 		Staff:          c.Staff + o.Staff,
 	}
 }
@@ -85,7 +91,7 @@ func (Counts) subtract(o Counts) Counts {
 	return Counts{
 		Invited: -o.Invited, Expected: -o.Expected, Pending: -o.Pending, Coming: -o.Coming,
 		ComingHeads: -o.ComingHeads, Declined: -o.Declined, NeverLoggedIn: -o.NeverLoggedIn, WithAllergies: -o.WithAllergies,
-		CheckedIn: -o.CheckedIn, CheckedInHeads: -o.CheckedInHeads, Staff: -o.Staff,
+		CheckedIn: -o.CheckedIn, CheckedInHeads: -o.CheckedInHeads, WalkIns: -o.WalkIns, Staff: -o.Staff,
 	}
 }
 

@@ -115,6 +115,30 @@ func (s *Store) writeCheckIn(ctx context.Context, before guest.Guest, c guest.Ch
 	return after, nil
 }
 
+// AddWalkIn stores a guest the door adds on the night, once: g.ID is
+// derived from the door's idempotency key (app.Door.WalkIn), so a walk-in
+// sent again by a door that was offline finds the guest the first sending
+// made, and returns it with created false. The guest's _id is the only
+// thing both databases guarantee unique on insert (docs/DESIGN.md,
+// "Store rules").
+func (s *Store) AddWalkIn(ctx context.Context, g guest.Guest) (guest.Guest, bool, error) {
+	if g.ID == "" {
+		return g, false, errors.New("add walk-in: the guest needs an id")
+	}
+	err := s.InsertGuest(ctx, &g)
+	if errors.Is(err, ErrConflict) {
+		before, err := s.GuestByID(ctx, g.ID)
+		if err != nil {
+			return before, false, fmt.Errorf("add walk-in: %w", err)
+		}
+		return before, false, nil
+	}
+	if err != nil {
+		return g, false, fmt.Errorf("add walk-in: %w", err)
+	}
+	return g, true, nil
+}
+
 // UndoCheckIn takes back guest id's check-in (a scan of the wrong card).
 // It returns the guest afterwards and whether this call undid it: false
 // when the guest was not checked in, or another undo won the race.

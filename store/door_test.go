@@ -153,3 +153,54 @@ func TestCheckInCounts(t *testing.T) {
 		t.Fatalf("recount: %+v, %v", st.Counts, err)
 	}
 }
+
+// A walk-in is added once however often the door sends it (an offline
+// queue sending again), counted as coming, checked in and a walk-in, and
+// the kept figures agree with a recount.
+func TestAddWalkInOnce(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	p := party(t, s)
+	if _, err := s.Stats(ctx); err != nil { // start the kept summary
+		t.Fatal(err)
+	}
+	at := time.Date(2030, 6, 12, 21, 5, 0, 0, time.UTC)
+	walkIn := guest.Guest{
+		ID: "walkin-3f9a", FirstName: "Nora", LastName: "Lind", Status: guest.StatusComing, GroupID: p["Ada"].GroupID,
+		Dietary: guest.Dietary{Text: "vegan"}, Source: guest.SourceWalkIn, WalkIn: &guest.WalkIn{At: at, By: "Sam Door", ByID: "staff1"},
+	}
+	g, created, err := s.AddWalkIn(ctx, walkIn)
+	if err != nil || !created || len(g.Code) != 8 {
+		t.Fatalf("first: created %v code %q, %v", created, g.Code, err)
+	}
+	again, created, err := s.AddWalkIn(ctx, walkIn)
+	if err != nil || created || again.ID != g.ID || again.Code != g.Code {
+		t.Fatalf("again: created %v id %q code %q (first %q), %v", created, again.ID, again.Code, g.Code, err)
+	}
+	if _, recorded, err := s.CheckIn(ctx, g.ID, guest.CheckIn{At: at, By: "Sam Door", ByID: "staff1", Heads: 1}); err != nil || !recorded {
+		t.Fatalf("check in: %v %v", recorded, err)
+	}
+	stored, err := s.GuestByID(ctx, g.ID)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !stored.IsWalkIn() || stored.WalkIn == nil || stored.WalkIn.By != "Sam Door" || !stored.WalkIn.At.Equal(at) || stored.GroupID != "byron" || stored.Status != guest.StatusComing {
+		t.Fatalf("stored %+v (walk-in %+v)", stored, stored.WalkIn)
+	}
+	found, err := s.GuestByCode(ctx, g.Code)
+	if err != nil || found.ID != g.ID {
+		t.Fatalf("by code: %q %v", found.ID, err)
+	}
+	// The party of 6 (1 coming) plus Nora: 7 invited, 2 coming, 1 in, 1 walk-in.
+	c := assertStatsMatchRecount(t, s)
+	if c.Invited != 7 || c.Coming != 2 || c.CheckedIn != 1 || c.WalkIns != 1 {
+		t.Fatalf("figures: invited %d coming %d in %d walk-ins %d; want 7 2 1 1", c.Invited, c.Coming, c.CheckedIn, c.WalkIns)
+	}
+	// An undone check-in leaves a walk-in a walk-in.
+	if _, undone, err := s.UndoCheckIn(ctx, g.ID); err != nil || !undone {
+		t.Fatalf("undo: %v %v", undone, err)
+	}
+	if c := assertStatsMatchRecount(t, s); c.CheckedIn != 0 || c.WalkIns != 1 {
+		t.Fatalf("after undo: in %d walk-ins %d; want 0 1", c.CheckedIn, c.WalkIns)
+	}
+}

@@ -305,6 +305,7 @@ func (s *Store) CountGuestStats(ctx context.Context) (guest.Counts, error) {
 		{&c.NeverLoggedIn, counted(bson.D{{Key: "lastLogin", Value: bson.D{{Key: "$exists", Value: false}}}})},
 		{&c.Staff, bson.D{{Key: "role", Value: bson.D{{Key: "$ne", Value: guest.RoleGuest}}}, {Key: "attending", Value: bson.D{{Key: "$ne", Value: true}}}}},
 		{&c.WithAllergies, counted(bson.D{{Key: "status", Value: guest.StatusComing}, {Key: "needs", Value: bson.D{{Key: "$exists", Value: true}}}})},
+		{&c.WalkIns, counted(bson.D{{Key: "source", Value: guest.SourceWalkIn}})},
 	}
 	for _, q := range counts {
 		n, err := s.coll(collGuests).CountDocuments(ctx, q.filter)

@@ -33,6 +33,8 @@ var pages = map[string]string{
 	"/admin": "admin.html",
 	"/door":  "door.html",
 	"/board": "board.html",
+	// The public menu: readable without signing in while the host has it on.
+	"/menu": "menu.html",
 	// The service worker lives at the root so its scope is the whole app
 	// (docs/PUSH.md); the manifest makes the guest app installable.
 	"/sw.js":                "sw.js",

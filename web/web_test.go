@@ -171,6 +171,7 @@ func TestNewHandlerContentTypes(t *testing.T) {
 		"static/admin.html":           {Data: []byte("<!doctype html>")},
 		"static/door.html":            {Data: []byte("<!doctype html>")},
 		"static/board.html":           {Data: []byte("<!doctype html>")},
+		"static/menu.html":            {Data: []byte("<!doctype html>")},
 		"static/sw.js":                {Data: []byte("")},
 		"static/manifest.webmanifest": {Data: []byte("{}")},
 		"static/js/x.mjs":             {Data: []byte("export {}")},

@@ -194,11 +194,13 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 			return "", fmt.Errorf("GET /api/app-key: %d %v", status, err)
 		}
 		c.appKey = k.Key
+		// Read as the signed-in guest: the menu is private unless the
+		// host made it public (docs/MENU.md).
 		// The menu cache may hold the version from before the new drink
 		// for a moment on another instance: wait for it.
 		var etag string
 		err := c.until(ctx, func() (bool, error) {
-			resp, body, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", "", nil, "X-Api-Key", c.appKey)
+			resp, body, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", c.guest, nil, "X-Api-Key", c.appKey)
 			if err != nil {
 				return false, err
 			}
@@ -211,7 +213,7 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 		if etag == "" {
 			return "", errors.New("GET /api/drinks has no ETag")
 		}
-		resp, _, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", "", nil, "X-Api-Key", c.appKey, "If-None-Match", etag)
+		resp, _, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", c.guest, nil, "X-Api-Key", c.appKey, "If-None-Match", etag)
 		if err != nil || resp.StatusCode != http.StatusNotModified {
 			return "", fmt.Errorf("GET /api/drinks with If-None-Match: %v %v, want 304", status(resp), err)
 		}
@@ -290,7 +292,7 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 			}
 			want := map[bool]int{false: http.StatusServiceUnavailable, true: http.StatusOK}[on]
 			err := c.until(ctx, func() (bool, error) {
-				resp, _, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", "", nil, "X-Api-Key", c.appKey)
+				resp, _, err := c.raw(ctx, c.guestBase, "GET", "/api/drinks", c.guest, nil, "X-Api-Key", c.appKey)
 				return err == nil && resp.StatusCode == want, err
 			})
 			if err != nil {

@@ -21,6 +21,8 @@ func TestCheckCommand(t *testing.T) {
 		"MONGODB_URI":         startDB(t),
 		"REDIS_URL":           redisURL,
 		"BARHUB_REDIS_PREFIX": "test-check-" + storetest.DatabaseName(),
+		// The default: the check reads the menu as its signed-in guest.
+		"BARHUB_PUBLIC_MENU": "0",
 	}
 	a := startServer(t, "", env)
 	b := startServer(t, "", env)
@@ -54,6 +56,9 @@ func TestCheckCommand(t *testing.T) {
 	var list struct{ Total int }
 	if status := admin.call("GET", "/api/admin/guests", nil, &list); status != 200 || list.Total != 1 {
 		t.Errorf("guests after the checks: %d, total %d, want only the host", status, list.Total)
+	}
+	if status := admin.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Checked", "publicMenu": true}, nil); status != 200 {
+		t.Fatalf("public menu on: %d", status)
 	}
 	menuGet(t, a.URL+"/api/drinks", &struct{}{})
 	var menu struct{ Drinks []struct{ ID string } }

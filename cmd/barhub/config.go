@@ -33,6 +33,9 @@ type config struct {
 	// serve then uses the address it actually listens on (port 0 included).
 	PublicURLSet bool
 	PushContact  string
+	// PublicMenu makes /menu readable without signing in until the host's
+	// switch on the admin page says otherwise (docs/MENU.md).
+	PublicMenu bool
 	// PushHosts are push services' hosts accepted beside the known ones.
 	PushHosts      []string
 	AllowedOrigins []string
@@ -139,6 +142,19 @@ func (e *envDefault) num(name string, def float64) float64 {
 	return f
 }
 
+func (e *envDefault) boolean(name string, def bool) bool {
+	v := e.getenv(name)
+	if v == "" {
+		return def
+	}
+	b, err := strconv.ParseBool(v)
+	if err != nil {
+		e.errs = append(e.errs, fmt.Errorf("%s: %q is not true or false (1 or 0)", name, v))
+		return def
+	}
+	return b
+}
+
 // serveFlags declares the flags of "serve" (and "worker"), reading the
 // environment for defaults.
 func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() error) {
@@ -154,6 +170,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.RedisURL, "redis-url", e.str("REDIS_URL", ""), "Redis `url` for the multi-instance backplane; empty uses the in-process broker (REDIS_URL)")
 	fs.StringVar(&c.RedisPrefix, "redis-prefix", e.str("BARHUB_REDIS_PREFIX", "barhub"), "prefix of every Redis key and channel (BARHUB_REDIS_PREFIX)")
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
+	fs.BoolVar(&c.PublicMenu, "public-menu", e.boolean("BARHUB_PUBLIC_MENU", false), "show the drink menu at /menu to anyone, without signing in; the host's switch on the admin page changes it live and wins from then on (BARHUB_PUBLIC_MENU)")
 	fs.StringVar(&c.PushContact, "push-contact", e.str("BARHUB_PUSH_CONTACT", ""), "`e-mail or https URL` push services can reach the host at, sent with every Web Push (BARHUB_PUSH_CONTACT; default the public URL when it is https)")
 	fs.StringVar(&pushHosts, "push-hosts", e.str("BARHUB_PUSH_HOSTS", ""), "comma-separated extra `hosts` of push services subscriptions may name, beside Google's, Mozilla's, Apple's and Microsoft's: name, *.domain, either with :port (BARHUB_PUSH_HOSTS)")
 	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")

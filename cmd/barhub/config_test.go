@@ -30,3 +30,37 @@ func TestRateDietaryDefault(t *testing.T) {
 		}
 	}
 }
+
+// The public menu is off unless the flag or the environment turns it on
+// (the host's switch, kept in the settings, wins over either at run time);
+// a value that is not a truth value stops the start.
+func TestPublicMenuDefault(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		env  map[string]string
+		want bool
+		err  bool
+	}{
+		{nil, nil, false, false},
+		{[]string{"--public-menu"}, nil, true, false},
+		{nil, map[string]string{"BARHUB_PUBLIC_MENU": "1"}, true, false},
+		{nil, map[string]string{"BARHUB_PUBLIC_MENU": "true"}, true, false},
+		{[]string{"--public-menu=false"}, map[string]string{"BARHUB_PUBLIC_MENU": "1"}, false, false},
+		{nil, map[string]string{"BARHUB_PUBLIC_MENU": "yes please"}, false, true},
+	} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cfg, done := serveFlags(fs, func(k string) string { return tc.env[k] })
+		if err := fs.Parse(tc.args); err != nil {
+			t.Fatal(err)
+		}
+		err := done()
+		if (err != nil) != tc.err {
+			t.Errorf("%v %v: error %v, want one: %v", tc.args, tc.env, err, tc.err)
+			continue
+		}
+		if err == nil && cfg.PublicMenu != tc.want {
+			t.Errorf("%v %v: PublicMenu %v, want %v", tc.args, tc.env, cfg.PublicMenu, tc.want)
+		}
+	}
+}

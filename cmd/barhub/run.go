@@ -263,7 +263,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	defer bartender.stop()
 
 	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, Version: version, TrustedProxies: cfg.TrustedProxies,
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, PublicMenu: cfg.PublicMenu, Version: version, TrustedProxies: cfg.TrustedProxies,
 			ListenAddr: ln.Addr().String(), LANAddrs: lanAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),

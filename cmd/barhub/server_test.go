@@ -49,6 +49,10 @@ func startServer(t testing.TB, dataDir string, env map[string]string, args ...st
 			return "error"
 		case "REDIS_URL", "MONGODB_URI", "BARHUB_DATABASE", "AWS_REGION", "BARHUB_BEDROCK_ENDPOINT":
 			return "" // only what the test asks for (no real AWS from a developer's shell)
+		case "BARHUB_PUBLIC_MENU":
+			// The tests read the menu as a stranger may with the public
+			// menu on; TestBrowserPublicMenu starts with it off.
+			return "1"
 		}
 		return os.Getenv(k)
 	}

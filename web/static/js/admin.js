@@ -14,7 +14,7 @@ import "./audit-admin.js"; // the audit log panel (#audit) starts itself
 import { usePublicURL } from "./invite-admin.js";
 
 const $ = (id) => document.getElementById(id);
-const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads"];
+const STAT_FIELDS = ["invited", "comingHeads", "coming", "expected", "pending", "declined", "neverLoggedIn", "withAllergies", "checkedIn", "checkedInHeads", "walkIns"];
 
 let statsVersion = -1;
 
@@ -95,7 +95,7 @@ function fromEntry(e) {
   return { at: e.at, action: e.action, by: e.actorName, name: d.name || "", status: d.status || "", numGuests: d.numGuests || 0, needs: !!d.needs, tastes: !!d.tastes, group: d.group, changed: d.changed, created: d.created };
 }
 
-const ACTION_OF = { rsvp: "rsvp.answer", created: "guest.create", edited: "guest.update", deleted: "guest.delete", import: "guest.import" };
+const ACTION_OF = { rsvp: "rsvp.answer", created: "guest.create", edited: "guest.update", deleted: "guest.delete", import: "guest.import", "walk-in": "door.walk_in" };
 
 function fromEvent(ev) {
   const guests = ev.guests || [];
@@ -121,6 +121,8 @@ function feedText(it) {
       return it.name ? t("feed.deleted", { by: it.by, name: it.name }) : t("feed.deletedSomeone", { by: it.by });
     case "guest.import":
       return t("feed.imported", { by: it.by });
+    case "door.walk_in":
+      return t("feed.walkIn", { by: it.by, name: it.name });
     case "guest.dietary_review":
       return t("feed.reviewed", { by: it.by, name: it.name });
     default:

@@ -36,6 +36,7 @@ function actionName(action) {
     "board.revoke": t("audit.action.boardRevoke"),
     "door.check_in": t("audit.action.checkIn"),
     "door.undo": t("audit.action.checkInUndo"),
+    "door.walk_in": t("audit.action.walkIn"),
     "public_url.set": t("audit.action.publicUrlSet"),
     "invitation.send": t("audit.action.invitationSend"),
     "reminder.create": t("audit.action.reminderCreate"),

@@ -7,7 +7,7 @@ const $ = (id) => document.getElementById(id);
 
 // authedFetch is fetch with the sign-in, for the routes that do not
 // answer JSON (the CSV export, the invitations page).
-async function authedFetch(path, init = {}) {
+export async function authedFetch(path, init = {}) {
   const token = localStorage.getItem("barhub.token");
   const res = await fetch(path, { ...init, headers: { ...(init.headers || {}), Authorization: `Bearer ${token}` } });
   if (!res.ok) {
