@@ -433,7 +433,18 @@ func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, st.InZone())
+	writeJSON(w, http.StatusOK, settingsOut(st))
+}
+
+// settingsOut is the settings as the host's page reads them: dates in
+// the event's zone, the registration mode and offer time filled in.
+func settingsOut(st guest.Settings) guest.Settings {
+	st = st.InZone()
+	st.Registration = st.RegistrationMode()
+	if st.OfferHours <= 0 {
+		st.OfferHours = guest.DefaultOfferHours
+	}
+	return st
 }
 
 func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
@@ -448,6 +459,13 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	before, beforeErr := s.store.Settings(r.Context()) // for the audit log; best effort
+	if beforeErr != nil && (in.Registration == nil || in.Capacity == nil || in.OfferHours == nil) {
+		// Left out, the registration settings keep what is saved: that
+		// needs the saved ones.
+		s.fail(w, r, beforeErr)
+		return
+	}
+	st.KeepRegistration(in, before)
 	saved, err := s.store.SaveSettings(r.Context(), st)
 	if err != nil {
 		s.fail(w, r, err)
@@ -459,5 +477,11 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	// Guests' open pages show the new name, time, place and dress code at
 	// once; the data is what GET /api/rsvp gives as "event".
 	s.publishEvent(r.Context(), live.TopicGuests, live.EventEventChanged, saved.Details(time.Now()))
-	writeJSON(w, http.StatusOK, saved.InZone())
+	if saved.Capacity != before.Capacity || saved.RegistrationMode() != before.RegistrationMode() {
+		// A raised capacity offers the new places to the waiting list.
+		if err := s.guests.registrations.Refill(r.Context()); err != nil {
+			s.log.WarnContext(r.Context(), "offer places after a capacity change; the sweep tries again", "err", err)
+		}
+	}
+	writeJSON(w, http.StatusOK, settingsOut(saved))
 }

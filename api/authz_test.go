@@ -56,6 +56,11 @@ var policy = map[string]access{
 	"POST /api/recommendations":                signedIn,
 	"GET /api/recommendations/{id}":            signedIn,
 	"POST /api/board/login":                    public,
+	"GET /api/register/challenge":              public,
+	"POST /api/register":                       public,
+	"GET /api/register/{token}":                public, // the link's secret is checked
+	"POST /api/register/{token}/accept":        public, // the link's secret is checked
+	"POST /api/register/{token}/cancel":        public, // the link's secret is checked
 	"GET /api/board":                           board,
 	"POST /api/board/ws/ticket":                board,
 	"GET /api/push/key":                        signedIn,

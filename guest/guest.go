@@ -129,7 +129,10 @@ type Guest struct {
 	// Invite is how the guest was last invited and how that went, for
 	// the host's list (docs/INVITATIONS.md).
 	Invite *Invite `bson:"invite,omitempty" json:"invite,omitempty"`
-	Status Status  `bson:"status" json:"status"`
+	// Source says how the guest came to the list: empty for the host's
+	// own, SourceRegistration for the public registration page.
+	Source string `bson:"source,omitempty" json:"source,omitempty"`
+	Status Status `bson:"status" json:"status"`
 	// NumGuests is how many people this guest brings when coming (self
 	// included): ExpectedGuests + ExtraGuests, or 0 unless coming. It is
 	// derived, never stored: use Heads; JSON output fills it in.

@@ -21,8 +21,31 @@ type Settings struct {
 	Info         string     `bson:"info" json:"info"`
 	RSVPDeadline *time.Time `bson:"rsvpDeadline,omitempty" json:"rsvpDeadline"`
 	// Timezone is an IANA name ("Europe/Stockholm"); dates are shown in it.
-	Timezone  string    `bson:"timezone" json:"timezone"`
-	UpdatedAt time.Time `bson:"updatedAt" json:"updatedAt"`
+	Timezone string `bson:"timezone" json:"timezone"`
+	// Registration is who may join without an invitation: closed (the
+	// default), open or approval; Capacity bounds the people registrations
+	// bring (0: no bound); OfferHours is how long a freed place waits for
+	// the first in line (docs/REGISTRATION.md).
+	Registration string    `bson:"registration,omitempty" json:"registration"`
+	Capacity     int       `bson:"capacity,omitempty" json:"capacity"`
+	OfferHours   int       `bson:"offerHours,omitempty" json:"offerHours"`
+	UpdatedAt    time.Time `bson:"updatedAt" json:"updatedAt"`
+}
+
+// RegistrationMode is the registration mode, closed when unset.
+func (s Settings) RegistrationMode() string {
+	if ValidRegistrationMode(s.Registration) {
+		return s.Registration
+	}
+	return RegistrationClosed
+}
+
+// OfferFor is how long an offered place waits for its answer.
+func (s Settings) OfferFor() time.Duration {
+	if s.OfferHours <= 0 {
+		return DefaultOfferHours * time.Hour
+	}
+	return time.Duration(s.OfferHours) * time.Hour
 }
 
 // DefaultSettings are what a new party starts with.
@@ -48,7 +71,18 @@ type SettingsInput struct {
 	Info         string `json:"info"`
 	RSVPDeadline string `json:"rsvpDeadline"`
 	Timezone     string `json:"timezone"`
+	// Registration, Capacity and OfferHours left out keep what is saved
+	// (the settings form of older pages does not send them).
+	Registration *string `json:"registration"`
+	Capacity     *int    `json:"capacity"`
+	OfferHours   *int    `json:"offerHours"`
 }
+
+// MaxCapacity and MaxOfferHours bound the registration settings.
+const (
+	MaxCapacity   = 1_000_000
+	MaxOfferHours = 24 * 30
+)
 
 // FieldError names the field an input is wrong in.
 type FieldError struct {
@@ -109,7 +143,39 @@ func ParseSettings(in SettingsInput) (Settings, error) {
 	if s.EventDate != nil && s.RSVPDeadline != nil && s.RSVPDeadline.After(*s.EventDate) {
 		return s, &FieldError{"rsvpDeadline", "is after the event; set it before the event date"}
 	}
+	if in.Registration != nil {
+		if !ValidRegistrationMode(*in.Registration) {
+			return s, &FieldError{"registration", "is closed, open or approval"}
+		}
+		s.Registration = *in.Registration
+	}
+	if in.Capacity != nil {
+		if *in.Capacity < 0 || *in.Capacity > MaxCapacity {
+			return s, &FieldError{"capacity", "is a number of people from 0 (no limit) to 1000000"}
+		}
+		s.Capacity = *in.Capacity
+	}
+	if in.OfferHours != nil {
+		if *in.OfferHours < 1 || *in.OfferHours > MaxOfferHours {
+			return s, &FieldError{"offerHours", "is a number of hours from 1 to 720"}
+		}
+		s.OfferHours = *in.OfferHours
+	}
 	return s, nil
+}
+
+// KeepRegistration copies into s the registration settings of before
+// that the form in left out.
+func (s *Settings) KeepRegistration(in SettingsInput, before Settings) {
+	if in.Registration == nil {
+		s.Registration = before.Registration
+	}
+	if in.Capacity == nil {
+		s.Capacity = before.Capacity
+	}
+	if in.OfferHours == nil {
+		s.OfferHours = before.OfferHours
+	}
 }
 
 func parseWhen(v string, loc *time.Location) (*time.Time, error) {
@@ -138,6 +204,9 @@ type Public struct {
 	RSVPDeadline   *time.Time `json:"rsvpDeadline"`
 	Timezone       string     `json:"timezone"`
 	DeadlinePassed bool       `json:"deadlinePassed"`
+	// Registration is closed, open or approval: whether the public
+	// registration page (/join) takes people.
+	Registration string `json:"registration"`
 }
 
 // Public returns the public part of s at now.
@@ -145,6 +214,7 @@ func (s Settings) Public(now time.Time) Public {
 	return Public{
 		EventName: s.EventName, EventDate: s.local(s.EventDate), DressCode: s.DressCode,
 		RSVPDeadline: s.local(s.RSVPDeadline), Timezone: s.Timezone, DeadlinePassed: s.DeadlinePassed(now),
+		Registration: s.RegistrationMode(),
 	}
 }
 
