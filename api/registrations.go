@@ -2,6 +2,7 @@ package api
 
 import (
 	"net/http"
+	"net/url"
 
 	"github.com/go-chi/chi/v5"
 
@@ -14,24 +15,41 @@ import (
 
 // registerRequest is POST /api/register: the form and the solved challenge.
 type registerRequest struct {
-	guest.RegistrationInput
-	Challenge string `json:"challenge"`
-	Nonce     string `json:"nonce"`
+	FirstName   string   `json:"firstName"`
+	LastName    string   `json:"lastName"`
+	Email       string   `json:"email"`
+	PlusOnes    int      `json:"plusOnes"`
+	Needs       string   `json:"needs"`
+	Likes       []string `json:"likes"`
+	Dislikes    []string `json:"dislikes"`
+	AlcoholFree bool     `json:"alcoholFree"`
+	Language    string   `json:"language"`
+	Challenge   string   `json:"challenge"`
+	Nonce       string   `json:"nonce"`
+}
+
+// parseRegistration decodes and checks the form; the challenge is
+// checked apart (it costs a database write).
+func parseRegistration(r *http.Request) (registerRequest, guest.Registration, error) {
+	var in registerRequest
+	if err := decode(r, &in); err != nil {
+		return in, guest.Registration{}, err
+	}
+	reg, err := guest.ParseRegistration(guest.RegistrationInput{
+		FirstName: in.FirstName, LastName: in.LastName, Email: in.Email, PlusOnes: in.PlusOnes, Needs: in.Needs,
+		Likes: in.Likes, Dislikes: in.Dislikes, AlcoholFree: in.AlcoholFree, Language: in.Language,
+	})
+	return in, reg, fieldError(err)
 }
 
 func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
-	var in registerRequest
-	if err := decode(r, &in); err != nil {
+	in, reg, err := parseRegistration(r)
+	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	if in.Language == "" {
-		in.Language = s.requestLanguage(r)
-	}
-	reg, err := guest.ParseRegistration(in.RegistrationInput)
-	if err != nil {
-		s.fail(w, r, fieldError(err))
-		return
+	if reg.Language == "" {
+		reg.Language = s.requestLanguage(r)
 	}
 	if err := s.checkWork(r.Context(), in.Challenge, in.Nonce); err != nil {
 		s.fail(w, r, err)
@@ -46,7 +64,7 @@ func (s *Server) handleRegister(w http.ResponseWriter, r *http.Request) {
 	if v.Duplicate {
 		status = http.StatusOK
 	}
-	writeJSON(w, status, v)
+	writeJSON(w, status, s.registrationOut(r, v))
 }
 
 func (s *Server) handleRegistrationStatus(w http.ResponseWriter, r *http.Request) {
@@ -56,7 +74,7 @@ func (s *Server) handleRegistrationStatus(w http.ResponseWriter, r *http.Request
 		return
 	}
 	w.Header().Set("Cache-Control", "no-store")
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, s.registrationOut(r, v))
 }
 
 func (s *Server) handleRegistrationAccept(w http.ResponseWriter, r *http.Request) {
@@ -65,7 +83,7 @@ func (s *Server) handleRegistrationAccept(w http.ResponseWriter, r *http.Request
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, s.registrationOut(r, v))
 }
 
 func (s *Server) handleRegistrationCancel(w http.ResponseWriter, r *http.Request) {
@@ -74,7 +92,7 @@ func (s *Server) handleRegistrationCancel(w http.ResponseWriter, r *http.Request
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, v)
+	writeJSON(w, http.StatusOK, s.registrationOut(r, v))
 }
 
 func (s *Server) handleAdminRegistrations(w http.ResponseWriter, r *http.Request) {
@@ -102,6 +120,26 @@ func (s *Server) handleRemoveRegistration(w http.ResponseWriter, r *http.Request
 		return
 	}
 	writeJSON(w, http.StatusOK, reg)
+}
+
+// registrationOut is a registration's status with, once placed, the
+// sign-in link and its QR code to scan from another phone.
+type registrationOut struct {
+	app.RegistrationView
+	Link string `json:"link,omitempty"`
+	QR   string `json:"qr,omitempty"`
+}
+
+func (s *Server) registrationOut(r *http.Request, v app.RegistrationView) registrationOut {
+	out := registrationOut{RegistrationView: v}
+	if v.Code == "" {
+		return out
+	}
+	out.Link = s.publicURL(r.Context()) + "/login?code=" + url.QueryEscape(v.Code)
+	if svg, err := qrSVG(out.Link); err == nil {
+		out.QR = string(svg)
+	}
+	return out
 }
 
 // registrationsView is the host's list, by the name the OpenAPI test uses.

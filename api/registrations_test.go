@@ -246,3 +246,25 @@ func TestRegistrationCapacityAcrossInstances(t *testing.T) {
 		t.Fatalf("offered %s %s, want the first in line %s", offered.ID, offered.FirstName, next.FirstName)
 	}
 }
+
+// FuzzParseRegistration: any body is a registration whose fields keep
+// the form's rules, or a 4xx, never a panic.
+func FuzzParseRegistration(f *testing.F) {
+	for _, seed := range []string{
+		`{"firstName":"Ada","lastName":"Lind","email":"ada@example.com","plusOnes":2,"needs":"no nuts","likes":["sour"],"challenge":"1.2.3.4.5","nonce":"7"}`,
+		`{"firstName":"Ada","lastName":"Lind","email":"ada@example.com","plusOnes":-1}`,
+		`{"firstName":"","email":"a@b"}`, `{"plusOnes":1e9}`, `{"email":"a@b\r\nBcc: x@y"}`, `{`, ``, `[]`, `{"x":1}`,
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		_, reg, err := parseRegistration(fuzzRequest(body))
+		if err != nil {
+			checkAPIError(t, err)
+			return
+		}
+		if reg.FirstName == "" || reg.LastName == "" || !guest.ValidEmail(reg.Email) || reg.PlusOnes < 0 || reg.PlusOnes > guest.MaxPlusOnes || reg.Heads() < 1 {
+			t.Fatalf("accepted %+v", reg)
+		}
+	})
+}
