@@ -29,6 +29,7 @@ type RegistrationStore interface {
 	ReleasePlaces(ctx context.Context, n int) error
 	NextRegistrationSeq(ctx context.Context) (int64, error)
 	InsertGuest(ctx context.Context, g *guest.Guest) error
+	UpdateGuest(ctx context.Context, id string, p guest.Patch, by string) (guest.Guest, error)
 	GuestByID(ctx context.Context, id string) (guest.Guest, error)
 	InsertAudit(ctx context.Context, e *audit.Entry) error
 }
@@ -291,12 +292,20 @@ func (u *Registrations) cancel(ctx context.Context, r *guest.Registration) ([]gu
 	if !r.Status.Active() || r.Status == guest.RegDeclined {
 		return nil, nil
 	}
-	held := r.Status.Holds()
+	held, placed := r.Status.Holds(), r.Status == guest.RegPlaced
 	r.Status, r.OfferedUntil = guest.RegCancelled, nil
 	if err := u.store.SaveRegistration(ctx, r); err != nil {
 		return nil, err
 	}
 	audit.SetSubject(ctx, r.ID)
+	if placed {
+		// The guest it made is no longer coming: the places are given on.
+		declined := guest.StatusDeclined
+		_, err := u.store.UpdateGuest(ctx, r.GuestID, guest.Patch{Status: &declined}, r.GuestID)
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			return nil, err
+		}
+	}
 	if held {
 		if err := u.store.ReleasePlaces(ctx, r.Heads()); err != nil {
 			return nil, err

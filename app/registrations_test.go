@@ -140,11 +140,15 @@ func TestRegistrationWaitingListAndOffers(t *testing.T) {
 		t.Errorf("events %v: the desk was not told", pub.names())
 	}
 	// Cancelling frees Cy's places; nobody waits.
+	cyCode := cy.Code
 	if cy, err = regs.Cancel(ctx, cy.Token); err != nil || cy.Status != guest.RegCancelled {
 		t.Fatalf("cancel: %+v, %v", cy, err)
 	}
 	if p, _ := st.RegistrationPlaces(ctx); p.Taken != 0 {
 		t.Fatalf("taken %d after every place was given back, want 0", p.Taken)
+	}
+	if g, err := st.GuestByCode(ctx, cyCode); err != nil || g.Status != guest.StatusDeclined {
+		t.Fatalf("Cy's guest after she withdrew: %s, %v; want declined", g.Status, err)
 	}
 	if _, err := regs.Status(ctx, cy.ID+".0123456789abcdef0123456789abcdef"); !errors.Is(err, &app.Error{Code: "registration_not_found"}) {
 		t.Fatalf("a wrong secret: %v, want registration_not_found", err)
