@@ -26,9 +26,10 @@ import (
 // serves once. It costs a phone about a second and a script registering
 // thousands of people as many seconds each, with no third party.
 
-// DefaultRegistrationWork is the zero bits asked by default: about 65,000
-// hashes, half a second to a second on a phone with crypto.subtle.
-const DefaultRegistrationWork = 16
+// DefaultRegistrationWork is the zero bits asked by default: about 16,000
+// hashes, a third of a second in Chromium on a laptop core with
+// crypto.subtle, up to a second on a phone (BenchmarkRegistrationWork).
+const DefaultRegistrationWork = 14
 
 // challengeTTL is how long a challenge may be solved and used.
 const challengeTTL = 10 * time.Minute

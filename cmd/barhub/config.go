@@ -163,7 +163,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
 	fs.Float64Var(&c.RateDietary, "rate-dietary", e.num("BARHUB_RATE_DIETARY", 2), "previews of dietary words (the RSVP form's \"we read\") per second per guest (BARHUB_RATE_DIETARY)")
 	fs.Float64Var(&c.RateRegister, "rate-register", e.num("BARHUB_RATE_REGISTER", 0.1), "registrations on the public /join page per second per address: 0.1 is one every ten seconds (BARHUB_RATE_REGISTER)")
-	fs.IntVar(&c.RegistrationWork, "registration-work", int(e.num("BARHUB_REGISTRATION_WORK", 16)), "zero bits of the /join page's proof of work: each one doubles a phone's work, 16 is about a second (BARHUB_REGISTRATION_WORK)")
+	fs.IntVar(&c.RegistrationWork, "registration-work", int(e.num("BARHUB_REGISTRATION_WORK", 14)), "zero bits of the /join page's proof of work: each one doubles a phone's work, 14 is up to a second (BARHUB_REGISTRATION_WORK)")
 	fs.IntVar(&c.MaxOpenOrders, "max-open-orders", int(e.num("BARHUB_MAX_OPEN_ORDERS", 3)), "orders a guest may have waiting at the bar at once (BARHUB_MAX_OPEN_ORDERS)")
 	fs.Float64Var(&c.DrinksPerHour, "drinks-per-hour", e.num("BARHUB_DRINKS_PER_HOUR", 0), "standard drinks a guest may order per hour; 0 leaves pacing off (BARHUB_DRINKS_PER_HOUR)")
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")

@@ -40,7 +40,7 @@ func TestRegistrationGuardsDefault(t *testing.T) {
 		rate float64
 		work int
 	}{
-		{nil, nil, 0.1, 16},
+		{nil, nil, 0.1, 14},
 		{[]string{"--rate-register", "0", "--registration-work", "8"}, nil, 0, 8},
 		{nil, map[string]string{"BARHUB_RATE_REGISTER": "1", "BARHUB_REGISTRATION_WORK": "20"}, 1, 20},
 	} {

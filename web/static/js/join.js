@@ -5,6 +5,7 @@
 // the person stands (/join?r=<link>), kept in this browser, and follows it.
 import { api } from "./api.js";
 import { t, formatDate } from "./i18n.js";
+import { solve } from "./pow.js";
 
 const KEY_REG = "barhub.registration";
 const $ = (id) => document.getElementById(id);
@@ -19,31 +20,6 @@ function show(el, on) {
 function fail(box, message) {
   box.textContent = message;
   box.hidden = false;
-}
-
-// solve finds the nonce, hashing a batch at a time so crypto.subtle's promises overlap.
-async function solve(challenge, bits) {
-  const enc = new TextEncoder();
-  const zeros = (buf) => {
-    const b = new Uint8Array(buf);
-    let n = 0;
-    for (const x of b) {
-      if (x === 0) {
-        n += 8;
-        continue;
-      }
-      return n + Math.clz32(x) - 24;
-    }
-    return n;
-  };
-  const BATCH = 256;
-  for (let start = 0; ; start += BATCH) {
-    const sums = await Promise.all(
-      Array.from({ length: BATCH }, (_, i) => crypto.subtle.digest("SHA-256", enc.encode(challenge + (start + i)))),
-    );
-    const hit = sums.findIndex((s) => zeros(s) >= bits);
-    if (hit >= 0) return String(start + hit);
-  }
 }
 
 function words(value) {
