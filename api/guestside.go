@@ -40,7 +40,11 @@ func (s *Server) newGuestSide() guestSide {
 		inv.Mail = mailQueue{s.store}
 	}
 	g.invitations = app.NewInvitations(inv)
-	g.registrations = app.NewRegistrations(app.RegistrationsDeps{Store: s.store, Publish: s.publish, Notify: s.placeOffered, Log: s.log, Now: s.cfg.Now})
+	regs := app.RegistrationsDeps{Store: s.store, Publish: s.publish, Notify: s.placeOffered, JobQueued: s.ai.JobQueued, Log: s.log, Now: s.cfg.Now}
+	if s.mail.Configured {
+		regs.Mail = mailQueue{s.store}
+	}
+	g.registrations = app.NewRegistrations(regs)
 	// A registered guest who declines gives the places back to the line.
 	g.rsvp.OnDeclined(g.registrations.Declined)
 	return g

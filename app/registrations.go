@@ -11,6 +11,7 @@ import (
 
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 )
@@ -32,6 +33,7 @@ type RegistrationStore interface {
 	UpdateGuest(ctx context.Context, id string, p guest.Patch, by string) (guest.Guest, error)
 	GuestByID(ctx context.Context, id string) (guest.Guest, error)
 	InsertAudit(ctx context.Context, e *audit.Entry) error
+	SetInvite(ctx context.Context, id string, inv guest.Invite) error
 }
 
 // OfferNotifier tells a person on the waiting list that a place is
@@ -51,11 +53,13 @@ const registrationLockTTL = 30 * time.Second
 // the one turn store.RegistrationLock, so across instances each place is
 // given once and each freed place offered to exactly one person.
 type Registrations struct {
-	store  RegistrationStore
-	pub    Publisher
-	notify OfferNotifier
-	log    *slog.Logger
-	now    func() time.Time
+	store     RegistrationStore
+	pub       Publisher
+	notify    OfferNotifier
+	mail      MailQueue
+	jobQueued func(store.Job)
+	log       *slog.Logger
+	now       func() time.Time
 }
 
 // RegistrationsDeps are the parts of Registrations; Now defaults to time.Now.
@@ -63,8 +67,13 @@ type RegistrationsDeps struct {
 	Store   RegistrationStore
 	Publish Publisher
 	Notify  OfferNotifier
-	Log     *slog.Logger
-	Now     func() time.Time
+	// Mail, when e-mail is set up, sends a placed person their code as
+	// an invitation e-mail; JobQueued hands its job to this instance's
+	// worker at once.
+	Mail      MailQueue
+	JobQueued func(store.Job)
+	Log       *slog.Logger
+	Now       func() time.Time
 }
 
 // NewRegistrations returns the use case over d.
@@ -75,7 +84,7 @@ func NewRegistrations(d RegistrationsDeps) *Registrations {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, log: d.Log, now: d.Now}
+	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, mail: d.Mail, jobQueued: d.JobQueued, log: d.Log, now: d.Now}
 }
 
 // RegistrationView is a registration as the person's status page shows it.
@@ -154,6 +163,7 @@ func (u *Registrations) Register(ctx context.Context, r guest.Registration) (Reg
 	audit.Note(ctx, "status", string(r.Status))
 	audit.Note(ctx, "people", r.Heads())
 	u.changed(ctx)
+	u.mailCode(ctx, r)
 	return u.view(ctx, r, true)
 }
 
@@ -249,7 +259,36 @@ func (u *Registrations) Accept(ctx context.Context, token string) (RegistrationV
 	audit.SetSubject(ctx, r.ID)
 	audit.Note(ctx, "people", r.Heads())
 	u.changed(ctx)
+	u.mailCode(ctx, r)
 	return u.view(ctx, r, true)
+}
+
+// mailCode e-mails a placed person their code, link and QR code: the
+// invitation e-mail, sent once per code like the host's (a durable job,
+// retried). Best effort: the status page shows the code whatever happens.
+func (u *Registrations) mailCode(ctx context.Context, r guest.Registration) {
+	if u.mail == nil || r.Status != guest.RegPlaced {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	g, err := u.store.GuestByID(ctx, r.GuestID)
+	if err != nil {
+		u.log.WarnContext(ctx, "e-mail a registration's code", "registration", r.ID, "err", err)
+		return
+	}
+	j, err := u.mail.Queue(ctx, g, invite.InvitationMailing(g.Code), invite.KindInvitation, r.Language)
+	if err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			u.log.WarnContext(ctx, "e-mail a registration's code", "registration", r.ID, "err", err)
+		}
+		return
+	}
+	if err := u.store.SetInvite(ctx, g.ID, guest.Invite{How: guest.InviteEmail, At: u.now(), Status: guest.InviteQueued}); err != nil {
+		u.log.WarnContext(ctx, "mark invitation queued", "guest", g.ID, "err", err)
+	}
+	if u.jobQueued != nil {
+		u.jobQueued(j)
+	}
 }
 
 // Cancel withdraws the person's registration; places it held go to the

@@ -11,6 +11,7 @@ import (
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -181,5 +182,42 @@ func TestRegistrationApprovalAndCapacityRaise(t *testing.T) {
 	}
 	if v, _ := regs.Status(ctx, ed.Token); v.Status != guest.RegOffered {
 		t.Fatalf("Ed after the raise: %s, want offered", v.Status)
+	}
+}
+
+// outbox queues e-mails as barhub does: a delivery and a job in the store.
+type outbox struct{ st *store.Store }
+
+func (o outbox) Queue(ctx context.Context, g guest.Guest, mailing, kind, lang string) (store.Job, error) {
+	return invite.Queue(ctx, o.st, g, mailing, kind, lang)
+}
+
+// With e-mail set up, a person given a place is sent their code once, in
+// their language, as the invitation e-mail.
+func TestRegistrationMailsTheCode(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	var queued []store.Job
+	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st, Mail: outbox{st}, JobQueued: func(j store.Job) { queued = append(queued, j) }})
+	setRegistration(t, st, guest.RegistrationOpen, 0)
+	r := registration("Eva", 0)
+	r.Language = "sv"
+	v, err := regs.Register(ctx, r)
+	if err != nil || v.Status != guest.RegPlaced {
+		t.Fatalf("Eva: %+v, %v", v, err)
+	}
+	ds, err := st.Deliveries(ctx, invite.InvitationMailing(v.Code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].To != "Eva@example.com" || ds[0].Kind != invite.KindInvitation || len(queued) != 1 {
+		t.Fatalf("deliveries %+v, jobs %d; want one invitation to Eva@example.com", ds, len(queued))
+	}
+	if g, _ := st.GuestByCode(ctx, v.Code); g.Invite == nil || g.Invite.How != guest.InviteEmail {
+		t.Fatalf("Eva's invite: %+v, want e-mail", g.Invite)
+	}
+	// Registering again sends nothing more.
+	if _, err := regs.Register(ctx, r); err != nil || len(queued) != 1 {
+		t.Fatalf("again: %v, %d jobs", err, len(queued))
 	}
 }
