@@ -459,7 +459,18 @@ func (s *Server) handleGetSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, s.settingsView(st))
+	writeJSON(w, http.StatusOK, s.settingsView(settingsOut(st)))
+}
+
+// settingsOut is the settings as the host's page reads them: dates in
+// the event's zone, the registration mode and offer time filled in.
+func settingsOut(st guest.Settings) guest.Settings {
+	st = st.InZone()
+	st.Registration = st.RegistrationMode()
+	if st.OfferHours <= 0 {
+		st.OfferHours = guest.DefaultOfferHours
+	}
+	return st
 }
 
 func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
@@ -473,15 +484,17 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, fieldError(err))
 		return
 	}
-	before, beforeErr := s.store.Settings(r.Context())
+	before, beforeErr := s.store.Settings(r.Context()) // for the audit log; best effort
+	if beforeErr != nil && (in.PublicMenu == nil || in.Registration == nil || in.Capacity == nil || in.OfferHours == nil) {
+		// Left out, the public-menu switch and the registration settings
+		// keep what is saved: that needs the saved ones.
+		s.fail(w, r, beforeErr)
+		return
+	}
 	if in.PublicMenu == nil {
-		// A form without the switch leaves it as it is.
-		if beforeErr != nil {
-			s.fail(w, r, beforeErr)
-			return
-		}
 		st.PublicMenu = before.PublicMenu
 	}
+	st.KeepRegistration(in, before)
 	saved, err := s.store.SaveSettings(r.Context(), st)
 	if err != nil {
 		s.fail(w, r, err)
@@ -494,5 +507,11 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	// once; the data is what GET /api/rsvp gives as "event".
 	s.publishEvent(r.Context(), live.TopicGuests, live.EventEventChanged, saved.Details(time.Now()))
 	s.forgetPublicMenu()
-	writeJSON(w, http.StatusOK, s.settingsView(saved))
+	if saved.Capacity != before.Capacity || saved.RegistrationMode() != before.RegistrationMode() {
+		// A raised capacity offers the new places to the waiting list.
+		if err := s.guests.registrations.Refill(r.Context()); err != nil {
+			s.log.WarnContext(r.Context(), "offer places after a capacity change; the sweep tries again", "err", err)
+		}
+	}
+	writeJSON(w, http.StatusOK, s.settingsView(settingsOut(saved)))
 }

@@ -57,6 +57,11 @@ var auditActions = map[string]string{
 	"POST /api/admin/reminders":                    "reminder.create",
 	"DELETE /api/admin/reminders/{id}":             "reminder.delete",
 	"POST /api/door/walkins":                       "door.walk_in",
+	"POST /api/register":                           "registration.create",
+	"POST /api/register/{token}/accept":            "registration.accept",
+	"POST /api/register/{token}/cancel":            "registration.cancel",
+	"POST /api/admin/registrations/{id}/approve":   "registration.approve",
+	"DELETE /api/admin/registrations/{id}":         "registration.remove",
 }
 
 // auditUnmapped is the action of a mutating route missing from

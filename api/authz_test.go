@@ -113,6 +113,11 @@ var policy = map[string]access{
 	"GET /api/drinks":                              menuReader,
 	"GET /api/drinks/{id}":                         menuReader,
 	"POST /api/door/walkins":                       bartender,
+	"GET /api/register/challenge":                  public,
+	"POST /api/register":                           public,
+	"GET /api/register/{token}":                    public, // the link's secret is checked
+	"POST /api/register/{token}/accept":            public, // the link's secret is checked
+	"POST /api/register/{token}/cancel":            public, // the link's secret is checked
 }
 
 // policyPrefixes covers routes added later under a prefix whose rule is

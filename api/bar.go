@@ -29,6 +29,9 @@ type BarConfig struct {
 	// RateDietary is reads of dietary words (POST /api/dietary/read, the
 	// RSVP form's preview) per second per guest; zero or less is no limit.
 	RateDietary float64
+	// RateRegister is new registrations (POST /api/register) per second
+	// per address; zero or less is no limit.
+	RateRegister float64
 	// MaxOpenOrders is how many orders a guest may have queued or in the
 	// making at once (default 3).
 	MaxOpenOrders int
@@ -211,6 +214,8 @@ func (s *Server) allow(w http.ResponseWriter, r *http.Request, class, client str
 		rate = s.bar.cfg.RateOrders
 	case "dietary":
 		rate = s.bar.cfg.RateDietary
+	case "register":
+		rate = s.bar.cfg.RateRegister
 	}
 	d, err := s.bar.limiter.Allow(r.Context(), class+":"+client, rate)
 	if err != nil {

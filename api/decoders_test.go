@@ -40,6 +40,7 @@ var decoded = map[string]reflect.Type{
 	"publicURLInput":       reflect.TypeFor[publicURLInput](),
 	"push.Subscription":    reflect.TypeFor[push.Subscription](),
 	"reasonRequest":        reflect.TypeFor[reasonRequest](),
+	"registerRequest":      reflect.TypeFor[registerRequest](),
 	"recommendationInput":  reflect.TypeFor[recommendationInput](),
 	"reminderInput":        reflect.TypeFor[reminderInput](),
 	"rsvpRequest":          reflect.TypeFor[rsvpRequest](),

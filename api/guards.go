@@ -21,7 +21,8 @@ func (s *Server) requireAppKey(next http.Handler) http.Handler {
 
 // limit holds each client to class's rate (allow): browse counts a
 // signed-in guest, else the address, for the public reads; orders and
-// dietary, on signed-in routes, count the signed-in person.
+// dietary, on signed-in routes, count the signed-in person; register, the
+// public registration, counts the address.
 func (s *Server) limit(class string) func(http.Handler) http.Handler {
 	return func(next http.Handler) http.Handler {
 		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -38,6 +39,9 @@ func (s *Server) rateClient(r *http.Request, class string) string {
 	if class == "browse" {
 		id, signed := s.optionalIdentity(r)
 		return browseClient(r, id, signed)
+	}
+	if class == "register" {
+		return "ip:" + clientIP(r)
 	}
 	return identity(r.Context()).GuestID
 }

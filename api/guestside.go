@@ -12,6 +12,7 @@ type guestSide struct {
 	door          *app.Door
 	announcements *app.Announcements
 	invitations   *app.Invitations
+	registrations *app.Registrations
 }
 
 // The guest side's answers and events, by the names this package's
@@ -39,5 +40,12 @@ func (s *Server) newGuestSide() guestSide {
 		inv.Mail = mailQueue{s.store}
 	}
 	g.invitations = app.NewInvitations(inv)
+	regs := app.RegistrationsDeps{Store: s.store, Publish: s.publish, Notify: s.placeOffered, JobQueued: s.ai.JobQueued, Log: s.log, Now: s.cfg.Now}
+	if s.mail.Configured {
+		regs.Mail = mailQueue{s.store}
+	}
+	g.registrations = app.NewRegistrations(regs)
+	// A registered guest who declines gives the places back to the line.
+	g.rsvp.OnDeclined(g.registrations.Declined)
 	return g
 }

@@ -15,6 +15,10 @@ type Scheduler interface {
 // sweepEvery spaces the sweeps of the order path's records.
 const sweepEvery = 10 * time.Minute
 
+// offerSweepEvery is how late past its time an offered place may go to
+// the next in line.
+const offerSweepEvery = 30 * time.Second
+
 // schedule registers the API's periodic work with m: removing expired
 // idempotency records and old preparation samples, repairing what a crash
 // mid-archive leaves, and correcting the view of the unfinished orders.
@@ -36,6 +40,11 @@ func (s *Server) schedule(m Scheduler) {
 		return err
 	}))
 	m.Every("correct the order view", s.bar.orders.fixCheck(), s.bar.orders.fix)
+	// An offered place not taken in time goes to the next in line.
+	m.Every("expire registration offers", offerSweepEvery, withTimeout(time.Minute, func(ctx context.Context) error {
+		_, err := s.guests.registrations.ExpireOffers(ctx)
+		return err
+	}))
 }
 
 // withTimeout bounds each run of fn to d.

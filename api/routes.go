@@ -47,6 +47,13 @@ func (s *Server) routes() http.Handler {
 		r.With(s.requireAppKey, s.limit("browse"), s.requireMenuReader).Get("/drinks/{id}", s.handleDrink)
 		r.With(s.limit("browse")).Get("/app-key", s.handleAppKey)
 		r.Post("/board/login", s.handleBoardLogin)
+		// The public registration page (docs/REGISTRATION.md): a proof of
+		// work and a per-address limit in front of every new registration.
+		r.With(s.limit("browse")).Get("/register/challenge", s.handleRegisterChallenge)
+		r.With(s.limit("register"), s.recordAudit).Post("/register", s.handleRegister)
+		r.With(s.limit("browse")).Get("/register/{token}", s.handleRegistrationStatus)
+		r.With(s.limit("browse"), s.recordAudit).Post("/register/{token}/accept", s.handleRegistrationAccept)
+		r.With(s.limit("browse"), s.recordAudit).Post("/register/{token}/cancel", s.handleRegistrationCancel)
 
 		// The pick-up board: its own token, or the bar's and the host's.
 		r.Group(func(r chi.Router) {
@@ -121,6 +128,9 @@ func (s *Server) routes() http.Handler {
 			r.Get("/admin/groups", s.handleGroups)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)
+			r.Get("/admin/registrations", s.handleAdminRegistrations)
+			r.Post("/admin/registrations/{id}/approve", s.handleApproveRegistration)
+			r.Delete("/admin/registrations/{id}", s.handleRemoveRegistration)
 			r.Get("/admin/reports/dietary", s.handleDietaryReport)
 			r.Get("/admin/reports/shopping", s.handleShoppingPlan)
 			r.Get("/admin/reports/shopping.csv", s.handleShoppingCSV)

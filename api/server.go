@@ -80,6 +80,12 @@ type Config struct {
 	// PublicMenu is --public-menu: whether the menu is readable without
 	// signing in until the host's switch says otherwise (publicmenu.go).
 	PublicMenu bool
+	// RegistrationWork is the zero bits the registration page's proof of
+	// work asks for (default DefaultRegistrationWork; tests ask for few).
+	RegistrationWork int
+	// Now is the registrations' clock (offers and their expiry); nil is
+	// time.Now. Tests move it instead of waiting hours.
+	Now func() time.Time
 }
 
 // MetricsAccess guards GET /metrics on the guests' port. The zero value
@@ -139,6 +145,10 @@ type Deps struct {
 	// Maintenance runs the API's sweeps and repairs (maintain.go); nil
 	// runs none.
 	Maintenance Scheduler
+	// PlaceOffered is the hook that tells a person on the waiting list
+	// that a place is offered (e-mail, Web Push); nil tells no one, the
+	// status page still shows it (docs/REGISTRATION.md).
+	PlaceOffered app.OfferNotifier
 }
 
 // Server holds the dependencies the handlers use.
@@ -194,6 +204,11 @@ type Server struct {
 
 	// The guest side's use cases (guestside.go).
 	guests guestSide
+
+	// The registration page's proof of work (registration_challenge.go)
+	// and the hook that tells of offered places.
+	challenge    challenger
+	placeOffered app.OfferNotifier
 }
 
 // New builds the API and returns its handler.
@@ -261,6 +276,7 @@ func New(d Deps) http.Handler {
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
+	s.placeOffered = d.PlaceOffered
 	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {

@@ -31,7 +31,13 @@ type RSVP struct {
 	store     RSVPStore
 	dashboard *Dashboard
 	now       func() time.Time
+	// declined hears of guests who declined (the registrations' places).
+	declined func(ctx context.Context, guests []guest.Guest)
 }
+
+// OnDeclined has fn hear, after each answer that declines, the guests as
+// they are after it.
+func (u *RSVP) OnDeclined(fn func(ctx context.Context, guests []guest.Guest)) { u.declined = fn }
 
 // NewRSVP returns the RSVP use case over st, telling the host's dashboard
 // of every answer.
@@ -136,6 +142,9 @@ func (u *RSVP) Answer(ctx context.Context, who auth.Identity, a guest.Answer) (R
 		u.dashboard.GuestsChanged(ctx, NewGuestsChanged("rsvp", who, after, nil, &said))
 	}
 	noteAnswer(ctx, me, said)
+	if d.Status == guest.StatusDeclined && u.declined != nil {
+		u.declined(ctx, after)
+	}
 	return view, nil
 }
 

@@ -186,7 +186,8 @@ type Guest struct {
 	CheckInRound int `bson:"checkInRound,omitempty" json:"-"`
 	// Source says how the guest came onto the list when it was not the
 	// host's desk or an import: "walk-in" (SourceWalkIn), added at the
-	// door, with WalkIn saying by whom and when.
+	// door, with WalkIn saying by whom and when, or SourceRegistration,
+	// through the public registration page.
 	Source string  `bson:"source,omitempty" json:"source,omitempty"`
 	WalkIn *WalkIn `bson:"walkIn,omitempty" json:"walkIn,omitempty"`
 	// SessionVersion goes up whenever the guest's sessions must end (a new

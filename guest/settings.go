@@ -25,8 +25,15 @@ type Settings struct {
 	// PublicMenu is the host's switch of the public menu (/menu readable
 	// without signing in, docs/MENU.md): nil until the host sets it, and
 	// then --public-menu (BARHUB_PUBLIC_MENU) decides; once set, it wins.
-	PublicMenu *bool     `bson:"publicMenu,omitempty" json:"publicMenu,omitempty"`
-	UpdatedAt  time.Time `bson:"updatedAt" json:"updatedAt"`
+	PublicMenu *bool `bson:"publicMenu,omitempty" json:"publicMenu,omitempty"`
+	// Registration is who may join without an invitation: closed (the
+	// default), open or approval; Capacity bounds the people registrations
+	// bring (0: no bound); OfferHours is how long a freed place waits for
+	// the first in line (docs/REGISTRATION.md).
+	Registration string    `bson:"registration,omitempty" json:"registration"`
+	Capacity     int       `bson:"capacity,omitempty" json:"capacity"`
+	OfferHours   int       `bson:"offerHours,omitempty" json:"offerHours"`
+	UpdatedAt    time.Time `bson:"updatedAt" json:"updatedAt"`
 }
 
 // MenuIsPublic is whether the menu may be read without signing in: the
@@ -36,6 +43,22 @@ func (s Settings) MenuIsPublic(def bool) bool {
 		return *s.PublicMenu
 	}
 	return def
+}
+
+// RegistrationMode is the registration mode, closed when unset.
+func (s Settings) RegistrationMode() string {
+	if ValidRegistrationMode(s.Registration) {
+		return s.Registration
+	}
+	return RegistrationClosed
+}
+
+// OfferFor is how long an offered place waits for its answer.
+func (s Settings) OfferFor() time.Duration {
+	if s.OfferHours <= 0 {
+		return DefaultOfferHours * time.Hour
+	}
+	return time.Duration(s.OfferHours) * time.Hour
 }
 
 // DefaultSettings are what a new party starts with.
@@ -63,7 +86,18 @@ type SettingsInput struct {
 	Timezone     string `json:"timezone"`
 	// PublicMenu switches the public menu; absent keeps it as it is.
 	PublicMenu *bool `json:"publicMenu"`
+	// Registration, Capacity and OfferHours left out keep what is saved
+	// (the settings form of older pages does not send them).
+	Registration *string `json:"registration"`
+	Capacity     *int    `json:"capacity"`
+	OfferHours   *int    `json:"offerHours"`
 }
+
+// MaxCapacity and MaxOfferHours bound the registration settings.
+const (
+	MaxCapacity   = 1_000_000
+	MaxOfferHours = 24 * 30
+)
 
 // FieldError names the field an input is wrong in.
 type FieldError struct {
@@ -124,7 +158,39 @@ func ParseSettings(in SettingsInput) (Settings, error) {
 	if s.EventDate != nil && s.RSVPDeadline != nil && s.RSVPDeadline.After(*s.EventDate) {
 		return s, &FieldError{"rsvpDeadline", "is after the event; set it before the event date"}
 	}
+	if in.Registration != nil {
+		if !ValidRegistrationMode(*in.Registration) {
+			return s, &FieldError{"registration", "is closed, open or approval"}
+		}
+		s.Registration = *in.Registration
+	}
+	if in.Capacity != nil {
+		if *in.Capacity < 0 || *in.Capacity > MaxCapacity {
+			return s, &FieldError{"capacity", "is a number of people from 0 (no limit) to 1000000"}
+		}
+		s.Capacity = *in.Capacity
+	}
+	if in.OfferHours != nil {
+		if *in.OfferHours < 1 || *in.OfferHours > MaxOfferHours {
+			return s, &FieldError{"offerHours", "is a number of hours from 1 to 720"}
+		}
+		s.OfferHours = *in.OfferHours
+	}
 	return s, nil
+}
+
+// KeepRegistration copies into s the registration settings of before
+// that the form in left out.
+func (s *Settings) KeepRegistration(in SettingsInput, before Settings) {
+	if in.Registration == nil {
+		s.Registration = before.Registration
+	}
+	if in.Capacity == nil {
+		s.Capacity = before.Capacity
+	}
+	if in.OfferHours == nil {
+		s.OfferHours = before.OfferHours
+	}
 }
 
 func parseWhen(v string, loc *time.Location) (*time.Time, error) {
@@ -153,6 +219,9 @@ type Public struct {
 	RSVPDeadline   *time.Time `json:"rsvpDeadline"`
 	Timezone       string     `json:"timezone"`
 	DeadlinePassed bool       `json:"deadlinePassed"`
+	// Registration is closed, open or approval: whether the public
+	// registration page (/join) takes people.
+	Registration string `json:"registration"`
 }
 
 // Public returns the public part of s at now.
@@ -160,6 +229,7 @@ func (s Settings) Public(now time.Time) Public {
 	return Public{
 		EventName: s.EventName, EventDate: s.local(s.EventDate), DressCode: s.DressCode,
 		RSVPDeadline: s.local(s.RSVPDeadline), Timezone: s.Timezone, DeadlinePassed: s.DeadlinePassed(now),
+		Registration: s.RegistrationMode(),
 	}
 }
 

@@ -37,8 +37,11 @@ const (
 	EventStatsUpdated  = "stats.updated"
 	EventGuestActivity = "guest.activity"
 	EventInviteUpdated = "invite.updated"
-	EventPromptReady   = "drink.prompt_ready"
-	EventAlert         = "alert"
+	// EventRegistrationsChanged carries the registrations' figures and
+	// list (app.RegistrationsDesk) after every change of places.
+	EventRegistrationsChanged = "registrations.changed"
+	EventPromptReady          = "drink.prompt_ready"
+	EventAlert                = "alert"
 )
 
 // Arrivals at the door, on both TopicAdmin and TopicBar (door staff sign

@@ -110,3 +110,17 @@ func (s *Store) SetAppKey(ctx context.Context, enabled, rotate bool, by string) 
 	}
 	return s.AppKey(ctx)
 }
+
+// RegistrationChallengeKey returns the key that signs the registration
+// page's proof-of-work challenges (docs/REGISTRATION.md).
+func (s *Store) RegistrationChallengeKey(ctx context.Context) ([]byte, error) {
+	doc, err := s.ensureSecret(ctx, "registration-challenge", 32)
+	if err != nil {
+		return nil, err
+	}
+	key, err := hex.DecodeString(doc.Value)
+	if err != nil {
+		return nil, fmt.Errorf("registration challenge key: %w", err)
+	}
+	return key, nil
+}

@@ -245,6 +245,7 @@ var collections = []string{
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
 	collDeliveries, collReminders, collGuestChanges, collHealth,
+	collRegistrations,
 }
 
 // indexModels lists every index per collection. Each file that owns a
@@ -253,8 +254,10 @@ var collections = []string{
 func indexModels() map[string][]mongo.IndexModel {
 	return map[string][]mongo.IndexModel{
 		collGuests: guestIndexes(),
-		collClaims: claimIndexes(),
-		collDrinks: drinkIndexes(), collOrders: orderIndexes(), collArchive: orderIndexes(), collPrepSamples: prepSampleIndexes(), collIdempotency: idempotencyIndexes(),
+		// The public registrations and their waiting list (registrations.go).
+		collRegistrations: registrationIndexes(),
+		collClaims:        claimIndexes(),
+		collDrinks:        drinkIndexes(), collOrders: orderIndexes(), collArchive: orderIndexes(), collPrepSamples: prepSampleIndexes(), collIdempotency: idempotencyIndexes(),
 
 		// The AI worker's queue and its answers.
 		collJobs:            jobIndexes(),

@@ -29,6 +29,7 @@ var static embed.FS
 var pages = map[string]string{
 	"/":      "index.html",
 	"/login": "login.html",
+	"/join":  "join.html",
 	"/bar":   "bar.html",
 	"/admin": "admin.html",
 	"/door":  "door.html",

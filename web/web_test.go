@@ -167,6 +167,7 @@ func TestNewHandlerContentTypes(t *testing.T) {
 	fsys := fstest.MapFS{
 		"static/index.html":           {Data: []byte("<!doctype html>")},
 		"static/login.html":           {Data: []byte("<!doctype html>")},
+		"static/join.html":            {Data: []byte("<!doctype html>")},
 		"static/bar.html":             {Data: []byte("<!doctype html>")},
 		"static/admin.html":           {Data: []byte("<!doctype html>")},
 		"static/door.html":            {Data: []byte("<!doctype html>")},

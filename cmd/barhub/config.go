@@ -49,11 +49,16 @@ type config struct {
 	RateBrowse     float64
 	RateOrders     float64
 	RateDietary    float64
-	MaxOpenOrders  int
-	DrinksPerHour  float64
-	AWSRegion      string
-	BedrockModel   string
-	BedrockURL     string
+	// RateRegister and RegistrationWork guard the public registration
+	// page: registrations per second per address, and the proof of work's
+	// zero bits (docs/REGISTRATION.md).
+	RateRegister     float64
+	RegistrationWork int
+	MaxOpenOrders    int
+	DrinksPerHour    float64
+	AWSRegion        string
+	BedrockModel     string
+	BedrockURL       string
 	// ImageModel pictures drinks with Bedrock ("off": barhub's drawings
 	// only); ImageWidth × ImageHeight and ImageQuality are the pictures'.
 	ImageModel   string
@@ -184,6 +189,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.Float64Var(&c.RateBrowse, "rate-browse", e.num("BARHUB_RATE_BROWSE", 100), "menu reads per second per client (BARHUB_RATE_BROWSE)")
 	fs.Float64Var(&c.RateOrders, "rate-orders", e.num("BARHUB_RATE_ORDERS", 50), "order requests per second per client (BARHUB_RATE_ORDERS)")
 	fs.Float64Var(&c.RateDietary, "rate-dietary", e.num("BARHUB_RATE_DIETARY", 2), "previews of dietary words (the RSVP form's \"we read\") per second per guest (BARHUB_RATE_DIETARY)")
+	fs.Float64Var(&c.RateRegister, "rate-register", e.num("BARHUB_RATE_REGISTER", 0.1), "registrations on the public /join page per second per address: 0.1 is one every ten seconds (BARHUB_RATE_REGISTER)")
+	fs.IntVar(&c.RegistrationWork, "registration-work", int(e.num("BARHUB_REGISTRATION_WORK", 14)), "zero bits of the /join page's proof of work: each one doubles a phone's work, 14 is up to a second (BARHUB_REGISTRATION_WORK)")
 	fs.IntVar(&c.MaxOpenOrders, "max-open-orders", int(e.num("BARHUB_MAX_OPEN_ORDERS", 3)), "orders a guest may have waiting at the bar at once (BARHUB_MAX_OPEN_ORDERS)")
 	fs.Float64Var(&c.DrinksPerHour, "drinks-per-hour", e.num("BARHUB_DRINKS_PER_HOUR", 0), "standard drinks a guest may order per hour; 0 leaves pacing off (BARHUB_DRINKS_PER_HOUR)")
 	fs.StringVar(&c.AWSRegion, "aws-region", e.str("AWS_REGION", ""), "AWS `region` for Bedrock; empty uses the local recommender (AWS_REGION)")

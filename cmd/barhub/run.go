@@ -267,6 +267,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 			ListenAddr: ln.Addr().String(), LANAddrs: lanAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
+			RegistrationWork: cfg.RegistrationWork,
 			// Guests never read the metrics: the guests' port serves
 			// them only to a scraper with the token.
 			Metrics: api.MetricsAccess{Off: true, Token: cfg.MetricsToken}},

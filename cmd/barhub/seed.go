@@ -27,6 +27,7 @@ func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) a
 		RateBrowse:    cfg.RateBrowse,
 		RateOrders:    cfg.RateOrders,
 		RateDietary:   cfg.RateDietary,
+		RateRegister:  cfg.RateRegister,
 		MaxOpenOrders: cfg.MaxOpenOrders,
 		DrinksPerHour: cfg.DrinksPerHour,
 		ImageDir:      filepath.Join(cfg.DataDir, "images"),

@@ -1,0 +1,74 @@
+package main
+
+import (
+	"context"
+	"testing"
+
+	"github.com/barhub/barhub/web/browsertest"
+)
+
+// TestBrowserRegistrationWaitingListAndOffer: with two places, three
+// people register on /join from their phones; the third waits. The first
+// declines on the RSVP, the third's page offers the freed place, she takes
+// it within its time, and the host's desk shows her placed, live.
+func TestBrowserRegistrationWaitingListAndOffer(t *testing.T) {
+	// A light proof of work and no per-address limit: the three phones
+	// share this machine's address.
+	s := startServer(t, "", nil, "--registration-work", "8", "--rate-register", "0")
+	admin := signInAdmin(t, s)
+	settings := map[string]any{"eventName": "Crayfish party", "timezone": "Europe/Stockholm", "registration": "open", "capacity": 2}
+	if status := admin.call("PUT", "/api/admin/settings", settings, nil); status != 200 {
+		t.Fatalf("open registration: %d", status)
+	}
+	b := browsertest.New(t)
+	desk := b.Page(t, browsertest.Laptop)
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, desk, "#live-status", "Live")
+	browsertest.WaitText(t, desk, "#registrations-counts", "0 of 2 places taken")
+
+	register := func(first string) context.Context {
+		ctx := b.Page(t, browsertest.Phone)
+		browsertest.Navigate(t, ctx, s.URL+"/join")
+		browsertest.WaitVisible(t, ctx, "#join-form")
+		browsertest.Fill(t, ctx, "#join-first", first)
+		browsertest.Fill(t, ctx, "#join-last", "Lind")
+		browsertest.Fill(t, ctx, "#join-email", first+"@example.com")
+		browsertest.Fill(t, ctx, "#join-needs", "vegan")
+		browsertest.Click(t, ctx, "#join-submit")
+		browsertest.WaitVisible(t, ctx, "#join-status")
+		return ctx
+	}
+	ada := register("Ada")
+	browsertest.WaitText(t, ada, "#join-status-text", "You're on the list")
+	browsertest.WaitVisible(t, ada, "#join-qr svg")
+	code := browsertest.Text(t, ada, "#join-code")
+	browsertest.Screenshot(t, ada, "join-placed")
+	register("Bo")
+	cy := register("Cy")
+	browsertest.WaitText(t, cy, "#join-status-text", "number 1 on the waiting list")
+	browsertest.Screenshot(t, cy, "join-waiting")
+	browsertest.WaitText(t, desk, "#registrations-counts", "2 of 2 places taken · 2 placed · 0 offered · 1 waiting")
+
+	// Ada signs in with the code her page showed and declines.
+	status, lr := login(t, s.URL, code, "lind")
+	if status != 200 {
+		t.Fatalf("Ada signs in with %q: %d", code, status)
+	}
+	ada2 := rsvpClient{t: t, base: s.URL, token: lr.Token}
+	if status := ada2.call("PUT", "/api/rsvp", map[string]any{"status": "declined"}, nil); status != 200 {
+		t.Fatalf("Ada declines: %d", status)
+	}
+	browsertest.WaitText(t, desk, "#registrations-counts", "1 offered · 0 waiting")
+
+	// Cy's page (opened again, as from the e-mail's link) offers the place.
+	browsertest.Navigate(t, cy, s.URL+"/join")
+	browsertest.WaitText(t, cy, "#join-status-text", "A place is free for you")
+	browsertest.Screenshot(t, cy, "join-offered")
+	browsertest.Click(t, cy, "#join-accept")
+	browsertest.WaitText(t, cy, "#join-status-text", "You're on the list, Cy")
+	browsertest.WaitVisible(t, cy, "#join-signin")
+
+	browsertest.WaitText(t, desk, "#registrations-counts", "2 of 2 places taken · 2 placed · 0 offered · 0 waiting")
+	browsertest.WaitText(t, desk, "#registrations-list", "Cy Lind")
+	browsertest.ScreenshotOf(t, desk, "#registrations", "desk-registrations")
+}
