@@ -31,8 +31,10 @@ var pages = map[string]string{
 	"/login": "login.html",
 	"/bar":   "bar.html",
 	"/admin": "admin.html",
-	"/door":  "door.html",
-	"/board": "board.html",
+	// The host's Orders screen and the night's report (docs/REPORTS.md).
+	"/admin/orders": "orders.html",
+	"/door":         "door.html",
+	"/board":        "board.html",
 	// The service worker lives at the root so its scope is the whole app
 	// (docs/PUSH.md); the manifest makes the guest app installable.
 	"/sw.js":                "sw.js",

@@ -169,6 +169,7 @@ func TestNewHandlerContentTypes(t *testing.T) {
 		"static/login.html":           {Data: []byte("<!doctype html>")},
 		"static/bar.html":             {Data: []byte("<!doctype html>")},
 		"static/admin.html":           {Data: []byte("<!doctype html>")},
+		"static/orders.html":          {Data: []byte("<!doctype html>")},
 		"static/door.html":            {Data: []byte("<!doctype html>")},
 		"static/board.html":           {Data: []byte("<!doctype html>")},
 		"static/sw.js":                {Data: []byte("")},
