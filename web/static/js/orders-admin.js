@@ -85,8 +85,10 @@ async function loadOrders() {
   }
 }
 
-function minutes(seconds) {
-  return seconds ? t("report.minutes", { n: formatNumber(seconds / 60, { maximumFractionDigits: 1 }) }) : "–";
+function minutes(seconds, timed) {
+  if (!timed) return "–";
+  if (seconds < 60) return t("report.seconds", { n: formatNumber(Math.round(seconds)) });
+  return t("report.minutes", { n: formatNumber(seconds / 60, { maximumFractionDigits: 1 }) });
 }
 
 function table(caption, heads, rows) {
@@ -107,7 +109,7 @@ function renderReport(r) {
   const hours = table(t("report.perHour"), [t("report.col.hour"), t("report.col.glasses"), ""],
     r.perHour.map((x) => h("tr", {}, h("td", {}, formatTime(new Date(x.hour), { hour: "2-digit", minute: "2-digit", timeZone: r.timezone })), h("td", {}, x.glasses), h("td", {}, bar(x.glasses, mostHour)))));
   const drinks = table(t("report.perDrink"), [t("report.col.drink"), t("report.col.glasses"), t("report.col.p50"), t("report.col.p90")],
-    r.perDrink.map((d) => h("tr", {}, h("td", {}, d.name), h("td", {}, d.glasses), h("td", {}, minutes(d.prepP50)), h("td", {}, minutes(d.prepP90)))));
+    r.perDrink.map((d) => h("tr", {}, h("td", {}, d.name), h("td", {}, d.glasses), h("td", {}, minutes(d.prepP50, d.timed)), h("td", {}, minutes(d.prepP90, d.timed)))));
   const guests = table(t("report.perGuest"), [t("report.col.guest"), t("report.col.glasses")],
     r.perGuest.map((g, i) => h("tr", {}, h("td", {}, r.anonymous ? t("report.guestNumber", { n: i + 1 }) : g.name), h("td", {}, g.glasses))));
   const usage = table(t("report.usage"), [t("report.col.ingredient"), t("report.col.used"), t("report.col.planned"), t("report.col.ratio")],
