@@ -91,6 +91,8 @@ var policy = map[string]access{
 	"GET /api/event.ics":                       signedIn,
 	"POST /api/admin/invitations/send":         admin,
 	"GET /api/admin/mail":                      admin,
+	"GET /api/admin/notifications":             admin,
+	"PUT /api/admin/notifications":             admin,
 	"GET /api/admin/reminders":                 admin,
 	"POST /api/admin/reminders":                admin,
 	"DELETE /api/admin/reminders/{id}":         admin,

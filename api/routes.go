@@ -123,6 +123,8 @@ func (s *Server) routes() http.Handler {
 			r.Get("/admin/invitations", s.handleInvitations)
 			r.Post("/admin/invitations/send", s.handleSendInvitations)
 			r.Get("/admin/mail", s.handleMailStatus)
+			r.Get("/admin/notifications", s.handleGetHostPrefs)
+			r.Put("/admin/notifications", s.handlePutHostPrefs)
 			r.Get("/admin/reminders", s.handleListReminders)
 			r.Post("/admin/reminders", s.handleCreateReminder)
 			r.Delete("/admin/reminders/{id}", s.handleDeleteReminder)

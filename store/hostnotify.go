@@ -27,9 +27,11 @@ type HostPrefs struct {
 	// DigestHour is the hour (0–23, the event's time zone) of the daily
 	// e-mail digest.
 	DigestHour int `bson:"digestHour" json:"digestHour"`
-	// AnswersSince is the end of the last summary of answers: the next
-	// one counts the answers after it.
-	AnswersSince time.Time `bson:"answersSince,omitempty" json:"-"`
+	// AnswersSince is the time of the last answer told: the next summary
+	// counts the answers after it. AnswersSentAt is when the last summary
+	// went out, for the batch.
+	AnswersSince  time.Time `bson:"answersSince,omitempty" json:"-"`
+	AnswersSentAt time.Time `bson:"answersSentAt,omitempty" json:"-"`
 }
 
 // Defaults of HostPrefs for an admin who never chose.
@@ -68,13 +70,13 @@ func (s *Store) SaveHostPrefs(ctx context.Context, p HostPrefs) error {
 	return nil
 }
 
-// MarkAnswersSummarised records that admin id has been told of the
-// answers up to at.
-func (s *Store) MarkAnswersSummarised(ctx context.Context, id string, at time.Time) error {
+// MarkAnswersSummarised records that admin id was told at sentAt of the
+// answers up to since.
+func (s *Store) MarkAnswersSummarised(ctx context.Context, id string, since, sentAt time.Time) error {
 	err := s.retry(ctx, onBusyOrDuplicate, func() error {
 		_, err := s.coll(collHostPrefs).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
 			bson.D{
-				{Key: "$set", Value: bson.D{{Key: "answersSince", Value: at}}},
+				{Key: "$set", Value: bson.D{{Key: "answersSince", Value: since}, {Key: "answersSentAt", Value: sentAt}}},
 				{Key: "$setOnInsert", Value: bson.D{{Key: "off", Value: bson.A{}}, {Key: "batchMinutes", Value: DefaultBatchMinutes}, {Key: "digestHour", Value: DefaultDigestHour}}},
 			},
 			options.UpdateOne().SetUpsert(true))
@@ -100,10 +102,12 @@ func (s *Store) Admins(ctx context.Context) ([]guest.Guest, error) {
 	return out, nil
 }
 
-// AnswersBetween returns the guests whose latest answer came after from
-// and at or before to, with their status and name.
-func (s *Store) AnswersBetween(ctx context.Context, from, to time.Time) ([]guest.Guest, error) {
-	cur, err := s.coll(collGuests).Find(ctx, bson.D{{Key: "rsvpDate", Value: bson.D{{Key: "$gt", Value: from}, {Key: "$lte", Value: to}}}},
+// AnswersAfter returns the guests whose latest answer came after from,
+// oldest first, with their status, answer time and name. It reads the
+// collection on the embedded database (not an _id look-up): the host's
+// summaries ask every few minutes, not per request.
+func (s *Store) AnswersAfter(ctx context.Context, from time.Time) ([]guest.Guest, error) {
+	cur, err := s.coll(collGuests).Find(ctx, bson.D{{Key: "rsvpDate", Value: bson.D{{Key: "$gt", Value: from}}}},
 		options.Find().SetProjection(bson.D{{Key: "status", Value: 1}, {Key: "rsvpDate", Value: 1}, {Key: "firstName", Value: 1}, {Key: "lastName", Value: 1}}).
 			SetSort(bson.D{{Key: "rsvpDate", Value: 1}, {Key: "_id", Value: 1}}))
 	if err != nil {

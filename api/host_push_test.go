@@ -1,0 +1,183 @@
+package api
+
+import (
+	"context"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/barhub/barhub/app"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/push/pushtest"
+)
+
+// clock is a test's time, moved by hand.
+type clock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (c *clock) now() time.Time { c.mu.Lock(); defer c.mu.Unlock(); return c.t }
+func (c *clock) add(d time.Duration) {
+	c.mu.Lock()
+	c.t = c.t.Add(d)
+	c.mu.Unlock()
+}
+
+// hostEnv is a push test server with the host's notifications over it,
+// and the admin's laptop subscribed.
+func hostEnv(t *testing.T) (*pushEnv, *app.Host, *clock, *pushtest.Device) {
+	p := newPushEnv(t)
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := &clock{t: time.Now().Add(-time.Second)}
+	h := app.NewHost(app.HostDeps{Store: p.store, Push: p.sender, Locale: cat, Now: c.now})
+	laptop := p.svc.NewDevice()
+	p.subscribe(p.aTok, laptop)
+	return p, h, c, laptop
+}
+
+// TestHostPushAnswersBatched: the host's laptop gets one notification
+// for three answers ("3 new answers: 2 coming, 1 declined"), nothing more
+// while the batch (five minutes) lasts, and the next answer after it; in Swedish for a
+// host whose page is in Swedish. Before, no admin was ever told.
+func TestHostPushAnswersBatched(t *testing.T) {
+	p, h, c, laptop := hostEnv(t)
+	ctx := context.Background()
+	if err := h.CheckAnswers(ctx); err != nil { // the first look starts the count
+		t.Fatal(err)
+	}
+	answer := func(first, status string) {
+		g := p.addGuest(guest.Guest{FirstName: first, LastName: "Answer"})
+		if code, body := p.do("PUT", "/api/rsvp", p.tokenFor(g), `{"status":"`+status+`"}`); code != http.StatusOK {
+			t.Fatalf("%s answers %s: %d %s", first, status, code, body)
+		}
+	}
+	answer("Cy", "coming")
+	answer("Di", "coming")
+	answer("Ed", "declined")
+	// The first answers after a quiet spell are told at the next look.
+	c.add(time.Minute)
+	if err := h.CheckAnswers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err := laptop.Wait(1, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := payloadOf(t, msgs[0])
+	if n.Kind != "host.answers" || n.Title != "New answers" || n.Body != "3 new answers: 2 coming, 1 declined" || n.URL != "/admin#guests" {
+		t.Errorf("notification %+v", n)
+	}
+	// A second instance looking at the same moment sends nothing more.
+	if err := h.CheckAnswers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	answer("Fi", "coming")
+	c.add(2 * time.Minute)
+	if err := h.CheckAnswers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.settle()
+	if n := len(laptop.Messages()); n != 1 {
+		t.Fatalf("%d notifications, want still 1 inside the next batch", n)
+	}
+	// The host reads Swedish: the next summary is in Swedish.
+	if err := p.store.SetGuestLanguage(ctx, p.admin.ID, "sv"); err != nil {
+		t.Fatal(err)
+	}
+	c.add(4 * time.Minute)
+	if err := h.CheckAnswers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	msgs, err = laptop.Wait(2, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := payloadOf(t, msgs[1]); n.Title != "Nya svar" || n.Body != "1 nytt svar: 1 kommer, 0 tackar nej" {
+		t.Errorf("second notification %+v", n)
+	}
+	// The host turns answers off: the next one is not sent.
+	if code, body := p.do("PUT", "/api/admin/notifications", p.aTok, map[string]any{"off": []string{"answers"}, "batchMinutes": 5, "digestHour": 9}); code != http.StatusOK {
+		t.Fatalf("turn answers off: %d %s", code, body)
+	}
+	answer("Gus", "declined")
+	c.add(10 * time.Minute)
+	if err := h.CheckAnswers(ctx); err != nil {
+		t.Fatal(err)
+	}
+	p.settle()
+	if n := len(laptop.Messages()); n != 2 {
+		t.Errorf("%d notifications after answers were turned off, want 2", n)
+	}
+}
+
+// TestHostPushLowStock: the bar serves 25 mojitos within the hour to a
+// party whose plan bought for four; white rum, at that pace, lasts
+// under half an hour and the host's laptop is told, once. Mint marked out
+// behind the bar is told too, once.
+func TestHostPushLowStock(t *testing.T) {
+	p, h, _, laptop := hostEnv(t)
+	ctx := context.Background()
+	if code, body := p.do("PUT", "/api/admin/guests/"+p.guest.ID, p.aTok, map[string]any{"status": "coming", "expectedGuests": 4}); code != http.StatusOK {
+		t.Fatalf("Ada coming: %d %s", code, body)
+	}
+	for range 5 {
+		v := p.order(p.gTok, 201, order.ItemInput{DrinkID: "mojito", Qty: 5})
+		for _, action := range []string{"start", "ready", "serve"} {
+			p.move(v.ID, action, 200)
+		}
+	}
+	levels, err := h.StockEstimate(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var rum app.StockLevel
+	for _, l := range levels {
+		if l.Key == "white rum" {
+			rum = l
+		}
+	}
+	t.Logf("white rum: %+v", rum)
+	if rum.Planned == 0 || rum.LastHour == 0 || !rum.Low() || rum.Out {
+		t.Fatalf("white rum %+v: want bought, used in the last hour and running low", rum)
+	}
+	if err := h.CheckStock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if code, body := p.do("PUT", "/api/bar/stock/Mint", p.bTok, map[string]bool{"inStock": false}); code != http.StatusOK {
+		t.Fatalf("mint out: %d %s", code, body)
+	}
+	if err := h.CheckStock(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := h.CheckStock(ctx); err != nil { // nothing new: nothing sent again
+		t.Fatal(err)
+	}
+	p.settle()
+	var rumLow, mintOut int
+	for _, m := range laptop.Messages() {
+		n := payloadOf(t, m)
+		if n.Kind != "host.low-stock" {
+			t.Errorf("notification %+v", n)
+		}
+		switch {
+		case n.Title == "White rum is running low" && strings.Contains(n.Body, "min left at the last hour's pace"):
+			rumLow++
+		case n.Title == "Mint is out" && strings.Contains(n.Body, "drinks on the menu need it"):
+			mintOut++
+		}
+	}
+	if rumLow != 1 || mintOut != 1 {
+		for _, m := range laptop.Messages() {
+			t.Logf("%s", m.Payload)
+		}
+		t.Errorf("white rum low told %d times, mint out %d times; want once each", rumLow, mintOut)
+	}
+}
