@@ -75,6 +75,7 @@ type HostStore interface {
 	Claim(ctx context.Context, key string, ttl time.Duration) error
 	ServedGlasses(ctx context.Context, since time.Time) (map[string]int, error)
 	CountJobsByStatus(ctx context.Context, kind string) (map[string]int64, error)
+	ListGuests(ctx context.Context, q store.GuestQuery) ([]guest.Guest, int64, error)
 }
 
 // HostMessage is a notification to the host: Title and Body name
@@ -432,3 +433,111 @@ func (h *Host) CheckStock(ctx context.Context) error {
 }
 
 func round1(x float64) float64 { return math.Round(x*10) / 10 }
+
+// maxDigestNames bounds the silent guests a digest names; the count
+// says the rest.
+const maxDigestNames = 30
+
+// CheckDigest sends each admin with an e-mail address and the digest on
+// the day's summary by e-mail, once a day at or after their DigestHour in
+// the event's time zone, exactly once across instances (a claim on the
+// admin and the date): the answers of the last 24 hours, who is still
+// silent, what is running low or out, and the dead jobs.
+func (h *Host) CheckDigest(ctx context.Context) error {
+	if h.mail == nil {
+		return nil
+	}
+	settings, err := h.st.Settings(ctx)
+	if err != nil {
+		return err
+	}
+	now := h.now().In(settings.Loc())
+	admins, err := h.st.Admins(ctx)
+	if err != nil {
+		return err
+	}
+	for _, a := range admins {
+		if a.Email == "" {
+			continue
+		}
+		p, err := h.st.HostPrefs(ctx, a.ID)
+		if err != nil {
+			return err
+		}
+		if slices.Contains(p.Off, HostDigest) || now.Hour() < p.DigestHour {
+			continue
+		}
+		first, err := h.once(ctx, fmt.Sprintf("digest/%s/%s", a.ID, now.Format(time.DateOnly)), 48*time.Hour)
+		if err != nil {
+			return err
+		}
+		if !first {
+			continue
+		}
+		subject, text, err := h.Digest(ctx, a.Language, settings, now)
+		if err != nil {
+			return err
+		}
+		if err := h.mail.SendDigest(ctx, a.Email, subject, text); err != nil {
+			h.log.WarnContext(ctx, "host digest not sent", "admin", a.ID, "err", err)
+		}
+	}
+	return nil
+}
+
+// Digest writes the day's summary in lang.
+func (h *Host) Digest(ctx context.Context, lang string, settings guest.Settings, now time.Time) (subject, text string, err error) {
+	answers, err := h.st.AnswersAfter(ctx, now.Add(-24*time.Hour))
+	if err != nil {
+		return "", "", err
+	}
+	coming, declined := 0, 0
+	for _, g := range answers {
+		switch g.Status {
+		case guest.StatusComing:
+			coming++
+		case guest.StatusDeclined:
+			declined++
+		}
+	}
+	var lines []string
+	add := func(id string, vars map[string]any) { lines = append(lines, h.text(lang, id, vars)) }
+	add("host.digest.answers", map[string]any{"Count": len(answers), "Coming": coming, "Declined": declined})
+	silent, total, err := h.st.ListGuests(ctx, store.GuestQuery{Status: guest.StatusPending, Limit: maxDigestNames})
+	if err != nil {
+		return "", "", err
+	}
+	add("host.digest.silent", map[string]any{"Count": int(total)})
+	for _, g := range silent {
+		lines = append(lines, "  - "+strings.TrimSpace(g.FirstName+" "+g.LastName))
+	}
+	if int(total) > len(silent) {
+		add("host.digest.more", map[string]any{"Count": int(total) - len(silent)})
+	}
+	levels, err := h.StockEstimate(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	low := 0
+	for _, s := range levels {
+		if !s.Low() {
+			continue
+		}
+		low++
+		if s.Out {
+			add("host.digest.out", map[string]any{"Name": s.Name})
+		} else {
+			add("host.digest.low", map[string]any{"Name": s.Name, "Minutes": s.MinutesLeft})
+		}
+	}
+	if low == 0 {
+		add("host.digest.stockFine", nil)
+	}
+	jobs, err := h.st.CountJobsByStatus(ctx, "")
+	if err != nil {
+		return "", "", err
+	}
+	add("host.digest.deadJobs", map[string]any{"Count": int(jobs[store.JobDead])})
+	subject = h.text(lang, "host.digest.subject", map[string]any{"Event": settings.EventName, "Date": now.Format(time.DateOnly)})
+	return subject, strings.Join(lines, "\n") + "\n", nil
+}
