@@ -44,6 +44,11 @@ func TestBrowserOrdersScreen(t *testing.T) {
 	b := browsertest.New(t)
 	desk := b.Page(t, browsertest.Laptop)
 	browsertest.SignIn(t, desk, p.s.URL, p.s.Code, p.s.LastName, "/admin")
+	// The host's notification settings are on the desk, every kind on.
+	browsertest.WaitText(t, desk, "#host-notify-title", "Notifications on this device")
+	browsertest.WaitText(t, desk, "#host-notify-form", "New answers")
+	browsertest.Eval[bool](t, desk, `document.getElementById("host-notify").scrollIntoView(), true`)
+	browsertest.Screenshot(t, desk, "host-notify")
 	// The desk's link to the Orders screen.
 	browsertest.Click(t, desk, `.desk-nav a[href="/admin/orders"]`)
 	browsertest.WaitPath(t, desk, "/admin/orders")
