@@ -181,3 +181,54 @@ func TestHostPushLowStock(t *testing.T) {
 		t.Errorf("white rum low told %d times, mint out %d times; want once each", rumLow, mintOut)
 	}
 }
+
+// TestHostPushDeadline: 30 hours before the RSVP deadline, with two
+// guests silent, the host is told once (the 48-hour mark), however often
+// every instance looks; at 20 hours the 24-hour mark is told once more.
+func TestHostPushDeadline(t *testing.T) {
+	p, h, c, laptop := hostEnv(t)
+	ctx := context.Background()
+	p.addGuest(guest.Guest{FirstName: "Silent", LastName: "One"})
+	deadline := c.now().Add(30 * time.Hour).UTC().Truncate(time.Second)
+	settings, err := p.store.Settings(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings.RSVPDeadline = &deadline
+	if _, err := p.store.SaveSettings(ctx, settings); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.store.RecountStats(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for range 3 {
+		if err := h.CheckDeadline(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err := laptop.Wait(1, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Ada (the bar's guest) and the new one have not answered.
+	if n := payloadOf(t, msgs[0]); n.Kind != "host.deadline" || n.Title != "RSVP deadline in 30 h" || n.Body != "2 guests have not answered yet" {
+		t.Errorf("notification %+v", n)
+	}
+	c.add(10 * time.Hour)
+	for range 2 {
+		if err := h.CheckDeadline(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	msgs, err = laptop.Wait(2, 10*time.Second)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := payloadOf(t, msgs[1]); n.Title != "RSVP deadline in 20 h" {
+		t.Errorf("second notification %+v", n)
+	}
+	p.settle()
+	if n := len(laptop.Messages()); n != 2 {
+		t.Errorf("%d notifications, want 2 (one per mark)", n)
+	}
+}
