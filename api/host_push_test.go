@@ -11,6 +11,8 @@ import (
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/mail"
+	"github.com/barhub/barhub/mail/mailtest"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push/pushtest"
 )
@@ -230,5 +232,73 @@ func TestHostPushDeadline(t *testing.T) {
 	p.settle()
 	if n := len(laptop.Messages()); n != 2 {
 		t.Errorf("%d notifications, want 2 (one per mark)", n)
+	}
+}
+
+// smtpDigest sends the digest through the real mail sender, as the
+// server's own adapter does.
+type smtpDigest struct{ s *mail.Sender }
+
+func (d smtpDigest) SendDigest(ctx context.Context, to, subject, text string) error {
+	return d.s.Send(ctx, mail.Message{To: to, Subject: subject, Text: text})
+}
+
+// TestHostDigestByMail: at the digest hour the host with an e-mail
+// address gets one e-mail a day (two looks, one mail) on a real SMTP
+// server: the answers of the last day, who is silent, the stock, the
+// dead jobs.
+func TestHostDigestByMail(t *testing.T) {
+	p := newPushEnv(t)
+	ctx := context.Background()
+	srv := mailtest.Start(t)
+	settings, err := mail.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <party@example.com>", RootCAs: srv.Pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	halMail := "hal@example.com"
+	if _, err := p.store.UpdateGuest(ctx, p.admin.ID, guest.Patch{Email: &halMail}, "test"); err != nil {
+		t.Fatal(err)
+	}
+	g := p.addGuest(guest.Guest{FirstName: "Cy", LastName: "Coming"})
+	if code, body := p.do("PUT", "/api/rsvp", p.tokenFor(g), `{"status":"coming"}`); code != http.StatusOK {
+		t.Fatalf("answer: %d %s", code, body)
+	}
+	// 10:00 UTC: past the default hour (9) of an event in UTC.
+	day := time.Now().UTC().Truncate(24 * time.Hour).Add(10 * time.Hour)
+	h := app.NewHost(app.HostDeps{Store: p.store, Push: p.sender, Mail: smtpDigest{sender}, Locale: cat, Now: func() time.Time { return day }})
+	for range 2 {
+		if err := h.CheckDigest(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	wctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
+	got := srv.Wait(wctx, t, 1)
+	msg, err := mailtest.Parse(got[0].Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	part, _ := msg.Part("text/plain")
+	body := string(part.Body)
+	if got[0].To[0] != "hal@example.com" || !strings.Contains(msg.Subject(), "the host's summary for "+day.Format(time.DateOnly)) {
+		t.Errorf("mail to %v, subject %q", got[0].To, msg.Subject())
+	}
+	// Ada has not answered (staff are not guests); nothing ran low.
+	for _, want := range []string{"1 guest has not answered yet:", "Ada Guest", "Nothing is running low.", "0 jobs failed every attempt"} {
+		if !strings.Contains(body, want) {
+			t.Errorf("digest lacks %q:\n%s", want, body)
+		}
+	}
+	time.Sleep(200 * time.Millisecond)
+	if n := len(srv.Messages()); n != 1 {
+		t.Errorf("%d digests, want 1", n)
 	}
 }
