@@ -51,6 +51,7 @@ var auditActions = map[string]string{
 	"PUT /api/rsvp":                            "rsvp.answer",
 	"POST /api/door/checkin/{id}/undo":         "door.undo",
 	"PUT /api/admin/public-url":                "public_url.set",
+	"PUT /api/admin/notifications":             "notifications.set",
 	"POST /api/admin/invitations/send":         "invitation.send",
 	"POST /api/admin/reminders":                "reminder.create",
 	"DELETE /api/admin/reminders/{id}":         "reminder.delete",

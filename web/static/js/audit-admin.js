@@ -35,6 +35,7 @@ function actionName(action) {
     "door.check_in": t("audit.action.checkIn"),
     "door.undo": t("audit.action.checkInUndo"),
     "public_url.set": t("audit.action.publicUrlSet"),
+    "notifications.set": t("audit.action.notificationsSet"),
     "invitation.send": t("audit.action.invitationSend"),
     "reminder.create": t("audit.action.reminderCreate"),
     "reminder.delete": t("audit.action.reminderDelete"),
