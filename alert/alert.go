@@ -70,6 +70,10 @@ type Config struct {
 	Format string
 	// Mail sends alerts by e-mail; nil sends none.
 	Mail Mailer
+	// Host hears every alert sent (after deduplication and the cap): the
+	// host's own devices are told of dead jobs and a lost backplane
+	// (app.Host, docs/PUSH.md); nil tells nobody.
+	Host func(ctx context.Context, a Alert)
 	// Repeat is how long the same key stays quiet after it was sent
 	// (default 30 minutes).
 	Repeat time.Duration
@@ -123,7 +127,9 @@ func New(cfg Config, dedup Deduper, logger *slog.Logger) *Notifier {
 const dedupTimeout = 3 * time.Second
 
 // Enabled reports whether alerts go anywhere.
-func (n *Notifier) Enabled() bool { return n.cfg.WebhookURL != "" || n.cfg.Mail != nil }
+func (n *Notifier) Enabled() bool {
+	return n.cfg.WebhookURL != "" || n.cfg.Mail != nil || n.cfg.Host != nil
+}
 
 // Notify sends a unless the same key was sent within the repeat window
 // (here or, with a Deduper, on any instance) or the hourly cap is
@@ -180,6 +186,9 @@ func (n *Notifier) Notify(ctx context.Context, a Alert) (bool, error) {
 	n.sentAt[key] = now
 	n.mu.Unlock()
 
+	if n.cfg.Host != nil {
+		n.cfg.Host(ctx, a)
+	}
 	var errs []error
 	if n.cfg.WebhookURL != "" {
 		if err := n.post(ctx, a); err != nil {

@@ -258,3 +258,45 @@ func (hangingDedup) Once(ctx context.Context, key string, window time.Duration) 
 	<-ctx.Done()
 	return false, ctx.Err()
 }
+
+// TestAlertsReachTheHost: with neither webhook nor e-mail, the host's
+// devices still hear the dead jobs and the lost backplane (Config.Host),
+// each once across two instances sharing the database's claims.
+func TestAlertsReachTheHost(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	var mu sync.Mutex
+	var heard []string
+	host := func(_ context.Context, a alert.Alert) {
+		mu.Lock()
+		heard = append(heard, a.Key+" "+string(a.Severity))
+		mu.Unlock()
+	}
+	var dead int64
+	var pingErr error
+	probes := alert.Probes{
+		DeadJobs:  func(context.Context) (int64, error) { return dead, nil },
+		Backplane: func(context.Context) error { return pingErr },
+	}
+	var watchers []*alert.Watcher
+	for range 2 {
+		n := alert.New(alert.Config{Host: host, Instance: "web"}, alert.ClaimDedup(st), nil)
+		if !n.Enabled() {
+			t.Fatal("a notifier that tells the host is enabled")
+		}
+		watchers = append(watchers, alert.NewWatcher(n, probes, alert.WatchConfig{BackplaneFailures: 1}))
+	}
+	dead, pingErr = 1, errors.New("connection refused")
+	for _, w := range watchers {
+		w.Check(ctx)
+	}
+	pingErr = nil
+	for _, w := range watchers {
+		w.Check(ctx)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	if want := "dead-jobs-1 critical,backplane/web critical,backplane/web resolved"; strings.Join(heard, ",") != want {
+		t.Errorf("the host heard %q, want %q", heard, want)
+	}
+}

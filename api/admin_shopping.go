@@ -10,15 +10,15 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/barhub/barhub/menu"
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/plan"
 )
 
 // The shopping and stock plan (plan): JSON for the admin page, CSV
 // for a spreadsheet or the printer.
 
-// shoppingPlan reads what the plan is made from: the people coming, the
-// whole menu, the stock marks and what has been ordered so far.
+// shoppingPlan reads the plan's parameters and makes the plan
+// (app.ShoppingPlan).
 func (s *Server) shoppingPlan(ctx context.Context, q url.Values) (plan.Plan, error) {
 	params, err := plan.ParseParams(q)
 	if err != nil {
@@ -28,33 +28,13 @@ func (s *Server) shoppingPlan(ctx context.Context, q url.Values) (plan.Plan, err
 		}
 		return plan.Plan{}, err
 	}
-	coming, err := s.store.ComingGuests(ctx)
-	if err != nil {
-		return plan.Plan{}, err
-	}
-	drinks, err := s.store.Drinks(ctx, menu.Filter{})
-	if err != nil {
-		return plan.Plan{}, err
-	}
-	ordered, err := s.store.OrderedDrinks(ctx)
-	if err != nil {
-		return plan.Plan{}, err
-	}
-	outOfStock, err := s.store.OutOfStock(ctx)
-	if err != nil {
-		return plan.Plan{}, err
-	}
 	trimmed := false
 	if v := q.Get("trim"); v != "" {
 		if trimmed, err = strconv.ParseBool(v); err != nil {
 			return plan.Plan{}, errBadRequest("invalid_query", "trim must be true or false")
 		}
 	}
-	guests := make([]plan.Guest, 0, len(coming))
-	for _, g := range coming {
-		guests = append(guests, plan.GuestsOf(g)...)
-	}
-	return plan.Make(plan.Input{Guests: guests, Drinks: drinks, Ordered: ordered, OutOfStock: outOfStock, Params: params, Trimmed: trimmed}), nil
+	return app.ShoppingPlan(ctx, s.store, params, trimmed)
 }
 
 func (s *Server) handleShoppingPlan(w http.ResponseWriter, r *http.Request) {

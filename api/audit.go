@@ -62,6 +62,7 @@ var auditActions = map[string]string{
 	"POST /api/register/{token}/cancel":            "registration.cancel",
 	"POST /api/admin/registrations/{id}/approve":   "registration.approve",
 	"DELETE /api/admin/registrations/{id}":         "registration.remove",
+	"PUT /api/admin/notifications":                 "notifications.set",
 }
 
 // auditUnmapped is the action of a mutating route missing from

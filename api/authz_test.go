@@ -118,6 +118,11 @@ var policy = map[string]access{
 	"GET /api/register/{token}":                    public, // the link's secret is checked
 	"POST /api/register/{token}/accept":            public, // the link's secret is checked
 	"POST /api/register/{token}/cancel":            public, // the link's secret is checked
+	"GET /api/admin/notifications":                 admin,
+	"PUT /api/admin/notifications":                 admin,
+	"GET /api/admin/orders.csv":                    admin,
+	"GET /api/admin/orders/report":                 admin,
+	"GET /api/admin/orders/report.csv":             admin,
 }
 
 // policyPrefixes covers routes added later under a prefix whose rule is

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"net/http"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -112,37 +113,59 @@ func (s *Server) handleBarTransition(w http.ResponseWriter, r *http.Request) {
 }
 
 type adminOrdersResponse struct {
-	Orders []order.Order    `json:"orders"`
+	Orders []adminOrder     `json:"orders"`
 	Total  int              `json:"total"`
 	Counts app.OrderSummary `json:"counts"`
 }
 
-// handleAdminOrders lists every order, newest first:
-// ?status=&guestId=&limit=50&offset=0.
-func (s *Server) handleAdminOrders(w http.ResponseWriter, r *http.Request) {
-	ctx := r.Context()
-	q := r.URL.Query()
-	f := store.OrderFilter{Status: order.Status(q.Get("status")), GuestID: q.Get("guestId"), Limit: 50}
+// adminOrder is an order with its times and who made it, read from its
+// history (the host's Orders screen, docs/REPORTS.md).
+type adminOrder struct {
+	order.Order
+	Times order.Times `json:"times"`
+}
+
+// orderFilter reads the host's order filters:
+// ?status=&guestId=&drinkId=&bartenderId=&limit=50&offset=0.
+func orderFilter(q url.Values) (store.OrderFilter, error) {
+	f := store.OrderFilter{Status: order.Status(q.Get("status")), GuestID: q.Get("guestId"),
+		DrinkID: q.Get("drinkId"), ActorID: q.Get("bartenderId"), Limit: 50}
 	switch f.Status {
 	case "", order.Queued, order.Preparing, order.Ready, order.Served, order.Cancelled:
 	default:
-		s.fail(w, r, errBadRequest("invalid_status", "status is one of queued, preparing, ready, served, cancelled"))
-		return
+		return f, errBadRequest("invalid_status", "status is one of queued, preparing, ready, served, cancelled")
 	}
 	for name, dst := range map[string]*int{"limit": &f.Limit, "offset": &f.Offset} {
 		if v := q.Get(name); v != "" {
 			n, err := strconv.Atoi(v)
 			if err != nil || n < 0 || (name == "limit" && (n < 1 || n > 500)) {
-				s.fail(w, r, errBadRequest("invalid_"+name, name+" must be a whole number (limit 1–500, offset 0 or more)"))
-				return
+				return f, errBadRequest("invalid_"+name, name+" must be a whole number (limit 1–500, offset 0 or more)")
 			}
 			*dst = n
 		}
 	}
-	l, err := s.queue.Orders(ctx, f)
+	return f, nil
+}
+
+// handleAdminOrders lists every order, newest first, each with its times.
+func (s *Server) handleAdminOrders(w http.ResponseWriter, r *http.Request) {
+	f, err := orderFilter(r.URL.Query())
 	if err != nil {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, adminOrdersResponse{Orders: l.Orders, Total: l.Total, Counts: l.Counts})
+	l, err := s.queue.Orders(r.Context(), f)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, adminOrdersResponse{Orders: withTimes(l.Orders), Total: l.Total, Counts: l.Counts})
+}
+
+func withTimes(orders []order.Order) []adminOrder {
+	out := make([]adminOrder, len(orders))
+	for i, o := range orders {
+		out[i] = adminOrder{Order: o, Times: order.TimesOf(o)}
+	}
+	return out
 }

@@ -33,6 +33,7 @@ var decoded = map[string]reflect.Type{
 	"editRequest":          reflect.TypeFor[editRequest](),
 	"guest.SettingsInput":  reflect.TypeFor[guest.SettingsInput](),
 	"guestInput":           reflect.TypeFor[guestInput](),
+	"hostPrefsRequest":     reflect.TypeFor[hostPrefsRequest](),
 	"importInput":          reflect.TypeFor[importInput](),
 	"loginBody":            reflect.TypeFor[loginBody](),
 	"menu.Input":           reflect.TypeFor[menu.Input](),

@@ -5,7 +5,10 @@ import (
 	"errors"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"testing"
+
+	"github.com/barhub/barhub/app"
 )
 
 // The fuzz targets' common parts: a request carrying the fuzzer's body,
@@ -27,4 +30,27 @@ func checkAPIError(t *testing.T, err error) {
 	if ae.Status < 400 || ae.Status > 499 || ae.Code == "" || ae.Message == "" {
 		t.Fatalf("bad error %+v", ae)
 	}
+}
+
+// FuzzParseHostPrefs: any body is an admin's notification choice within
+// its bounds, or a 4xx; never a panic.
+func FuzzParseHostPrefs(f *testing.F) {
+	for _, seed := range []string{`{"off":["answers"],"batchMinutes":5,"digestHour":9}`, `{"off":["nope"],"batchMinutes":5}`, `{"batchMinutes":0}`, `{"batchMinutes":5,"digestHour":24}`, `{"off":null,"batchMinutes":1}`, `{`, ``, `{"off":[1]}`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		req, err := parseHostPrefs(fuzzRequest(body))
+		if err != nil {
+			checkAPIError(t, err)
+			return
+		}
+		if req.BatchMinutes < 1 || req.BatchMinutes > 120 || req.DigestHour < 0 || req.DigestHour > 23 || len(req.Off) > len(app.HostKinds) {
+			t.Fatalf("accepted %+v", req)
+		}
+		for _, k := range req.Off {
+			if !slices.Contains(app.HostKinds, k) {
+				t.Fatalf("accepted kind %q", k)
+			}
+		}
+	})
 }

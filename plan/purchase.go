@@ -168,7 +168,19 @@ func containsPhrase(words, phrase []string) bool {
 // unit) into whole packs, rounded up. ok is false when some part has no
 // conversion: the host then buys from the amounts themselves.
 func (p pack) packsNeeded(ml float64, counts map[string]float64) (n int, ok bool) {
-	total := 0.0
+	total, ok := p.packsOf(ml, counts)
+	if !ok {
+		return 0, false
+	}
+	// A hair below a whole number is float noise, not a reason for
+	// another bottle.
+	return int(math.Ceil(total - 1e-9)), true
+}
+
+// packsOf is what the recipes add up to (ml of liquid and counts by
+// unit) in packs, unrounded. ok is false when some part has no
+// conversion.
+func (p pack) packsOf(ml float64, counts map[string]float64) (total float64, ok bool) {
 	if ml > 0 {
 		if p.ml <= 0 {
 			return 0, false
@@ -182,10 +194,5 @@ func (p pack) packsNeeded(ml float64, counts map[string]float64) (n int, ok bool
 		}
 		total += c * f
 	}
-	if total <= 0 {
-		return 0, false
-	}
-	// A hair below a whole number is float noise, not a reason for
-	// another bottle.
-	return int(math.Ceil(total - 1e-9)), true
+	return total, total > 0
 }

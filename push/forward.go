@@ -176,3 +176,9 @@ func ticket(n int) string {
 	}
 	return fmt.Sprintf(" (#%d)", n)
 }
+
+// PushHost queues a notification for every device of admin adminID: the
+// host's notifications (app.Host, docs/PUSH.md). kind is "host.<kind>".
+func (s *Sender) PushHost(adminID, kind, title, body, url, tag string) {
+	s.Notify(adminID, Notification{Kind: kind, Title: title, Body: body, URL: url, Tag: tag})
+}

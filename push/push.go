@@ -45,7 +45,8 @@ type Store interface {
 // JSON, encrypted for each device.
 type Notification struct {
 	// Kind is the live event that caused it: order.ready,
-	// order.cancelled, announcement, recommendation.ready.
+	// order.cancelled, announcement, recommendation.ready; or a host's
+	// notification, host.<kind> (app.Host, PushHost).
 	Kind  string `json:"kind"`
 	Title string `json:"title"`
 	Body  string `json:"body"`

@@ -652,6 +652,10 @@ func (f *finishedCounts) addTo(ctx context.Context, s *Store, out map[order.Stat
 type OrderFilter struct {
 	Status  order.Status
 	GuestID string
+	// DrinkID keeps the orders holding that drink; ActorID those the
+	// person moved (a bartender's: started, made, served or cancelled).
+	DrinkID string
+	ActorID string
 	Limit   int
 	Offset  int
 }
@@ -664,6 +668,15 @@ func (s *Store) ListOrders(ctx context.Context, f OrderFilter) ([]order.Order, i
 	}
 	if f.GuestID != "" {
 		q = append(q, bson.E{Key: "guestId", Value: f.GuestID})
+	}
+	// Dotted paths into arrays: safe on both databases (docs/DESIGN.md,
+	// "Store rules"); neither is by _id, so the embedded database reads
+	// the collection, as it does for the other filters.
+	if f.DrinkID != "" {
+		q = append(q, bson.E{Key: "items.drinkId", Value: f.DrinkID})
+	}
+	if f.ActorID != "" {
+		q = append(q, bson.E{Key: "history.actorId", Value: f.ActorID})
 	}
 	total := 0
 	for _, coll := range []string{collOrders, collArchive} {

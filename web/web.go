@@ -36,6 +36,8 @@ var pages = map[string]string{
 	"/board": "board.html",
 	// The public menu: readable without signing in while the host has it on.
 	"/menu": "menu.html",
+	// The host's Orders screen and the night's report (docs/REPORTS.md).
+	"/admin/orders": "orders.html",
 	// The service worker lives at the root so its scope is the whole app
 	// (docs/PUSH.md); the manifest makes the guest app installable.
 	"/sw.js":                "sw.js",

@@ -170,6 +170,7 @@ func TestNewHandlerContentTypes(t *testing.T) {
 		"static/join.html":            {Data: []byte("<!doctype html>")},
 		"static/bar.html":             {Data: []byte("<!doctype html>")},
 		"static/admin.html":           {Data: []byte("<!doctype html>")},
+		"static/orders.html":          {Data: []byte("<!doctype html>")},
 		"static/door.html":            {Data: []byte("<!doctype html>")},
 		"static/board.html":           {Data: []byte("<!doctype html>")},
 		"static/menu.html":            {Data: []byte("<!doctype html>")},

@@ -14,9 +14,10 @@ import (
 )
 
 // startAlerts watches for dead jobs, repeated server errors and a lost
-// backplane, and tells the configured webhook and e-mail address. It does
-// nothing when neither is configured.
-func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.Client, reg prometheus.Gatherer, logger *slog.Logger) error {
+// backplane, and tells the configured webhook and e-mail address, and the
+// host's devices through host (nil: not them). It does nothing when none
+// is configured.
+func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.Client, reg prometheus.Gatherer, host func(context.Context, alert.Alert), logger *slog.Logger) error {
 	var mailer alert.Mailer
 	if cfg.AlertEmail != "" {
 		sender, err := newSender(cfg)
@@ -25,8 +26,8 @@ func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.C
 		}
 		mailer = alert.ByMail(sender, cfg.AlertEmail)
 	}
-	host, _ := os.Hostname()
-	n := alert.New(alert.Config{WebhookURL: cfg.AlertWebhook, Format: cfg.AlertFormat, Mail: mailer, Instance: host},
+	hostname, _ := os.Hostname()
+	n := alert.New(alert.Config{WebhookURL: cfg.AlertWebhook, Format: cfg.AlertFormat, Mail: mailer, Host: host, Instance: hostname},
 		alert.ClaimDedup(st), logger)
 	if !n.Enabled() {
 		return nil
@@ -43,7 +44,7 @@ func startAlerts(ctx context.Context, cfg *config, st *store.Store, rdb *redis.C
 		probes.Backplane = func(ctx context.Context) error { return rdb.Ping(ctx).Err() }
 	}
 	go alert.NewWatcher(n, probes, alert.WatchConfig{Interval: cfg.AlertEvery}).Run(ctx)
-	logger.Info("alerts on", "webhook", cfg.AlertWebhook != "", "email", cfg.AlertEmail != "")
+	logger.Info("alerts on", "webhook", cfg.AlertWebhook != "", "email", cfg.AlertEmail != "", "hostDevices", host != nil)
 	return nil
 }
 

@@ -256,6 +256,10 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		return err
 	}
 	publish := push.Forward(live, sender)
+	host, err := startHost(cfg, a, sender, maint, logger)
+	if err != nil {
+		return err
+	}
 	bartender, err := startAI(ctx, cfg, a, live, publish, maint, registry, logger)
 	if err != nil {
 		return err
@@ -311,7 +315,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		ErrorLog:    slog.NewLogLogger(logger.Handler(), slog.LevelWarn),
 		BaseContext: func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
 	}
-	if err := startAlerts(ctx, cfg, a.store, rdb, registry, logger); err != nil {
+	if err := startAlerts(ctx, cfg, a.store, rdb, registry, hostAlerts(host, logger), logger); err != nil {
 		return err
 	}
 	if cfg.MetricsAddr != "" {

@@ -24,6 +24,7 @@ const SHELL = [
   "/static/js/reco.js",
   "/static/js/announcements.js",
   "/static/js/push.js",
+  "/static/js/push-subscribe.js",
   "/static/js/login.js",
   "/static/js/hold-submit.js",
   "/static/js/forms.js",

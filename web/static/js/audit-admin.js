@@ -46,6 +46,7 @@ function actionName(action) {
     "door.undo": t("audit.action.checkInUndo"),
     "door.walk_in": t("audit.action.walkIn"),
     "public_url.set": t("audit.action.publicUrlSet"),
+    "notifications.set": t("audit.action.notificationsSet"),
     "invitation.send": t("audit.action.invitationSend"),
     "reminder.create": t("audit.action.reminderCreate"),
     "reminder.delete": t("audit.action.reminderDelete"),
