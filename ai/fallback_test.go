@@ -4,6 +4,7 @@ import (
 	"context"
 	"net/http"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -94,10 +95,14 @@ func TestRecommendationSaysWhatHappened(t *testing.T) {
 func TestFullModelSlotsAnswerLocallyAtOnce(t *testing.T) {
 	r := newRig(t, true)
 	r.cfg = &ai.Config{RecommendBudget: time.Minute, ModelCallTimeout: 50 * time.Second, ModelSlots: 1, SlotWait: 10 * time.Millisecond}
-	held := make(chan struct{})
+	held := make(chan struct{}, 2)
 	release := make(chan struct{})
+	var releaseOnce sync.Once
+	letGo := func() { releaseOnce.Do(func() { close(release) }) }
+	// Before the server's own clean-up, which waits for its calls.
+	t.Cleanup(letGo)
 	r.srv.Handle(func(bedrocktest.Request) bedrocktest.Response {
-		close(held)
+		held <- struct{}{}
 		<-release
 		return bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`)
 	})
@@ -122,7 +127,7 @@ func TestFullModelSlotsAnswerLocallyAtOnce(t *testing.T) {
 	}
 	r.pub.wait(t, live.GuestTopic("g6"), live.EventRecommendationReady)
 
-	close(release)
+	letGo()
 	jobstest.WaitJob(t, r.st, firstJob.ID, store.JobDone)
 	if f, _ := r.st.RecommendationByID(context.Background(), first.ID); f.Source != ai.SourceBedrock {
 		t.Errorf("first request %+v, want the model's answer", f)
