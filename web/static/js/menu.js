@@ -339,7 +339,9 @@ function toggleDetails(card, d) {
 
 // serving says how the drink comes: "Coupe · garnish: orange twist".
 function serving(d) {
-  const parts = [d.glass, d.garnish && t("guest.garnish", { garnish: d.garnish.toLowerCase() })].filter(Boolean);
+  const glass = d.i18n?.[lang]?.glass || d.glass;
+  const garnish = d.i18n?.[lang]?.garnish || d.garnish;
+  const parts = [glass, garnish && t("guest.garnish", { garnish: garnish.toLowerCase() })].filter(Boolean);
   return parts.length > 0 && h("p", { class: "serving" }, parts.join(" · "));
 }
 
@@ -384,7 +386,7 @@ function openOrder(d, existing) {
   const warn = state.warnings[d.id];
   draft = { drink: d, key: newKey(), qty: 1, orderId: existing?.id, version: existing?.version };
   document.getElementById("order-title").textContent = existing ? t("guest.changeDrink", { drink: d.name }) : d.name;
-  document.getElementById("order-desc").textContent = d.description || "";
+  document.getElementById("order-desc").textContent = d.i18n?.[lang]?.description || d.description || "";
   document.getElementById("qty").textContent = "1";
   document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
   if (existing) setQty(existing.items[0].qty);
