@@ -113,7 +113,8 @@ func notificationFor(event string, data any) (Notification, bool) {
 			return Notification{}, false
 		}
 		return Notification{Kind: event, Title: "Your drink is ready" + ticket(o.Ticket),
-			Body: drinks(o) + " — collect it at the bar.", URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID}, true
+			Body: drinks(o) + " — collect it at the bar.", URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID,
+			TitleKey: "push.ready.title", BodyKey: "push.ready.body", Vars: orderVars(o)}, true
 	case live.EventOrderCancelled:
 		o, ok := payload[order.Order](data)
 		if !ok || len(o.History) == 0 {
@@ -123,22 +124,26 @@ func notificationFor(event string, data any) (Notification, bool) {
 		if last.ActorID == o.GuestID {
 			return Notification{}, false // they cancelled it themselves
 		}
-		body := drinks(o) + " was cancelled by the bar."
+		body, bodyKey := drinks(o)+" was cancelled by the bar.", "push.cancelled.body"
+		vars := orderVars(o)
 		if last.Reason != "" {
-			body = drinks(o) + " was cancelled: " + last.Reason
+			body, bodyKey = drinks(o)+" was cancelled: "+last.Reason, "push.cancelled.reason"
+			vars["Reason"] = last.Reason
 		}
 		return Notification{Kind: event, Title: "Your order was cancelled" + ticket(o.Ticket), Body: body,
-			URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID}, true
+			URL: "/?order=" + o.ID, Tag: "order-" + o.ID, OrderID: o.ID,
+			TitleKey: "push.cancelled.title", BodyKey: bodyKey, Vars: vars}, true
 	case live.EventAnnouncement:
 		a, ok := payload[live.Announcement](data)
 		if !ok || !a.Push || a.Text == "" {
 			return Notification{}, false
 		}
-		title := "Announcement"
+		title, key := "Announcement", "push.announcement.title"
 		if a.From != "" {
-			title = "From " + a.From
+			title, key = "From "+a.From, "push.announcement.from"
 		}
-		return Notification{Kind: event, Title: title, Body: a.Text, URL: "/", Tag: "announcement"}, true
+		return Notification{Kind: event, Title: title, Body: a.Text, URL: "/", Tag: "announcement",
+			TitleKey: key, Vars: map[string]any{"From": a.From}}, true
 	case live.EventRecommendationReady:
 		r, ok := payload[live.Recommendation](data)
 		if !ok || r.Status != live.RecommendationDone || len(r.Drinks) == 0 {
@@ -149,7 +154,7 @@ func notificationFor(event string, data any) (Notification, bool) {
 			names = append(names, d.Name)
 		}
 		return Notification{Kind: event, Title: "The bartender has picked drinks for you",
-			Body: strings.Join(names, ", "), URL: "/?tab=ask", Tag: "recommendation"}, true
+			Body: strings.Join(names, ", "), URL: "/?tab=ask", Tag: "recommendation", TitleKey: "push.recommendation.title"}, true
 	}
 	return Notification{}, false
 }
@@ -167,6 +172,11 @@ func drinks(o order.Order) string {
 		return "Your order"
 	}
 	return strings.Join(parts, ", ")
+}
+
+// orderVars fill in an order's notification in the catalogues.
+func orderVars(o order.Order) map[string]any {
+	return map[string]any{"Ticket": ticket(o.Ticket), "Drinks": drinks(o)}
 }
 
 // ticket is " (#12)" when the order has a ticket number.

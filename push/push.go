@@ -37,6 +37,9 @@ import (
 // Store is where the sender finds and forgets subscriptions.
 type Store interface {
 	PushDevices(ctx context.Context, guestID string) ([]store.PushDevice, error)
+	// GuestLanguage is the language the guest's page showed at their
+	// last sign-in, or "": the notification is worded in it.
+	GuestLanguage(ctx context.Context, guestID string) (string, error)
 	EachPushGuest(ctx context.Context, fn func(guestID string, devices []store.PushDevice)) error
 	DeletePushDevice(ctx context.Context, guestID, deviceID string) error
 }
@@ -56,6 +59,31 @@ type Notification struct {
 	// older one on the device.
 	Tag     string `json:"tag,omitempty"`
 	OrderID string `json:"orderId,omitempty"`
+
+	// TitleKey and BodyKey name Title and Body in the message catalogues,
+	// with Vars to fill in: the sender words the notification in the
+	// guest's language when it sends it, keeping the English above when
+	// there is no translation.
+	TitleKey, BodyKey string         `json:"-"`
+	Vars              map[string]any `json:"-"`
+}
+
+// Translate words message key in lang with vars, as the catalogues of
+// locale/ do; ok is false when it cannot.
+type Translate func(lang, key string, vars map[string]any) (text string, ok bool)
+
+// in is n worded in lang.
+func (n Notification) in(lang string, tr Translate) Notification {
+	if tr == nil || lang == "" {
+		return n
+	}
+	if t, ok := tr(lang, n.TitleKey, n.Vars); ok && n.TitleKey != "" {
+		n.Title = t
+	}
+	if t, ok := tr(lang, n.BodyKey, n.Vars); ok && n.BodyKey != "" {
+		n.Body = t
+	}
+	return n
 }
 
 // Config tunes the sender. Zero fields take the defaults noted.
@@ -95,6 +123,9 @@ type Config struct {
 	// Resolver looks push services' names up; nil is the system's. The
 	// address check runs on what is dialled, whatever resolved it.
 	Resolver *net.Resolver
+	// Translate words notifications in each guest's language; nil sends
+	// them in English.
+	Translate Translate
 }
 
 // Sender delivers notifications in the background.
@@ -122,7 +153,9 @@ type delivery struct {
 	list, everyone bool
 	device         store.PushDevice
 	payload        []byte
-	attempt        int
+	// n is the notification still to be worded for each guest (list).
+	n       Notification
+	attempt int
 }
 
 // everyoneLine is the line of the notifications to every guest, until
@@ -206,12 +239,31 @@ func (s *Sender) Run(ctx context.Context) {
 
 // Notify queues n for every device of guest guestID. It never waits.
 func (s *Sender) Notify(guestID string, n Notification) {
-	s.enqueue(delivery{guestID: guestID, list: true, payload: mustJSON(n)})
+	s.enqueue(delivery{guestID: guestID, list: true, n: n})
 }
 
 // NotifyEveryone queues n for every subscribed device.
 func (s *Sender) NotifyEveryone(n Notification) {
-	s.enqueue(delivery{guestID: everyoneLine, list: true, everyone: true, payload: mustJSON(n)})
+	s.enqueue(delivery{guestID: everyoneLine, list: true, everyone: true, n: n})
+}
+
+// payloadFor is d's notification worded in the guest's language, as the
+// devices get it; payloads memoises it per language for a notification
+// to everyone.
+func (s *Sender) payloadFor(ctx context.Context, d delivery, guestID string, payloads map[string][]byte) []byte {
+	lang := ""
+	if s.cfg.Translate != nil && (d.n.TitleKey != "" || d.n.BodyKey != "") {
+		var err error
+		if lang, err = s.st.GuestLanguage(ctx, guestID); err != nil {
+			s.log.Warn("push: read the guest's language", "guest", guestID, "err", err)
+		}
+	}
+	if p, ok := payloads[lang]; ok {
+		return p
+	}
+	p := mustJSON(d.n.in(lang, s.cfg.Translate))
+	payloads[lang] = p
+	return p
 }
 
 func mustJSON(n Notification) []byte {
@@ -240,10 +292,12 @@ func (s *Sender) enqueue(d delivery) {
 
 // list turns a notification into one delivery per device.
 func (s *Sender) list(ctx context.Context, d delivery) {
+	payloads := map[string][]byte{}
 	if d.everyone {
 		err := s.st.EachPushGuest(ctx, func(guestID string, devices []store.PushDevice) {
+			payload := s.payloadFor(ctx, d, guestID, payloads)
 			for _, dev := range newest(devices) {
-				s.enqueue(delivery{guestID: guestID, device: dev, payload: d.payload})
+				s.enqueue(delivery{guestID: guestID, device: dev, payload: payload})
 			}
 		})
 		if err != nil {
@@ -259,8 +313,14 @@ func (s *Sender) list(ctx context.Context, d delivery) {
 		s.log.Warn("push: list devices", "guest", d.guestID, "err", err)
 		return
 	}
+	if len(devices) == 0 {
+		return
+	}
+	tctx, cancel = context.WithTimeout(ctx, s.cfg.Timeout)
+	payload := s.payloadFor(tctx, d, d.guestID, payloads)
+	cancel()
 	for _, dev := range newest(devices) {
-		s.enqueue(delivery{guestID: d.guestID, device: dev, payload: d.payload})
+		s.enqueue(delivery{guestID: d.guestID, device: dev, payload: payload})
 	}
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/collectors"
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
+	"golang.org/x/text/language"
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
@@ -24,6 +25,7 @@ import (
 	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/live"
+	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/menu"
 	"github.com/barhub/barhub/order"
 	"github.com/barhub/barhub/push"
@@ -431,7 +433,14 @@ func startPush(ctx context.Context, a *app, reg prometheus.Registerer, logger *s
 	if err != nil {
 		return nil, fmt.Errorf("web push keys: %w", err)
 	}
-	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy()}, logger, reg)
+	cat, err := locale.New()
+	if err != nil {
+		return nil, fmt.Errorf("web push messages: %w", err)
+	}
+	translate := func(lang, key string, vars map[string]any) (string, bool) {
+		return cat.Text(language.Make(lang), key, vars)
+	}
+	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy(), Translate: translate}, logger, reg)
 	go s.Run(ctx)
 	return s, nil
 }

@@ -21,6 +21,9 @@ const state = {
   // people: whom the guest can order for (self, the people they bring,
   // the others in their group), from GET /api/rsvp.
   people: [],
+  // marks: the menu's marks per person ordered for (GET /api/drinks?for=), fetched
+  // when first chosen, dropped when the menu or the people are read again.
+  marks: new Map(),
   orders: [],
   section: "",
   query: "",
@@ -68,6 +71,7 @@ function start() {
       document.getElementById("my-orders").scrollIntoView({ behavior: "smooth", block: "start" });
     } }));
   document.addEventListener("barhub:view", () => renderOrders());
+  document.addEventListener("barhub:people-changed", () => loadPeople());
   // "Order" on a recommended drink (reco.js): the same dialog and allergy checks as from
   // the menu, over the recommendation.
   document.addEventListener("barhub:order-drink", (e) => {
@@ -157,9 +161,13 @@ async function loadPeople() {
     const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
     // Refs as the server writes them on order items ("id/1"), so a
     // queued order being changed keeps whom it is for.
-    for (let i = 1; i <= bring; i++) people.push({ ref: `${g.id}/${i}`, name: g.companions?.[i - 1]?.name || t("guest.myPlus", { n: i }) });
+    for (let i = 1; i <= bring; i++) {
+      const c = g.companions?.[i - 1];
+      people.push({ ref: `${g.id}/${i}`, name: c?.name || t("guest.myPlus", { n: i }), child: c?.ageGroup === "child" });
+    }
     for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim() });
     state.people = people;
+    state.marks.clear();
   } catch {
     state.people = [];
   }
@@ -333,7 +341,9 @@ function toggleDetails(card, d) {
 
 // serving says how the drink comes: "Coupe · garnish: orange twist".
 function serving(d) {
-  const parts = [d.glass, d.garnish && t("guest.garnish", { garnish: d.garnish.toLowerCase() })].filter(Boolean);
+  const glass = d.i18n?.[lang]?.glass || d.glass;
+  const garnish = d.i18n?.[lang]?.garnish || d.garnish;
+  const parts = [glass, garnish && t("guest.garnish", { garnish: garnish.toLowerCase() })].filter(Boolean);
   return parts.length > 0 && h("p", { class: "serving" }, parts.join(" · "));
 }
 
@@ -378,14 +388,16 @@ function openOrder(d, existing) {
   const warn = state.warnings[d.id];
   draft = { drink: d, key: newKey(), qty: 1, orderId: existing?.id, version: existing?.version };
   document.getElementById("order-title").textContent = existing ? t("guest.changeDrink", { drink: d.name }) : d.name;
-  document.getElementById("order-desc").textContent = d.description || "";
+  document.getElementById("order-desc").textContent = d.i18n?.[lang]?.description || d.description || "";
   document.getElementById("qty").textContent = "1";
   document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
   if (existing) setQty(existing.items[0].qty);
   const forSel = document.getElementById("order-for");
-  forSel.replaceChildren(...state.people.map((p) => h("option", { value: p.ref }, p.name)));
+  // A child is offered alcohol-free drinks only: a drink with alcohol is not theirs to choose.
+  const people = state.people.filter((p) => !p.child || d.alcoholFree);
+  forSel.replaceChildren(...people.map((p) => h("option", { value: p.ref }, p.name)));
   forSel.value = existing?.items?.[0]?.for ? existing.items[0].for : "";
-  document.getElementById("order-for-row").hidden = state.people.length <= 1 || !!existing;
+  document.getElementById("order-for-row").hidden = people.length <= 1 || !!existing;
   // The marks on the menu are the guest's own; for someone else the bar's
   // answer asks (allergen_confirmation_required).
   const showConfirm = (causes, whose) => {
@@ -398,10 +410,16 @@ function openOrder(d, existing) {
   };
   draft.showConfirm = showConfirm;
   showConfirm(forSel.value ? null : warn);
-  forSel.onchange = () => {
+  forSel.onchange = async () => {
     draft.key = newKey();
     document.getElementById("order-error").hidden = true;
-    showConfirm(forSel.value ? null : state.warnings[d.id]);
+    const ref = forSel.value;
+    showConfirm(ref ? null : state.warnings[d.id]);
+    if (!ref) return;
+    // Someone else's needs: the menu's marks for them, asked for the moment they are
+    // chosen, so the warning shows before Order rather than as its refusal.
+    const marks = await marksFor(ref);
+    if (forSel.value === ref && draft?.drink === d) showConfirm(marks[d.id], forSel.selectedOptions[0]?.textContent || "");
   };
   document.getElementById("order-error").hidden = true;
   document.getElementById("order-submit").textContent = existing ? t("guest.saveChanges") : t("guest.placeOrder");
@@ -415,6 +433,18 @@ function openOrder(d, existing) {
     submitOrder();
   };
   dlg.showModal();
+}
+
+// marksFor is the menu's marks for someone the guest orders for; none when they cannot
+// be read (the order's answer still asks).
+function marksFor(ref) {
+  if (!state.marks.has(ref)) {
+    state.marks.set(ref, appApi("GET", `/api/drinks?for=${encodeURIComponent(ref)}`).then((l) => l.allergenWarnings || {}, () => {
+      state.marks.delete(ref);
+      return {};
+    }));
+  }
+  return state.marks.get(ref);
 }
 
 async function submitOrder() {

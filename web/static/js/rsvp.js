@@ -273,6 +273,8 @@ function wire() {
       const v = await api("PUT", "/api/rsvp", readPrefs());
       view = v;
       fillPrefs(v);
+      // The menu's "for whom" reads the people again (a child now, a new name).
+      document.dispatchEvent(new CustomEvent("barhub:people-changed"));
       showError("prefs-error", null);
       const status = $("prefs-status");
       status.textContent = t("rsvp.saved");
@@ -519,6 +521,20 @@ function readNeeds(box) {
   return { text: box.querySelector("textarea").value.trim(), tags: [...box.querySelectorAll(".chips input:checked")].map((el) => el.value) };
 }
 
+// childToggle marks a person brought along as a child: the bar then offers them
+// alcohol-free drinks only, and the shopping plan counts them so.
+function childToggle(checked) {
+  const label = document.createElement("label");
+  label.className = "check-row companion-child";
+  const box = document.createElement("input");
+  box.type = "checkbox";
+  box.checked = checked;
+  const text = document.createElement("span");
+  text.textContent = t("rsvp.needs.child");
+  label.append(box, text);
+  return label;
+}
+
 function readPrefs() {
   const body = {
     tastes: { likes: checked("like"), dislikes: checked("dislike"), alcoholFree: $("alcohol-free").checked },
@@ -528,7 +544,10 @@ function readPrefs() {
   for (const ed of editors) {
     const dietary = readNeeds(ed.el);
     if (ed.kind === "me") body.dietary = dietary;
-    if (ed.kind === "companion") companions.push({ name: ed.el.querySelector(".companion-name").value.trim(), dietary });
+    if (ed.kind === "companion") {
+      const child = ed.el.querySelector(".companion-child input").checked;
+      companions.push({ name: ed.el.querySelector(".companion-name").value.trim(), dietary, ageGroup: child ? "child" : "adult" });
+    }
     if (ed.kind === "member") members.push({ id: ed.id, dietary });
   }
   if (editors.some((ed) => ed.kind === "companion")) body.companions = companions;
@@ -547,7 +566,9 @@ function fillPrefs(v) {
   const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
   for (let i = 0; i < bring; i++) {
     const c = g.companions?.[i];
-    editors.push({ kind: "companion", el: needsEditor(`c${i + 1}`, t("rsvp.needs.companion", { n: i + 1 }), c?.dietary, c?.name || "") });
+    const el = needsEditor(`c${i + 1}`, t("rsvp.needs.companion", { n: i + 1 }), c?.dietary, c?.name || "");
+    el.querySelector(".companion-name").after(childToggle(c?.ageGroup === "child"));
+    editors.push({ kind: "companion", el });
   }
   for (const m of v.group || []) {
     if (m.id === g.id) continue;

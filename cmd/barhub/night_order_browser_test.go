@@ -1,0 +1,82 @@
+package main
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/barhub/barhub/web/browsertest"
+)
+
+// TestBrowserOrderForSomeoneElse (issue 26, "warnings that come late"): a
+// guest brings Elsa, who has a nut allergy, and Tom, whom she marks as a
+// child on the RSVP page. Choosing "for Elsa" on a Mai Tai shows the nut
+// warning at once, before Order; a Negroni is not offered for Tom, a
+// Virgin Mojito is.
+func TestBrowserOrderForSomeoneElse(t *testing.T) {
+	p := startBarParty(t, nil)
+	var mia e2eGuest
+	if status := p.admin.call("POST", "/api/admin/guests", map[string]any{"firstName": "Mia", "lastName": "Berg", "expectedGuests": 3}, &mia); status != 201 {
+		t.Fatalf("create Mia: %d", status)
+	}
+	status, lr := login(t, p.s.URL, mia.Code, "Berg")
+	if status != 200 {
+		t.Fatalf("Mia signs in: %d", status)
+	}
+	miaAPI := rsvpClient{t: t, base: p.s.URL, token: lr.Token}
+	if status := miaAPI.call("PUT", "/api/rsvp", map[string]any{"status": "coming", "numGuests": 3,
+		"companions": []any{map[string]any{"name": "Elsa", "dietary": "nut allergy"}, map[string]any{"name": "Tom"}}}, nil); status != 200 {
+		t.Fatalf("Mia answers: %d", status)
+	}
+
+	phone := browsertest.New(t).Page(t, browsertest.Phone)
+	browsertest.SignIn(t, phone, p.s.URL, mia.Code, "Berg", "/")
+	// Tom is a child: one tick in his block.
+	browsertest.Click(t, phone, "#tab-info")
+	browsertest.WaitVisible(t, phone, `details[data-person="c2"] summary`)
+	browsertest.Click(t, phone, `details[data-person="c2"] summary`)
+	browsertest.Click(t, phone, `fieldset[data-person="c2"] .companion-child input`)
+	browsertest.ScreenshotOf(t, phone, `fieldset[data-person="c2"]`, "companion-child")
+	browsertest.Click(t, phone, "#prefs-save")
+	browsertest.WaitText(t, phone, "#prefs-status", "Saved")
+	var v struct {
+		Guest struct {
+			Companions []struct{ Name, AgeGroup string } `json:"companions"`
+		} `json:"guest"`
+	}
+	if status := miaAPI.call("GET", "/api/rsvp", nil, &v); status != 200 || len(v.Guest.Companions) != 2 || v.Guest.Companions[1].AgeGroup != "child" || v.Guest.Companions[0].AgeGroup != "" {
+		t.Fatalf("the companions saved: %d %+v", status, v.Guest.Companions)
+	}
+
+	browsertest.Click(t, phone, "#tab-menu")
+	maiTai := `#menu-list .drink[data-id="mai-tai"]`
+	browsertest.WaitVisible(t, phone, maiTai+" .order-button")
+	browsertest.Click(t, phone, maiTai+" .order-button")
+	browsertest.WaitVisible(t, phone, "#order-for-row")
+	if !browsertest.Eval[bool](t, phone, `document.getElementById("allergen-confirm-row").hidden`) {
+		t.Error("a warning shows for Mia herself, who has no needs")
+	}
+	browsertest.Eval[bool](t, phone, `(() => { const s = document.getElementById("order-for");
+		s.value = [...s.options].find((o) => o.textContent === "Elsa").value;
+		s.dispatchEvent(new Event("change")); return true; })()`)
+	browsertest.WaitVisible(t, phone, "#allergen-confirm-row")
+	browsertest.WaitText(t, phone, "#allergen-confirm-text", "nuts")
+	browsertest.WaitText(t, phone, "#allergen-confirm-text", "Elsa")
+	browsertest.ScreenshotScreen(t, phone, "order-for-elsa-warns")
+	browsertest.Click(t, phone, "#order-back")
+
+	offered := func(drink string) []string {
+		sel := `#menu-list .drink[data-id="` + drink + `"] .order-button`
+		browsertest.WaitVisible(t, phone, sel)
+		browsertest.Click(t, phone, sel)
+		browsertest.WaitVisible(t, phone, "#order-dialog")
+		names := browsertest.Eval[[]string](t, phone, `[...document.getElementById("order-for").options].map((o) => o.textContent)`)
+		browsertest.Click(t, phone, "#order-back")
+		return names
+	}
+	if names := strings.Join(offered("negroni"), ", "); strings.Contains(names, "Tom") || !strings.Contains(names, "Elsa") {
+		t.Errorf("a Negroni is offered for %s; want Elsa and not Tom, a child", names)
+	}
+	if names := strings.Join(offered("virgin-mojito"), ", "); !strings.Contains(names, "Tom") {
+		t.Errorf("a Virgin Mojito is offered for %s; want Tom too", names)
+	}
+}

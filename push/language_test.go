@@ -1,0 +1,90 @@
+package push_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"golang.org/x/text/language"
+
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/locale"
+	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/push/pushtest"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
+)
+
+// TestNotificationInTheGuestsLanguage (issue 26): "Your drink is ready"
+// reached a phone that reads Swedish or Portuguese in English. The
+// sender words each notification in the language recorded for the guest
+// when it sends it; a guest with none gets English.
+func TestNotificationInTheGuestsLanguage(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	svc := pushtest.New()
+	t.Cleanup(svc.Close)
+	keys, err := st.VAPIDKeys(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.VAPIDKey = keys.Public
+	cat, err := locale.New()
+	if err != nil {
+		t.Fatal(err)
+	}
+	translate := func(lang, key string, vars map[string]any) (string, bool) {
+		return cat.Text(language.Make(lang), key, vars)
+	}
+	s := push.New(st, push.Config{Keys: keys, Contact: "host@party.test", Policy: svc.Policy(), RootCAs: svc.RootCAs(), Translate: translate}, quiet, prometheus.NewRegistry())
+	run(t, s)
+	pub := push.Forward(nopPublisher{}, s)
+
+	for _, tc := range []struct {
+		lang, title, body string
+	}{
+		{"sv", "Din drink är klar (#7)", "Mojito — hämta i baren."},
+		{"pt-BR", "Sua bebida está pronta (#7)", "Mojito — retire no bar."},
+		{"", "Your drink is ready (#7)", "Mojito — collect it at the bar."},
+	} {
+		t.Run(tc.lang, func(t *testing.T) {
+			g := guest.Guest{FirstName: "Ada", LastName: "Lang"}
+			if err := st.InsertGuest(ctx, &g); err != nil {
+				t.Fatal(err)
+			}
+			if tc.lang != "" {
+				if err := st.SetGuestLanguage(ctx, g.ID, tc.lang); err != nil {
+					t.Fatal(err)
+				}
+			}
+			phone := svc.NewDevice()
+			k := phone.Subscription()["keys"].(map[string]string)
+			if err := st.SavePushDevice(ctx, g.ID, store.PushDevice{Endpoint: phone.Endpoint, P256dh: k["p256dh"], Auth: k["auth"], CreatedAt: time.Now()}); err != nil {
+				t.Fatal(err)
+			}
+			ready := map[string]any{"id": "o-" + g.ID, "guestId": g.ID, "status": "ready", "ticket": 7, "items": []map[string]any{{"name": "Mojito", "qty": 1}}}
+			if err := pub.Publish(ctx, "guest:"+g.ID, "order.ready", ready); err != nil {
+				t.Fatal(err)
+			}
+			msgs, err := phone.Wait(1, 20*time.Second)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var n push.Notification
+			if err := json.Unmarshal(msgs[0].Payload, &n); err != nil {
+				t.Fatal(err)
+			}
+			if n.Title != tc.title || n.Body != tc.body {
+				t.Errorf("the phone shows %q / %q, want %q / %q", n.Title, n.Body, tc.title, tc.body)
+			}
+		})
+	}
+}
+
+type nopPublisher struct{}
+
+func (nopPublisher) Publish(context.Context, string, string, any) error { return nil }
+func (nopPublisher) PublishMany(context.Context, []hub.Outgoing) error  { return nil }
