@@ -98,7 +98,7 @@ func (w *Bartender) drinkImage(ctx context.Context, j store.Job) (outcome, error
 		Width:   w.cfg.ImageWidth,
 		Height:  w.cfg.ImageHeight,
 		Quality: w.cfg.ImageQuality,
-		Seed:    seedOf(id),
+		Seed:    seedOf(j.ID),
 	})
 	if err != nil {
 		return outcome{}, fmt.Errorf("picture of drink %s: %w", id, err)
@@ -115,9 +115,9 @@ func (w *Bartender) drinkImage(ctx context.Context, j store.Job) (outcome, error
 	return outcome{result: map[string]string{"drinkId": id, "imageUrl": url, "model": w.d.Images.Name()}}, nil
 }
 
-// seedOf gives each drink its own seed, so its picture is the same
-// however often the same prompt is pictured (Nova Canvas takes 0 to
-// 2,147,483,646).
+// seedOf gives each job its own seed: its retries picture the same, and
+// the host's "new picture" is a new take even on the same prompt (Nova
+// Canvas takes 0 to 2,147,483,646).
 func seedOf(id string) int64 {
 	h := fnv.New32a()
 	h.Write([]byte(id))

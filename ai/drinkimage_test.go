@@ -121,7 +121,7 @@ func TestPictureJob(t *testing.T) {
 		if len(r.pics.get("moscow-mule")) != 1 {
 			t.Error("no picture saved")
 		}
-		// The same drink is pictured with the same seed.
+		// A job's retries picture with the same seed.
 		if inv[0].Body.ImageGenerationConfig.Seed != inv[2].Body.ImageGenerationConfig.Seed {
 			t.Error("seeds differ")
 		}
@@ -176,4 +176,19 @@ func TestPictureJob(t *testing.T) {
 			t.Errorf("picture jobs %+v", jobs)
 		}
 	})
+}
+
+// The host's "new picture" is a new take: another job, another seed.
+func TestNewPictureIsANewTake(t *testing.T) {
+	r := newRig(t, true)
+	withImages(t, r, ai.Config{})
+	r.start(t, r.st, "w1")
+	for range 2 {
+		j := r.enqueue(t, store.DrinkImageJob("negroni"))
+		jobstest.WaitJob(t, r.st, j.ID, store.JobDone)
+	}
+	inv := r.srv.Invocations()
+	if len(inv) != 2 || inv[0].Body.ImageGenerationConfig.Seed == inv[1].Body.ImageGenerationConfig.Seed || len(r.pics.get("negroni")) != 2 {
+		t.Errorf("%d calls, seeds %v", len(inv), inv)
+	}
 }

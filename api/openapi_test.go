@@ -532,6 +532,7 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("DELETE", "/api/admin/drinks/{id}/image", "/api/admin/drinks/nope/image", adminTok, nil)
 	check("GET", "/images/drinks/{file}", "/images/drinks/"+drinkID+".svg", "", nil)
 	check("GET", "/images/drinks/{file}", "/images/drinks/nope.svg", "", nil)
+	check("GET", "/images/drinks/{file}", "/images/drinks/"+drinkID+".png", "", nil)
 	check("GET", "/api/sections", "/api/sections", "", nil)
 	check("GET", "/api/drinks", "/api/drinks", tok, nil)
 	check("GET", "/api/drinks", "/api/drinks", "", nil, "X-Api-Key", "")

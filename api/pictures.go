@@ -18,12 +18,13 @@ import (
 // Drinks' pictures beyond the host's upload: barhub's drawing of each
 // drink, and the host's regenerate and remove (docs/MENU.md, "Pictures").
 
-// handleDrawnImage serves barhub's drawing of a drink. Its URL in the
-// menu carries the drawing's hash, and the ETag is the same hash, so a
-// browser asks again only after the recipe changed and then mostly
-// hears 304.
+// handleDrawnImage serves barhub's drawing of a drink: the SVG the menu
+// links, or the same drawing as a PNG (480 pixels wide) for clients that
+// show no SVG, such as e-mail. The menu's URL carries the drawing's
+// hash, and the ETag is the same hash, so a browser asks again only
+// after the recipe changed and then mostly hears 304.
 func (s *Server) handleDrawnImage(w http.ResponseWriter, r *http.Request) {
-	id, ok := drawnID(chi.URLParam(r, "file"))
+	id, kind, ok := drawnFile(chi.URLParam(r, "file"))
 	if !ok {
 		s.writeError(w, r, http.StatusNotFound, "not_found", "no such image")
 		return
@@ -33,15 +34,30 @@ func (s *Server) handleDrawnImage(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
+	body, ct, etag := d.SVG, drinkart.ContentType, `"`+d.Hash+`"`
+	if kind == "png" {
+		etag = `"png-` + d.Hash + `"`
+		if match := r.Header.Get("If-None-Match"); match != etag {
+			if body, err = d.PNG(drawnPNGWidth); err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		ct = "image/png"
+	}
 	h := w.Header()
-	h.Set("Content-Type", drinkart.ContentType)
+	h.Set("Content-Type", ct)
 	h.Set("Cache-Control", "public, max-age=300")
 	h.Set("X-Content-Type-Options", "nosniff")
 	// Opened on its own, the drawing may run nothing and load nothing.
 	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; sandbox")
-	h.Set("ETag", `"`+d.Hash+`"`)
-	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(d.SVG))
+	h.Set("ETag", etag)
+	http.ServeContent(w, r, "", time.Time{}, bytes.NewReader(body))
 }
+
+// drawnPNGWidth is the PNG drawing's width: sharp at 240 CSS pixels on a
+// phone's screen.
+const drawnPNGWidth = 480
 
 // handleRegenerateImage has the image model picture the drink again
 // from its prompt. A photo the host uploaded is never replaced: it must
@@ -110,7 +126,12 @@ func (s *Server) handleRemoveImage(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, app.ViewOf(d))
 }
 
-// drawnID is the drink id of a drawing's file name ("negroni.svg").
-func drawnID(file string) (string, bool) {
-	return strings.CutSuffix(file, ".svg")
+// drawnFile reads a drawing's file name ("negroni.svg", "negroni.png").
+func drawnFile(file string) (id, kind string, ok bool) {
+	for _, kind := range []string{"svg", "png"} {
+		if id, ok := strings.CutSuffix(file, "."+kind); ok && id != "" {
+			return id, kind, true
+		}
+	}
+	return "", "", false
 }

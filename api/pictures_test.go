@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"encoding/xml"
+	"image/png"
 	"io"
 	"net/http"
 	"os"
@@ -52,7 +53,20 @@ func TestEveryDrinkIsDrawn(t *testing.T) {
 	if resp.StatusCode != http.StatusNotModified {
 		t.Errorf("revalidate: %d", resp.StatusCode)
 	}
-	for _, p := range []string{"/images/drinks/nope.svg", "/images/drinks/negroni", "/images/drinks/negroni.png"} {
+	// The same drawing as a PNG, for e-mail.
+	resp = e.doResp("GET", "/images/drinks/negroni.png", "", nil)
+	raw, _ := io.ReadAll(resp.Body)
+	resp.Body.Close()
+	img, err := png.Decode(bytes.NewReader(raw))
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "image/png" || err != nil || img.Bounds().Dx() != 480 || img.Bounds().Dy() != 600 {
+		t.Fatalf("PNG drawing: %d %v, %v", resp.StatusCode, resp.Header, err)
+	}
+	resp = e.doResp("GET", "/images/drinks/negroni.png", "", nil, "If-None-Match", resp.Header.Get("ETag"))
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusNotModified {
+		t.Errorf("revalidate the PNG: %d", resp.StatusCode)
+	}
+	for _, p := range []string{"/images/drinks/nope.svg", "/images/drinks/negroni", "/images/drinks/negroni.gif", "/images/drinks/.svg"} {
 		if status, body := e.do("GET", p, "", nil); status != 404 || errorCode(t, body) != "not_found" {
 			t.Errorf("GET %s: %d %s", p, status, body)
 		}

@@ -19,7 +19,12 @@ import (
 type Drawing struct {
 	SVG  []byte
 	Hash string
+	of   drinkart.Drink
 }
+
+// PNG rasterises the drawing, width pixels wide, for clients that show
+// no SVG (e-mail).
+func (d Drawing) PNG(width int) ([]byte, error) { return drinkart.PNG(d.of, width) }
 
 // drawingOf draws d.
 func drawingOf(d menu.Drink) Drawing {
@@ -28,7 +33,7 @@ func drawingOf(d menu.Drink) Drawing {
 		in.Ingredients = append(in.Ingredients, drinkart.Ingredient{Name: i.Name, Amount: i.Amount, Unit: i.Unit})
 	}
 	svg := drinkart.SVG(in)
-	return Drawing{SVG: svg, Hash: drinkart.Hash(svg)}
+	return Drawing{SVG: svg, Hash: drinkart.Hash(svg), of: in}
 }
 
 // DrawnImageURL is where d's drawing is served; the hash in the query

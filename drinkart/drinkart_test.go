@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/xml"
 	"image/color"
+	"image/png"
 	"io"
 	"slices"
 	"strings"
@@ -220,5 +221,46 @@ func TestMixIgnoresNonsense(t *testing.T) {
 func BenchmarkSVG(b *testing.B) {
 	for b.Loop() {
 		drinkart.SVG(mojito)
+	}
+}
+
+func TestPNG(t *testing.T) {
+	for _, tt := range []struct {
+		d      drinkart.Drink
+		liquid func(color.RGBA) bool
+		x, y   int // a point in the liquid, on the 240×300 canvas
+	}{
+		{negroni, reddish, 90, 240},
+		{espressoMartini, func(c color.RGBA) bool { return int(c.R)+int(c.G)+int(c.B) < 260 }, 120, 150},
+		{shirley, func(c color.RGBA) bool { return c.R > c.B+30 }, 100, 230},
+	} {
+		t.Run(tt.d.Name, func(t *testing.T) {
+			raw, err := drinkart.PNG(tt.d, 240)
+			if err != nil {
+				t.Fatal(err)
+			}
+			img, err := png.Decode(bytes.NewReader(raw))
+			if err != nil || img.Bounds().Dx() != 240 || img.Bounds().Dy() != 300 {
+				t.Fatalf("%v, %v", err, img)
+			}
+			r, g, b, _ := img.At(tt.x, tt.y).RGBA()
+			if c := (color.RGBA{uint8(r >> 8), uint8(g >> 8), uint8(b >> 8), 255}); !tt.liquid(c) {
+				t.Errorf("the liquid at %d,%d is %v", tt.x, tt.y, c)
+			}
+			// The background's corner is the pale backdrop.
+			if r, g, b, _ := img.At(2, 2).RGBA(); r>>8 < 230 || g>>8 < 230 || b>>8 < 220 {
+				t.Errorf("the corner is %d,%d,%d", r>>8, g>>8, b>>8)
+			}
+			again, _ := drinkart.PNG(tt.d, 240)
+			if !bytes.Equal(raw, again) {
+				t.Error("two PNGs of the same drink differ")
+			}
+		})
+	}
+}
+
+func BenchmarkPNG(b *testing.B) {
+	for b.Loop() {
+		drinkart.PNG(mojito, 480)
 	}
 }
