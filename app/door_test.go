@@ -2,6 +2,7 @@ package app_test
 
 import (
 	"context"
+	"sync"
 	"testing"
 	"time"
 
@@ -190,4 +191,45 @@ func TestDoorWalkIn(t *testing.T) {
 	wantError(t, err, app.Invalid, "invalid_field")
 	_, err = door.WalkIn(ctx, staff, "192.0.2.1", app.WalkInRequest{FirstName: "Ola", LastName: "Berg", GroupOf: "nobody", Key: "k-3"})
 	wantError(t, err, app.NotFound, "not_found")
+}
+
+// TestDoorWalkInSentAtOnce: a door's queue and a second tab send the same
+// walk-in at the same moment; one person is added and checked in, and
+// every sending answers with that person's code.
+func TestDoorWalkInSentAtOnce(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	door := app.NewDoor(st, nil, nil, nil, nil)
+	staff := identityOf(addGuest(t, st, guest.Guest{FirstName: "Bo", Role: guest.RoleBartender}))
+	req := app.WalkInRequest{FirstName: "Nora", LastName: "Lind", Key: "tab-1"}
+	const sends = 6
+	codes := make(chan string, sends)
+	var wg sync.WaitGroup
+	for range sends {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			res, err := door.WalkIn(ctx, staff, "192.0.2.1", req)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			codes <- res.Code
+		}()
+	}
+	wg.Wait()
+	close(codes)
+	var first string
+	for c := range codes {
+		if first == "" {
+			first = c
+		}
+		if c != first || len(c) != 8 {
+			t.Errorf("codes %q and %q for one walk-in", first, c)
+		}
+	}
+	figures, err := st.Stats(ctx)
+	if err != nil || figures.Invited != 1 || figures.WalkIns != 1 || figures.CheckedIn != 1 {
+		t.Errorf("figures %+v, %v; want 1 invited, 1 walk-in, 1 in", figures.Counts, err)
+	}
 }

@@ -28,7 +28,8 @@ func TestBrowserPublicMenu(t *testing.T) {
 	}
 	menuURL := string(m[1])
 
-	phone := browsertest.New(t).Page(t, browsertest.Phone)
+	b := browsertest.New(t)
+	phone := b.Page(t, browsertest.Phone)
 	browsertest.Navigate(t, phone, menuURL)
 	browsertest.WaitText(t, phone, "#pm-private", "The menu is private")
 	if href := browsertest.Eval[string](t, phone, `document.querySelector("#pm-private a").getAttribute("href")`); href != "/login?next=/" {
@@ -40,10 +41,19 @@ func TestBrowserPublicMenu(t *testing.T) {
 	}
 	browsertest.Screenshot(t, phone, "public-menu-private")
 
-	// The host switches it on; the stranger reloads.
-	if status := admin.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Garden party", "publicMenu": true}, nil); status != 200 {
-		t.Fatalf("switch on: %d", status)
+	// The host switches it on from the admin page; the stranger reloads.
+	if status := admin.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Garden party"}, nil); status != 200 {
+		t.Fatalf("name the party: %d", status)
 	}
+	desk := b.Page(t, browsertest.Laptop)
+	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
+	browsertest.WaitText(t, desk, "#pubmenu-source", "Off by default")
+	if browsertest.Eval[bool](t, desk, `document.getElementById("pubmenu-switch").checked`) {
+		t.Error("the admin's switch shows the public menu on")
+	}
+	browsertest.Click(t, desk, "#pubmenu-switch")
+	browsertest.WaitText(t, desk, "#pubmenu-source", "Set here")
+	browsertest.ScreenshotOf(t, desk, "#public-menu", "public-menu-switch")
 	browsertest.Navigate(t, phone, menuURL)
 	browsertest.WaitText(t, phone, "#pm-event", "Garden party")
 	browsertest.WaitText(t, phone, "#pm-list", "Negroni")
