@@ -13,6 +13,7 @@ import (
 	"github.com/go-chi/chi/v5"
 	"github.com/prometheus/client_golang/prometheus"
 
+	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/store"
@@ -25,6 +26,10 @@ import (
 // auditActions names the action of every audited route, by method and
 // chi route pattern. TestEveryAuditedRouteHasAnAction walks the router:
 // a mutating admin, stock or door route missing here fails it.
+// systemActions are written by the use cases themselves, outside a
+// request (app.Registrations' offers, expiries and declined places).
+var systemActions = []string{app.ActionRegistrationOffer, app.ActionRegistrationExpire, app.ActionRegistrationDeclined}
+
 var auditActions = map[string]string{
 	"POST /api/admin/guests":                       "guest.create",
 	"PUT /api/admin/guests/{id}":                   "guest.update",

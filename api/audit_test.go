@@ -447,7 +447,7 @@ func TestAuditActionsAreDocumented(t *testing.T) {
 	for _, v := range enum.([]any) {
 		documented = append(documented, v.(string))
 	}
-	want := []string{auditUnmapped}
+	want := append([]string{auditUnmapped}, systemActions...)
 	for _, action := range auditActions {
 		want = append(want, action)
 	}

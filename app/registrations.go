@@ -45,6 +45,14 @@ type OfferNotifier interface {
 	PlaceOffered(ctx context.Context, r guest.Registration)
 }
 
+// The audit actions barhub writes itself, outside a request: an offer
+// made, an offer expired, the places of a registered guest who declined.
+const (
+	ActionRegistrationOffer    = "registration.offer"
+	ActionRegistrationExpire   = "registration.expire"
+	ActionRegistrationDeclined = "registration.declined"
+)
+
 // registrationLockTTL bounds the turn should its holder die holding it.
 const registrationLockTTL = 30 * time.Second
 
@@ -419,7 +427,7 @@ func (u *Registrations) declined(ctx context.Context, g guest.Guest) ([]guest.Re
 	if err := u.store.ReleasePlaces(ctx, r.Heads()); err != nil {
 		return nil, err
 	}
-	u.record(ctx, "registration.declined", r.ID, map[string]any{"people": r.Heads()})
+	u.record(ctx, ActionRegistrationDeclined, r.ID, map[string]any{"people": r.Heads()})
 	return u.fill(ctx)
 }
 
@@ -474,7 +482,7 @@ func (u *Registrations) ExpireOffers(ctx context.Context) (int, error) {
 			unlock()
 			return n, err
 		}
-		u.record(ctx, "registration.expire", r.ID, map[string]any{"people": r.Heads()})
+		u.record(ctx, ActionRegistrationExpire, r.ID, map[string]any{"people": r.Heads()})
 		n++
 	}
 	offers, err := u.fill(ctx)
@@ -512,7 +520,7 @@ func (u *Registrations) fill(ctx context.Context) ([]guest.Registration, error) 
 			_ = u.store.ReleasePlaces(context.WithoutCancel(ctx), r.Heads())
 			return offers, err
 		}
-		u.record(ctx, "registration.offer", r.ID, map[string]any{"people": r.Heads()})
+		u.record(ctx, ActionRegistrationOffer, r.ID, map[string]any{"people": r.Heads()})
 		offers = append(offers, r)
 	}
 }

@@ -44,6 +44,12 @@ func TestBrowserRegistrationWaitingListAndOffer(t *testing.T) {
 	code := browsertest.Text(t, ada, "#join-code")
 	browsertest.Screenshot(t, ada, "join-placed")
 	register("Bo")
+	// A Swedish phone gets the page in Swedish, as the sign-in page does.
+	sv := b.Page(t, browsertest.Phone)
+	browsertest.Navigate(t, sv, s.URL+"/login")
+	browsertest.Language(t, sv, "sv-SE,sv;q=0.9")
+	browsertest.Navigate(t, sv, s.URL+"/join")
+	browsertest.WaitText(t, sv, "#join-submit", "Anmäl mig")
 	cy := register("Cy")
 	browsertest.WaitText(t, cy, "#join-status-text", "number 1 on the waiting list")
 	browsertest.Screenshot(t, cy, "join-waiting")
