@@ -298,6 +298,7 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
+	s.needsChanged(ctx, []guest.Guest{g})
 	if p.Role != nil && (beforeErr != nil || before.Role != g.Role) {
 		s.accessChanged(ctx, id)
 	} else {

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -56,6 +57,17 @@ func parseDietaryRead(r *http.Request) (string, error) {
 	return d.Text, nil
 }
 
+// needsChanged tells the guests' phones that the needs on their answers
+// changed (live.EventNeedsChanged), after the menu's marks forgot them,
+// so the menu's caution over unread words comes and goes without a
+// reload.
+func (s *Server) needsChanged(ctx context.Context, gs []guest.Guest) {
+	for _, g := range gs {
+		s.menu.ForgetNeeds(g.ID)
+	}
+	s.guests.dashboard.NeedsChanged(ctx, gs)
+}
+
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
 // tags for one person on the answer.
 type dietaryReviewRequest struct {
@@ -107,6 +119,7 @@ func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{after}, nil)
+	s.needsChanged(ctx, []guest.Guest{after})
 	person := after.People()
 	name := after.Name()
 	if companion < len(person) {
@@ -116,5 +129,9 @@ func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
 	audit.Note(ctx, "person", name)
 	audit.Note(ctx, "changed", differences(before, after))
 	audit.Note(ctx, "tags", strings.Join(tags, ", "))
+	if u := before.People(); companion < len(u) && len(u[companion].Dietary.Unread()) > 0 {
+		// The caution over those words is lifted (docs/RSVP.md).
+		audit.Note(ctx, "unreadLifted", len(u[companion].Dietary.Unread()))
+	}
 	writeJSON(w, http.StatusOK, after)
 }
