@@ -16,7 +16,7 @@ import (
 const (
 	ImagePrompt      = "image_prompt.v1"
 	ImagePromptLocal = "image_prompt_local.v1"
-	Recommend        = "recommend.v3"
+	Recommend        = "recommend.v4"
 )
 
 //go:embed *.tmpl

@@ -284,10 +284,15 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 		Name:        gu.Name(),
 		DietaryText: gu.Dietary.Text,
 		DietaryTags: tags,
-		Likes:       gu.Tastes.Likes,
-		Dislikes:    gu.Tastes.Dislikes,
-		AlcoholFree: gu.Tastes.AlcoholFree,
-		Language:    gu.Language,
+		// What the guest and the host answered of words barhub could
+		// not read: until then the recommenders take care (diet.Caution).
+		DietaryUnclear:  gu.Dietary.Unclear,
+		DietaryAnswered: gu.Dietary.Answered,
+		DietaryReviewed: gu.Dietary.Reviewed,
+		Likes:           gu.Tastes.Likes,
+		Dislikes:        gu.Tastes.Dislikes,
+		AlcoholFree:     gu.Tastes.AlcoholFree,
+		Language:        gu.Language,
 	}, nil
 }
 
