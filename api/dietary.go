@@ -40,7 +40,31 @@ func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
 	if rd.Unclear == nil {
 		rd.Unclear = []string{}
 	}
-	writeJSON(w, http.StatusOK, rd)
+	out := dietaryReading{Reading: rd}
+	if sg := s.ai.Needs; sg != nil && len(rd.Unclear) > 0 {
+		// A suggestion for the guest to confirm, never applied: without
+		// one in time, the form asks all the same.
+		if tags, err := sg.SuggestNeeds(r.Context(), rd.Unclear); err != nil {
+			s.log.WarnContext(r.Context(), "the model did not read the unread needs", "err", err)
+		} else {
+			out.Suggested = &suggestedNeeds{Tags: tags, Source: store.SourceBedrock}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// dietaryReading is POST /api/dietary/read's answer: what barhub read
+// and, with Bedrock, what the model suggests the unread parts mean.
+type dietaryReading struct {
+	diet.Reading
+	Suggested *suggestedNeeds `json:"suggested,omitempty"`
+}
+
+// suggestedNeeds is the model's reading of the unread parts, for the
+// person to confirm.
+type suggestedNeeds struct {
+	Tags   []string `json:"tags"`
+	Source string   `json:"source"`
 }
 
 // parseDietaryRead decodes and checks POST /api/dietary/read.

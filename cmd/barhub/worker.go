@@ -54,6 +54,9 @@ func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publi
 	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, mail: mp.api, stop: func() {}}
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
+		// The form's question about unread needs offers the model's
+		// reading as chips to confirm (docs/AI.md, "Reading needs").
+		p.api.Needs = ai.NewNeedsReader(model, 0)
 	}
 	var w *jobs.Runner
 	if !cfg.NoWorker {
