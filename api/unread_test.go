@@ -1,11 +1,16 @@
 package api
 
 import (
+	"context"
 	"encoding/json"
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
+	"github.com/barhub/barhub/ai"
+	"github.com/barhub/barhub/ai/bedrock"
+	"github.com/barhub/barhub/ai/bedrocktest"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/order"
@@ -174,5 +179,33 @@ func TestHostReviewLiftsTheCaution(t *testing.T) {
 	entries, _ := e.auditLog(e.aTok, "?action=guest.dietary_review")
 	if len(entries.Entries) != 1 || entries.Entries[0].Details["unreadLifted"] != float64(words) {
 		t.Errorf("audit of the review: %+v", entries.Entries)
+	}
+}
+
+// With Bedrock, the form's reading of unread words carries the model's
+// suggestion (to confirm, never applied); without it, or when the model
+// fails, the reading is as before.
+func TestReadDietarySuggestsWithTheModel(t *testing.T) {
+	bedrocktest.IsolateAWS(t)
+	srv := bedrocktest.New(t)
+	c, err := bedrock.New(context.Background(), bedrock.Config{Region: "eu-north-1", Endpoint: srv.URL, Credentials: bedrocktest.Credentials()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := newTestEnv(t, func(d *Deps) { d.AI.Needs = ai.NewNeedsReader(c, 2*time.Second) })
+	tok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Aino"}))
+	srv.Script(bedrocktest.ToolUse(`{"tags":["alcohol-free"]}`), bedrocktest.Throttle(), bedrocktest.Throttle(), bedrocktest.Throttle(), bedrocktest.Throttle())
+	status, raw := e.do("POST", "/api/dietary/read", tok, map[string]string{"text": "nötallergi, " + unreadWords})
+	if status != 200 || string(raw) != `{"tags":["nuts"],"unclear":["diszulfirámot szedek","nem ihatok"],"suggested":{"tags":["alcohol-free"],"source":"bedrock"}}`+"\n" {
+		t.Errorf("read with the model: %d %s", status, raw)
+	}
+	// Read, the words are not sent to the model.
+	n := srv.Count()
+	if status, raw := e.do("POST", "/api/dietary/read", tok, map[string]string{"text": "nötallergi"}); status != 200 || strings.Contains(string(raw), "suggested") || srv.Count() != n {
+		t.Errorf("read without unread words: %d %s, %d calls", status, raw, srv.Count()-n)
+	}
+	// The model throttled: the reading comes without a suggestion.
+	if status, raw := e.do("POST", "/api/dietary/read", tok, map[string]string{"text": "sinywi pombe"}); status != 200 || string(raw) != `{"tags":[],"unclear":["sinywi pombe"]}`+"\n" {
+		t.Errorf("read with the model throttled: %d %s", status, raw)
 	}
 }
