@@ -33,7 +33,7 @@ func TestBrowserUnreadNeedIsCarefulAtOnce(t *testing.T) {
 
 	browsertest.Click(t, phone, "#tab-menu")
 	french75 := `#menu-list .drink[data-id="french-75"] .allergen-flag`
-	browsertest.WaitText(t, phone, french75, "we could not read “diszulfirámot szedek”, so the bar will check this with you")
+	browsertest.WaitText(t, phone, french75, "We could not read “diszulfirámot szedek” in your needs: the bar will check this with you")
 	if browsertest.Eval[bool](t, phone, `!!document.querySelector('#menu-list .drink[data-id="virgin-mojito"] .allergen-flag')`) {
 		t.Error("the Virgin Mojito (no allergen, no alcohol) is marked")
 	}

@@ -313,7 +313,7 @@ function drinkCard(d) {
       h("div", { class: "drink-head" }, h("h3", {}, toggle), strength),
       d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description)),
     h("div", { class: "drink-action" }, action),
-    warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
+    warn && h("p", { class: "allergen-flag", role: "note" }, warn.join() === "check" ? t("guest.unreadFlag", { words: "“" + state.unread.join("”, “") + "”" }) : t("guest.notForYou", { causes: causeText(warn) })),
     details);
   if (openDetails.has(d.id)) toggleDetails(card, d);
   return card;
