@@ -199,7 +199,9 @@ func (in guestInput) patch() guest.Patch {
 		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
 	}
 	if in.Dietary != nil {
-		p.Dietary = &guest.Dietary{Text: in.Dietary.Text, Tags: in.Dietary.Tags}
+		// Answered words are kept only where they are unread in the text
+		// (diet.Normalize), so the request's size bounds the work.
+		p.Dietary = &guest.Dietary{Text: in.Dietary.Text, Tags: in.Dietary.Tags, Answered: in.Dietary.Answered}
 	}
 	return p
 }

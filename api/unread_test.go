@@ -209,3 +209,28 @@ func TestReadDietarySuggestsWithTheModel(t *testing.T) {
 		t.Errorf("read with the model throttled: %d %s", status, raw)
 	}
 }
+
+// The host's edit of a guest answers unread words too: rewritten in words
+// barhub reads, or answered with the tags that hold; the phone hears it.
+func TestHostEditLiftsTheCaution(t *testing.T) {
+	e := newBarEnv(t)
+	g := e.addGuest(guest.Guest{FirstName: "Aino", LastName: "Virtanen", Status: guest.StatusComing, ExpectedGuests: 1,
+		Dietary: guest.NormalizeDietary(guest.Dietary{Text: unreadWords})})
+	tok := e.tokenFor(g)
+	phone := listen(t, e.hub, live.GuestTopic(g.ID))
+	if _, unread := drinkMarks(t, e, tok); len(unread) != 2 {
+		t.Fatalf("unread %q", unread)
+	}
+	status, raw := e.do("PUT", "/api/admin/guests/"+g.ID, e.aTok, map[string]any{"dietary": map[string]any{"text": unreadWords, "tags": []string{"alcohol-free"}, "answered": g.Dietary.Unclear}})
+	if status != 200 {
+		t.Fatalf("edit: %d %s", status, raw)
+	}
+	marks, unread := drinkMarks(t, e, tok)
+	if len(unread) != 0 || !slices.Contains(marks["negroni"], "alcohol") || slices.Contains(marks["negroni"], "check") {
+		t.Errorf("after the host's edit: unread %q, Negroni %q", unread, marks["negroni"])
+	}
+	phone.waitFor(t, live.EventNeedsChanged, func(b []byte) bool {
+		var n live.NeedsChanged
+		return json.Unmarshal(b, &n) == nil && len(n.Unread) == 0
+	})
+}
