@@ -36,9 +36,15 @@ type Guest struct {
 	Name        string
 	DietaryText string
 	DietaryTags []string
-	Likes       []string
-	Dislikes    []string
-	AlcoholFree bool
+	// DietaryUnclear, DietaryAnswered and DietaryReviewed are the rest of
+	// the stored answer (diet.Needs): words barhub could not read, those
+	// the guest answered, and whether the host reviewed them.
+	DietaryUnclear  []string
+	DietaryAnswered []string
+	DietaryReviewed bool
+	Likes           []string
+	Dislikes        []string
+	AlcoholFree     bool
 	// Language is the one their page showed at their last sign-in ("sv"),
 	// or "" when they have not signed in since barhub kept it.
 	Language string

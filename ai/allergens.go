@@ -18,7 +18,7 @@ type safetyRule struct {
 // newSafetyRule reads g's needs; wantsAlcoholFree is the guest asking
 // for alcohol-free drinks (in the request or the RSVP tastes).
 func newSafetyRule(g Guest, wantsAlcoholFree bool) safetyRule {
-	n := diet.Normalize(diet.Needs{Tags: g.DietaryTags, Text: g.DietaryText})
+	n := diet.Normalize(diet.Needs{Tags: g.DietaryTags, Text: g.DietaryText, Unclear: g.DietaryUnclear, Answered: g.DietaryAnswered, Reviewed: g.DietaryReviewed})
 	if wantsAlcoholFree && !n.Has(diet.AlcoholFree) {
 		n.Tags = append(n.Tags, diet.AlcoholFree)
 	}
@@ -40,6 +40,33 @@ func (r safetyRule) avoid() []string {
 		}
 	}
 	return out
+}
+
+// unread are the guest's words barhub could not read that nobody has
+// answered: while there are any, only drinks free of the fourteen
+// allergens and of alcohol pass check (diet.Caution).
+func (r safetyRule) unread() []string { return r.needs.Unread() }
+
+// caveat is the sentence each pick carries while some of the guest's
+// words are unread, in their language: why the choice is short.
+func (r safetyRule) caveat(why reasons) string {
+	u := r.unread()
+	if len(u) == 0 {
+		return ""
+	}
+	q := make([]string, len(u))
+	for i, w := range u {
+		q[i] = "“" + w + "”"
+	}
+	return why.text("reco.reason.unread", map[string]any{"Words": why.list(q)})
+}
+
+// withCaveat is reason followed by the caveat, if any.
+func (r safetyRule) withCaveat(reason string, why reasons) string {
+	if c := r.caveat(why); c != "" {
+		return reason + " " + c
+	}
+	return reason
 }
 
 // check returns why d is not safe for the guest, or "" when it is.

@@ -16,6 +16,7 @@ import (
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/ai/bedrocktest"
+	"github.com/barhub/barhub/ai/prompts"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/jobs/jobstest"
 	"github.com/barhub/barhub/live"
@@ -410,7 +411,7 @@ func TestRecommendationWithBedrockIsValidated(t *testing.T) {
 	if !slices.Equal(ids, []string{"aperol-spritz", "negroni"}) {
 		t.Fatalf("drinks %v, want the two valid picks (aperol-spritz, negroni)", ids)
 	}
-	if got.Status != "done" || got.Source != "bedrock" || got.Model != "amazon.nova-pro-v1:0" || got.PromptVersion != "recommend.v4" || got.Fallback || got.Note != "" {
+	if got.Status != "done" || got.Source != "bedrock" || got.Model != "amazon.nova-pro-v1:0" || got.PromptVersion != prompts.Recommend || got.Fallback || got.Note != "" {
 		t.Errorf("recommendation %+v", got)
 	}
 	if got.Drinks[0].Reason != "Bitter like your Negroni, but lighter." {
@@ -719,7 +720,7 @@ func TestModelAskedInTheGuestsLanguage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got.Source != "bedrock" || got.PromptVersion != "recommend.v4" || len(got.Drinks) != 2 {
+	if got.Source != "bedrock" || got.PromptVersion != prompts.Recommend || len(got.Drinks) != 2 {
 		t.Fatalf("recommendation %+v", got)
 	}
 	if want := "En bra början: frisk och blommig, med fläderblomssaft och sodavatten."; got.Drinks[0].Reason != want {

@@ -420,7 +420,7 @@ func Recommend(in LocalInput, rnd *rand.Rand) LocalAnswer {
 	ans := LocalAnswer{Fits: !asked || slices.ContainsFunc(cands, func(c scored) bool { return c.matched })}
 	why := newReasons(in.Texts, p.Language)
 	for _, c := range chosen {
-		c.Reason = why.explain(c, el.alcoholFree())
+		c.Reason = el.safety.withCaveat(why.explain(c, el.alcoholFree()), why)
 		ans.Picks = append(ans.Picks, c.Pick)
 	}
 	if len(ans.Picks) == 0 {

@@ -251,6 +251,10 @@ type recommendData struct {
 	// Understood is the reader's understanding of the guest's words
 	// (tastes.go), with the drinks that meet it.
 	Understood []string
+	// Needs are the guest's confirmed dietary tags, Unread the words of
+	// their needs barhub could not read (recommend.v4).
+	Needs  []string
+	Unread []string
 }
 
 // recommendTool is the tool the model answers through: its input is the
@@ -285,8 +289,9 @@ func recommendSchema(ids []string) map[string]any {
 // recommendRequest builds the model's request. The menu it sees is
 // already what the guest may have: safe by the safety rule and not
 // disliked, so the model chooses by taste only and cannot name an unsafe
-// drink from it (its picks are still checked). The guest's dietary text
-// is not sent: the filter has used it.
+// drink from it (its picks are still checked). The guest's confirmed
+// needs and the words of them barhub could not read go with it, so the
+// model knows why the menu is short; the rest of their text does not.
 func recommendRequest(in recoInput, el eligibility, why reasons) (prompts.Prompt, ModelRequest, error) {
 	data := recommendData{
 		Language:     why.lang.String(),
@@ -295,6 +300,8 @@ func recommendRequest(in recoInput, el eligibility, why reasons) (prompts.Prompt
 		Dislikes:     orEmpty(el.dislikes),
 		Mood:         in.prefs.Mood,
 		AlcoholFree:  el.alcoholFree(),
+		Needs:        orEmpty(el.safety.needs.Tags),
+		Unread:       orEmpty(el.safety.unread()),
 		PastOrders:   []string{},
 		Menu:         []menuItem{},
 	}
@@ -533,7 +540,7 @@ func validatePicks(picks []ModelPick, menu []Drink, el eligibility, why reasons)
 		if reason == "" {
 			reason = why.sentence(d)
 		}
-		valid = append(valid, store.RecommendedDrink{ID: d.ID, Name: d.Name, Reason: reason})
+		valid = append(valid, store.RecommendedDrink{ID: d.ID, Name: d.Name, Reason: el.safety.withCaveat(reason, why)})
 	}
 	return valid, dropped
 }

@@ -200,7 +200,9 @@ func (in guestInput) patch() guest.Patch {
 		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
 	}
 	if in.Dietary != nil {
-		p.Dietary = &guest.Dietary{Text: in.Dietary.Text, Tags: in.Dietary.Tags}
+		// Answered words are kept only where they are unread in the text
+		// (diet.Normalize), so the request's size bounds the work.
+		p.Dietary = &guest.Dietary{Text: in.Dietary.Text, Tags: in.Dietary.Tags, Answered: in.Dietary.Answered}
 	}
 	return p
 }
@@ -320,6 +322,7 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
+	s.needsChanged(ctx, []guest.Guest{g})
 	if p.Role != nil && (beforeErr != nil || before.Role != g.Role) {
 		s.accessChanged(ctx, id)
 	} else {

@@ -572,6 +572,9 @@ func FuzzParseRSVP(f *testing.F) {
 	f.Add(`{"dietary":{"text":"x","allergy":"y"}}`)
 	f.Add(`{"companions":[{"name":"\u202eBOB","dietary":"nuts\u0000"}]}`)
 	f.Add(`{"companions":[{"name":"A\u030asa\u200e","dietary":{"text":"\u3164","tags":["\u200b"]}}]}`)
+	f.Add(`{"dietary":{"text":"sinywi pombe","tags":["alcohol-free"],"answered":["sinywi pombe"]}}`)
+	f.Add(`{"companions":[{"dietary":{"text":"x","answered":["a","b","c","d","e","f","g","h","i","j","k","l","m"]}}]}`)
+	f.Add(`{"dietary":{"answered":"x"}}`)
 	f.Fuzz(func(t *testing.T, body string) {
 		r := httptest.NewRequest("PUT", "/api/rsvp", strings.NewReader(body))
 		a, err := parseRSVP(r)
@@ -593,6 +596,9 @@ func FuzzParseRSVP(f *testing.F) {
 			}
 			if utf8.RuneCountInString(d.Text) > guest.MaxDietaryText {
 				t.Fatal("accepted an over-long dietary text")
+			}
+			if len(d.Answered) > maxAnswered {
+				t.Fatalf("accepted %d answered words", len(d.Answered))
 			}
 			if err := text.Lines(d.Text); d.Text != "" && err != nil {
 				t.Fatalf("accepted dietary words %+q: %v", d.Text, err)

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"net/http"
@@ -39,7 +40,31 @@ func (s *Server) handleReadDietary(w http.ResponseWriter, r *http.Request) {
 	if rd.Unclear == nil {
 		rd.Unclear = []string{}
 	}
-	writeJSON(w, http.StatusOK, rd)
+	out := dietaryReading{Reading: rd}
+	if sg := s.ai.Needs; sg != nil && len(rd.Unclear) > 0 {
+		// A suggestion for the guest to confirm, never applied: without
+		// one in time, the form asks all the same.
+		if tags, err := sg.SuggestNeeds(r.Context(), rd.Unclear); err != nil {
+			s.log.WarnContext(r.Context(), "the model did not read the unread needs", "err", err)
+		} else {
+			out.Suggested = &suggestedNeeds{Tags: tags, Source: store.SourceBedrock}
+		}
+	}
+	writeJSON(w, http.StatusOK, out)
+}
+
+// dietaryReading is POST /api/dietary/read's answer: what barhub read
+// and, with Bedrock, what the model suggests the unread parts mean.
+type dietaryReading struct {
+	diet.Reading
+	Suggested *suggestedNeeds `json:"suggested,omitempty"`
+}
+
+// suggestedNeeds is the model's reading of the unread parts, for the
+// person to confirm.
+type suggestedNeeds struct {
+	Tags   []string `json:"tags"`
+	Source string   `json:"source"`
 }
 
 // parseDietaryRead decodes and checks POST /api/dietary/read.
@@ -54,6 +79,17 @@ func parseDietaryRead(r *http.Request) (string, error) {
 		return "", fieldInputError(err)
 	}
 	return d.Text, nil
+}
+
+// needsChanged tells the guests' phones that the needs on their answers
+// changed (live.EventNeedsChanged), after the menu's marks forgot them,
+// so the menu's caution over unread words comes and goes without a
+// reload.
+func (s *Server) needsChanged(ctx context.Context, gs []guest.Guest) {
+	for _, g := range gs {
+		s.menu.ForgetNeeds(g.ID)
+	}
+	s.guests.dashboard.NeedsChanged(ctx, gs)
 }
 
 // dietaryReviewRequest is PUT /api/admin/guests/{id}/dietary: the host's
@@ -107,6 +143,7 @@ func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{after}, nil)
+	s.needsChanged(ctx, []guest.Guest{after})
 	person := after.People()
 	name := after.Name()
 	if companion < len(person) {
@@ -116,5 +153,9 @@ func (s *Server) handleReviewDietary(w http.ResponseWriter, r *http.Request) {
 	audit.Note(ctx, "person", name)
 	audit.Note(ctx, "changed", differences(before, after))
 	audit.Note(ctx, "tags", strings.Join(tags, ", "))
+	if u := before.People(); companion < len(u) && len(u[companion].Dietary.Unread()) > 0 {
+		// The caution over those words is lifted (docs/RSVP.md).
+		audit.Note(ctx, "unreadLifted", len(u[companion].Dietary.Unread()))
+	}
 	writeJSON(w, http.StatusOK, after)
 }

@@ -176,13 +176,17 @@ func TestHostReviewsUnclearNeeds(t *testing.T) {
 	if n := stats(); n != 1 {
 		t.Errorf("with allergies: %d, want 1", n)
 	}
-	// The bar ticket flags the drink of someone with unreviewed words.
-	v := e.order(tok, 201, one("negroni"))
-	if !v.Items[0].Review {
+	// The bar ticket flags the drink of someone with unreviewed words
+	// (which asks first: docs/RSVP.md, "Unread means careful").
+	e.order(tok, 422, one("negroni"))
+	status, raw := e.do("POST", "/api/orders", tok, order.Request{Items: []order.ItemInput{one("negroni")}, ConfirmAllergens: true}, "Idempotency-Key", newKey())
+	var v orderView
+	decodeInto(t, raw, &v)
+	if status != 201 || !v.Items[0].Review || !slices.Equal(v.Items[0].Check, []string{"no kiwi please"}) {
 		t.Errorf("ticket item not flagged: %+v", v.Items[0])
 	}
 	// The door card flags it too.
-	status, raw := e.do("POST", "/api/door/checkin", e.bTok, map[string]any{"code": g.Code})
+	status, raw = e.do("POST", "/api/door/checkin", e.bTok, map[string]any{"code": g.Code})
 	if status != 200 || !strings.Contains(string(raw), `"code":"dietary_review"`) || !strings.Contains(string(raw), "needs the host's eyes") ||
 		!strings.Contains(string(raw), "not Amaretto Sour") {
 		t.Errorf("door card: %d %s", status, raw)

@@ -54,6 +54,7 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 	// Each drink diet.Check finds not safe for the guest is marked with
 	// why: their allergens, "alcohol", a diet.
 	warnings := map[string][]string{}
+	var unread []string
 	if signed {
 		mine := s.menu.GuestNeeds(r.Context(), id.GuestID)
 		// ?for= marks the drinks for someone else the guest orders for.
@@ -68,6 +69,9 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 			}
 		}
 		if !mine.Empty() {
+			// The words behind a "check" cause: what the person wrote that
+			// barhub could not read (diet.Caution).
+			unread = mine.Unread()
 			for _, did := range l.IDs {
 				if v := diet.Check(snap.DietDrink(did), mine); !v.Safe {
 					warnings[did] = v.Causes()
@@ -86,6 +90,15 @@ func (s *Server) handleDrinks(w http.ResponseWriter, r *http.Request) {
 		etag = strings.TrimSuffix(l.ETag, `"`) + "-" + strings.Trim(app.ETag(warn), `"`)[:12] + `"`
 	}
 	head := `{"count":` + strconv.Itoa(len(l.IDs)) + `,"drinks":`
+	if len(unread) > 0 {
+		words, err := json.Marshal(unread)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		head = `{"count":` + strconv.Itoa(len(l.IDs)) + `,"unread":` + string(words) + `,"drinks":`
+		etag = strings.TrimSuffix(etag, `"`) + "-" + strings.Trim(app.ETag(words), `"`)[:8] + `"`
+	}
 	mid := []byte(`,"allergenWarnings":`)
 	tail := []byte("}\n")
 	// The cached array goes out as it is, never copied into a new body.

@@ -1,6 +1,7 @@
 package api
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"math"
@@ -38,6 +39,16 @@ type AIConfig struct {
 	// per RecommendationWindow (5 per 10 minutes when zero).
 	RecommendationLimit  int
 	RecommendationWindow time.Duration
+	// Needs reads, with the model, words of a person's needs barhub could
+	// not read (ai.NeedsReader), for the form to offer as chips to
+	// confirm; nil without Bedrock.
+	Needs NeedsSuggester
+}
+
+// NeedsSuggester suggests the canonical tags that words barhub could not
+// read name, within its own short budget.
+type NeedsSuggester interface {
+	SuggestNeeds(ctx context.Context, words []string) ([]string, error)
 }
 
 func (s *Server) aiConfig() AIConfig { return s.ai.withDefaults() }

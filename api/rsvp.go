@@ -78,7 +78,15 @@ type memberInput struct {
 type dietaryInput struct {
 	Text string   `json:"text"`
 	Tags []string `json:"tags"`
+	// Answered are the words barhub could not read that the person
+	// answered by choosing tags (guest.Dietary.Answered); parts not unread
+	// in Text are dropped.
+	Answered []string `json:"answered"`
 }
+
+// maxAnswered bounds the answered words of one person: barhub keeps at
+// most a dozen unread parts.
+const maxAnswered = 12
 
 func (d *dietaryInput) UnmarshalJSON(b []byte) error {
 	b = bytes.TrimSpace(b)
@@ -117,8 +125,11 @@ func (d *dietaryInput) dietary(field string) (*guest.Dietary, error) {
 	if len(d.Tags) > 50 {
 		return nil, errBadRequest("invalid_field", field+" lists too many tags")
 	}
+	if len(d.Answered) > maxAnswered {
+		return nil, errBadRequest("invalid_field", field+" answers too many words")
+	}
 	// Reviewed and Unclear are the host's and the server's to set.
-	out, err := guest.CleanDietary(guest.Dietary{Text: d.Text, Tags: d.Tags})
+	out, err := guest.CleanDietary(guest.Dietary{Text: d.Text, Tags: d.Tags, Answered: d.Answered})
 	if err != nil {
 		return nil, fieldInputError(guest.Within(field, err))
 	}
@@ -141,7 +152,10 @@ func companions(in *[]companionInput, field string) (*[]guest.Companion, error) 
 			if len(c.Dietary.Tags) > 50 {
 				return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d].dietary lists too many tags", field, i))
 			}
-			typed[i].Dietary = guest.Dietary{Text: c.Dietary.Text, Tags: c.Dietary.Tags}
+			if len(c.Dietary.Answered) > maxAnswered {
+				return nil, errBadRequest("invalid_field", fmt.Sprintf("%s[%d].dietary answers too many words", field, i))
+			}
+			typed[i].Dietary = guest.Dietary{Text: c.Dietary.Text, Tags: c.Dietary.Tags, Answered: c.Dietary.Answered}
 		}
 	}
 	out, err := guest.CleanCompanions(typed)
@@ -228,6 +242,11 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		s.fail(w, r, err)
 		return
+	}
+	// The group's needs may have changed: the menu's marks read them
+	// afresh (the use case told the phones, live).
+	for _, m := range v.Group {
+		s.menu.ForgetNeeds(m.ID)
 	}
 	writeJSON(w, http.StatusOK, v)
 }

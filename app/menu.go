@@ -421,5 +421,16 @@ func (m *Menu) PersonNeeds(ctx context.Context, guestID, ref string) (needs diet
 	return needs, true, nil
 }
 
+// ForgetNeeds drops what the menu's marks keep of a guest's needs, when
+// they changed: the next read of the menu reads them afresh.
+func (m *Menu) ForgetNeeds(guestIDs ...string) {
+	c := &m.diet
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, id := range guestIDs {
+		delete(c.m, id)
+	}
+}
+
 // rememberNeeds keeps needs just read by an order for the menu's marks.
 func (m *Menu) rememberNeeds(guestID string, needs diet.Needs) { m.diet.put(guestID, needs) }

@@ -379,10 +379,16 @@ func (s *Orders) checkedItems(ctx context.Context, who Who, req order.Request) (
 		v := diet.Check(snap.DietDrink(d.ID), p.Dietary.Needs())
 		item.Review = v.Review
 		if !v.Safe {
-			item.Confirmed = v.Causes()
+			// The caution over unread words asks as a known allergen does
+			// (the same 422 and confirmAllergens); the ticket carries the
+			// words for the bar to check, not a "confirmed" cause.
+			causes := slices.DeleteFunc(v.Causes(), func(c string) bool { return c == diet.CheckUnread })
+			item.Confirmed = causes
+			item.Check = v.Unread
 			flags = append(flags, UnsafeDrink{DrinkID: d.ID, Name: d.Name, For: item.For, ForName: item.ForName,
-				Allergens: nonNilStrings(v.Allergens), Alcohol: v.Alcohol, Diets: nonNilStrings(v.Diets), Mentions: nonNilStrings(v.Mentions), Causes: v.Causes()})
-			for _, c := range v.Causes() {
+				Allergens: nonNilStrings(v.Allergens), Alcohol: v.Alcohol, Diets: nonNilStrings(v.Diets), Mentions: nonNilStrings(v.Mentions),
+				Unread: nonNilStrings(v.Unread), Causes: v.Causes()})
+			for _, c := range causes {
 				confirmed = appendMissing(confirmed, c)
 			}
 		}
@@ -412,8 +418,11 @@ type UnsafeDrink struct {
 	Alcohol   bool     `json:"alcohol"`
 	Diets     []string `json:"diets"`
 	Mentions  []string `json:"mentions"`
+	// Unread are the words of the person's needs barhub could not read
+	// (diet.Caution): the bar will check them with the guest.
+	Unread []string `json:"unread"`
 	// Causes lists every reason, in words: allergens, "alcohol", diets,
-	// words of unclear needs.
+	// words of unclear needs, and "check" for unread ones.
 	Causes []string `json:"causes"`
 }
 
@@ -437,7 +446,26 @@ func (u UnsafeDrink) message() string {
 	if len(u.Mentions) > 0 {
 		parts = append(parts, fmt.Sprintf("has %s, named in needs the host has not reviewed yet", joinWithAnd(u.Mentions)))
 	}
+	if len(u.Unread) > 0 {
+		parts = append(parts, fmt.Sprintf("may not suit %s: we could not read %s, so the bar will check this with you", whoseNeeds(u.ForName), quoteAll(u.Unread)))
+	}
 	return fmt.Sprintf("%s %s; confirm to order it anyway", u.Name, strings.Join(parts, "; it "))
+}
+
+func whoseNeeds(forName string) string {
+	if forName == "" {
+		return "your needs"
+	}
+	return forName + "'s needs"
+}
+
+// quoteAll is words quoted and joined: "“ei alkoholia” and “pähkinä”".
+func quoteAll(words []string) string {
+	q := make([]string, len(words))
+	for i, w := range words {
+		q[i] = "“" + w + "”"
+	}
+	return joinWithAnd(q)
 }
 
 func flagSummaries(flags []UnsafeDrink) []string {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/barhub/barhub/audit"
@@ -141,9 +142,18 @@ func (u *RSVP) Answer(ctx context.Context, who auth.Identity, a guest.Answer) (R
 	if d.Status != "" || d.ChangesNeeds() {
 		u.dashboard.GuestsChanged(ctx, NewGuestsChanged("rsvp", who, after, nil, &said))
 	}
+	if d.ChangesNeeds() {
+		u.dashboard.NeedsChanged(ctx, after)
+	}
 	noteAnswer(ctx, me, said)
 	if d.Status == guest.StatusDeclined && u.declined != nil {
 		u.declined(ctx, after)
+	}
+	if n := newlyAnswered(group, after); n > 0 {
+		// The guest answered words barhub could not read: the caution
+		// over them is lifted (docs/RSVP.md). The words stay out of the
+		// log, as every dietary text does.
+		audit.Note(ctx, "unreadAnswered", n)
 	}
 	return view, nil
 }
@@ -254,6 +264,28 @@ func noteAnswer(ctx context.Context, me guest.Guest, a AnswerNote) {
 	if a.Tastes {
 		audit.Note(ctx, "tastes", true)
 	}
+}
+
+// newlyAnswered counts the unread parts of everyone's needs that an
+// answer answered: unread before, in Answered after.
+func newlyAnswered(before, after []guest.Guest) int {
+	was := map[string][]string{}
+	for _, g := range before {
+		for _, p := range g.People() {
+			was[p.Ref] = p.Dietary.Unread()
+		}
+	}
+	n := 0
+	for _, g := range after {
+		for _, p := range g.People() {
+			for _, u := range was[p.Ref] {
+				if slices.Contains(p.Dietary.Answered, u) {
+					n++
+				}
+			}
+		}
+	}
+	return n
 }
 
 // confirmation says in words what an answer did.

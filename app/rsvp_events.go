@@ -104,6 +104,19 @@ func (d *Dashboard) publishStats(ctx context.Context) {
 	}
 }
 
+// NeedsChanged tells each guest of gs, on their own topic, that the
+// dietary needs on their answer changed, with the words of their own
+// still unread, so their phone marks the menu again without a reload.
+func (d *Dashboard) NeedsChanged(ctx context.Context, gs []guest.Guest) {
+	for _, g := range gs {
+		unread := g.Dietary.Unread()
+		if unread == nil {
+			unread = []string{}
+		}
+		d.publish(ctx, live.GuestTopic(g.ID), live.EventNeedsChanged, live.NeedsChanged{Unread: unread})
+	}
+}
+
 // publish sends one event, logging a failure.
 func (d *Dashboard) publish(ctx context.Context, topic, event string, data any) {
 	if d == nil || d.pub == nil {

@@ -36,7 +36,15 @@ type Verdict struct {
 	// Review is set when the person has needs not understood that the
 	// host has not reviewed: even a safe verdict is then a best guess.
 	Review bool `json:"review,omitempty"`
+	// Unread are the words of the person's needs barhub could not read
+	// and nobody has answered yet, when the drink has one of the fourteen
+	// allergens or alcohol (Caution): the bar checks with the person.
+	Unread []string `json:"unread,omitempty"`
 }
+
+// CheckUnread is the cause Causes gives for a drink taken care over because of
+// needs barhub could not read (Verdict.Unread).
+const CheckUnread = "check"
 
 // Causes lists why the drink is not safe, in words for a message:
 // allergens, "alcohol", diets, then mentioned words.
@@ -46,14 +54,48 @@ func (v Verdict) Causes() []string {
 		out = append(out, "alcohol")
 	}
 	out = append(out, v.Diets...)
-	return append(out, v.Mentions...)
+	out = append(out, v.Mentions...)
+	if len(v.Unread) > 0 {
+		out = append(out, CheckUnread)
+	}
+	return out
+}
+
+// SafeOnceRead reports whether the drink is safe but for the caution over
+// unread words: what the shopping plan and the door's card count on, as
+// the bar will check those words with the person.
+func (v Verdict) SafeOnceRead() bool {
+	return len(v.Allergens) == 0 && !v.Alcohol && len(v.Diets) == 0 && len(v.Mentions) == 0
+}
+
+// Caution returns the words of needs n that barhub could not read and
+// nobody has answered (Needs.Unread) when drink d has one of the fourteen
+// allergens or alcohol, or nil. Until the person or the host says what
+// the words mean, any of those could be what they cannot have: a guest
+// who wrote "ei alkoholia" in a language barhub does not read is offered
+// no French 75, and ordering one asks them first.
+func Caution(d Drink, n Needs) []string {
+	unread := n.Unread()
+	if len(unread) == 0 {
+		return nil
+	}
+	contents := d.Known
+	if contents == nil {
+		contents = Contents(d)
+	}
+	if hasAlcohol(d) || slices.ContainsFunc(contents, IsAllergen) {
+		return unread
+	}
+	return nil
 }
 
 // Check is the one rule for whether drink d is safe for a person with
 // needs n (as Normalize leaves them): none of their allergens among the
 // drink's (labelled or given away by an ingredient), no alcohol for
-// someone who takes none, nothing their diet rules out, and no ingredient
-// named in needs the host has not reviewed yet. It errs towards caution: an
+// someone who takes none, nothing their diet rules out, no ingredient
+// named in needs the host has not reviewed yet, and, while some of their
+// words are unread, none of the fourteen allergens and no alcohol at all
+// (Caution). It errs towards caution: an
 // allergy to nuts is also warned about peanuts, and a drink not marked
 // alcohol-free has alcohol.
 func Check(d Drink, n Needs) Verdict {
@@ -85,7 +127,8 @@ func Check(d Drink, n Needs) Verdict {
 	if v.Review {
 		v.Mentions = mentions(n.Unclear, d, contents)
 	}
-	v.Safe = len(v.Allergens) == 0 && !v.Alcohol && len(v.Diets) == 0 && len(v.Mentions) == 0
+	v.Unread = Caution(Drink{AlcoholFree: d.AlcoholFree, ABV: d.ABV, Known: contents}, n)
+	v.Safe = len(v.Allergens) == 0 && !v.Alcohol && len(v.Diets) == 0 && len(v.Mentions) == 0 && len(v.Unread) == 0
 	return v
 }
 

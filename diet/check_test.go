@@ -21,6 +21,7 @@ var (
 	satay      = Drink{Name: "Satay Sour", Ingredients: []string{"Bourbon", "Peanut butter"}, ABV: 20}
 	ryeOld     = Drink{Name: "Rye Old Fashioned", Ingredients: []string{"Rye whiskey", "Sugar", "Angostura bitters"}, ABV: 30}
 	dark       = Drink{Name: "Dark 'n' Stormy", Ingredients: []string{"Dark rum", "Ginger beer"}, ABV: 10}
+	french75   = Drink{Name: "French 75", Ingredients: []string{"Gin", "Lemon juice", "Sugar syrup", "Champagne"}, ABV: 14}
 	labelled   = Drink{Name: "House Punch", Allergens: []string{"Dairy", "shellfish", "passion fruit"}, ABV: 8}
 )
 
@@ -74,10 +75,18 @@ func TestCheck(t *testing.T) {
 		{"dairy-free, Piña Colada", pinaColada, Normalize(Needs{Text: "dairy-free"}), Verdict{Safe: true}},
 		{"sulphites, Kir Royale", kirRoyale, Needs{Tags: []string{Sulphites}}, Verdict{Allergens: []string{Sulphites}}},
 		{"gluten, rye whiskey", ryeOld, Needs{Tags: []string{Gluten}}, Verdict{Safe: true}},
-		{"unclear kiwi, Kiwi Smash", kiwiSmash, Normalize(Needs{Text: "no kiwi please"}), Verdict{Mentions: []string{"kiwi"}, Review: true}},
-		{"unclear kiwi, Mai Tai", maiTai, Normalize(Needs{Text: "no kiwi please"}), Verdict{Safe: true, Review: true}},
+		{"unclear kiwi, Kiwi Smash", kiwiSmash, Normalize(Needs{Text: "no kiwi please"}), Verdict{Mentions: []string{"kiwi"}, Review: true, Unread: []string{"no kiwi please"}}},
+		// Words barhub cannot read rule out every drink with one of the
+		// fourteen or alcohol until someone answers them (Caution).
+		{"unclear kiwi, Mai Tai", maiTai, Normalize(Needs{Text: "no kiwi please"}), Verdict{Review: true, Unread: []string{"no kiwi please"}}},
+		{"unread Finnish, French 75", french75, Normalize(Needs{Text: "disulfiraamilääkitys"}), Verdict{Review: true, Unread: []string{"disulfiraamilääkitys"}}},
+		{"unread Finnish, virgin", virginMojo, Normalize(Needs{Text: "disulfiraamilääkitys"}), Verdict{Safe: true, Review: true}},
+		{"unread Finnish answered, French 75", french75, Normalize(Needs{Text: "disulfiraamilääkitys", Tags: []string{AlcoholFree}, Answered: []string{"disulfiraamilääkitys"}}), Verdict{Alcohol: true, Review: true}},
+		{"unread Finnish answered none, ryeOld", ryeOld, Normalize(Needs{Text: "disulfiraamilääkitys", Answered: []string{"disulfiraamilääkitys"}}), Verdict{Safe: true, Review: true}},
+		{"unread Finnish reviewed, French 75", french75, Normalize(Needs{Text: "disulfiraamilääkitys", Reviewed: true}), Verdict{Safe: true}},
+		{"unread, known part", french75, Normalize(Needs{Text: "nötallergi, disulfiraamilääkitys"}), Verdict{Review: true, Unread: []string{"disulfiraamilääkitys"}}},
 		{"reviewed kiwi, Kiwi Smash", kiwiSmash, Needs{Text: "no kiwi please", Unclear: []string{"no kiwi please"}, Reviewed: true}, Verdict{Safe: true}},
-		{"passion fruit label", labelled, Normalize(Needs{Text: "passion fruit"}), Verdict{Mentions: []string{"passion", "fruit"}, Review: true}},
+		{"passion fruit label", labelled, Normalize(Needs{Text: "passion fruit"}), Verdict{Mentions: []string{"passion", "fruit"}, Review: true, Unread: []string{"passion fruit"}}},
 		{"many causes", bloodyMary, Needs{Tags: []string{Fish, Celery, AlcoholFree, Vegan}}, Verdict{Allergens: []string{Fish, Celery}, Alcohol: true, Diets: []string{Vegan}}},
 		{"no needs", bloodyMary, Needs{}, Verdict{Safe: true}},
 	}
@@ -89,6 +98,10 @@ func TestCheck(t *testing.T) {
 	v := Check(bloodyMary, Needs{Tags: []string{Fish, AlcoholFree, Vegan}})
 	if got, want := v.Causes(), []string{Fish, "alcohol", Vegan}; !slices.Equal(got, want) {
 		t.Errorf("Causes = %q, want %q", got, want)
+	}
+	v = Check(french75, Normalize(Needs{Text: "disulfiraamilääkitys"}))
+	if got, want := v.Causes(), []string{CheckUnread}; !slices.Equal(got, want) {
+		t.Errorf("Causes of an unread need = %q, want %q", got, want)
 	}
 }
 

@@ -128,6 +128,10 @@ type Needs struct {
 	// Reviewed is set when the host confirmed or corrected the tags; the
 	// tags are then taken as they are and nothing is unclear.
 	Reviewed bool `bson:"reviewed,omitempty" json:"reviewed,omitempty"`
+	// Answered are the parts of Unclear the person answered themselves,
+	// by choosing the tags that apply (which are in Tags): barhub no
+	// longer takes care over them, though the host may still look.
+	Answered []string `bson:"answered,omitempty" json:"answered,omitempty"`
 }
 
 // Empty reports whether the person has no need at all.
@@ -138,6 +142,22 @@ func (n Needs) Empty() bool {
 // NeedsReview reports whether some of the needs were not understood and
 // the host has not looked at them yet.
 func (n Needs) NeedsReview() bool { return !n.Reviewed && len(n.Unclear) > 0 }
+
+// Unread are the parts of the needs barhub could not read that neither
+// the person nor the host has answered yet: until they do, Check takes
+// care over every drink with one of the fourteen allergens or alcohol.
+func (n Needs) Unread() []string {
+	if n.Reviewed {
+		return nil
+	}
+	var out []string
+	for _, u := range n.Unclear {
+		if !slices.Contains(n.Answered, u) {
+			out = append(out, u)
+		}
+	}
+	return out
+}
 
 // Has reports whether the needs carry the tag t.
 func (n Needs) Has(t string) bool { return slices.Contains(n.Tags, t) }
@@ -169,6 +189,11 @@ func Normalize(n Needs) Needs {
 		for _, u := range n.Unclear {
 			if u = truncate(strings.TrimSpace(u), maxPart); u != "" && strings.Contains(out.Text, u) {
 				unclear = appendNew(unclear, u)
+			}
+		}
+		for _, a := range n.Answered {
+			if slices.Contains(unclear, a) {
+				out.Answered = appendNew(out.Answered, a)
 			}
 		}
 	} else {

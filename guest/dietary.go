@@ -121,23 +121,25 @@ func NormalizeDietary(d Dietary) Dietary { return DietaryOf(diet.Normalize(d.Nee
 
 // Needs is the answer as the diet package reads it.
 func (d Dietary) Needs() diet.Needs {
-	return diet.Needs{Tags: d.Tags, Text: d.Text, Unclear: d.Unclear, Reviewed: d.Reviewed}
+	return diet.Needs{Tags: d.Tags, Text: d.Text, Unclear: d.Unclear, Reviewed: d.Reviewed, Answered: d.Answered}
 }
 
 // DietaryOf is a diet reading as the guest document keeps it.
 func DietaryOf(n diet.Needs) Dietary {
-	return Dietary{Tags: n.Tags, Text: n.Text, Unclear: n.Unclear, Reviewed: n.Reviewed}
+	return Dietary{Tags: n.Tags, Text: n.Text, Unclear: n.Unclear, Reviewed: n.Reviewed, Answered: n.Answered}
 }
 
 // Merge keeps what the host reviewed when a person answers again with the
 // same words: a changed text is read afresh and needs the host's eyes
-// again if it is unclear.
+// again if it is unclear. The parts the person answers (Answered) are
+// kept only while the text still holds them, and those answered before
+// stay answered.
 func (d Dietary) Merge(before Dietary) Dietary {
 	if before.Reviewed && strings.TrimSpace(d.Text) == strings.TrimSpace(before.Text) && slices.Equal(NormalizeDietary(Dietary{Tags: d.Tags}).Tags, NormalizeDietary(Dietary{Tags: before.Tags}).Tags) {
 		return before
 	}
 	d.Reviewed = false
-	return NormalizeDietary(Dietary{Text: d.Text, Tags: d.Tags})
+	return NormalizeDietary(Dietary{Text: d.Text, Tags: d.Tags, Answered: append(slices.Clone(d.Answered), before.Answered...)})
 }
 
 // NormalizeCompanions cleans the "+1"s: names trimmed and bounded, needs

@@ -282,7 +282,7 @@ func unsafeDrinks(drinks []diet.Drink, d Dietary) []string {
 		// "Alcohol-free only" says the rest; the card names the drinks
 		// ruled out for another reason.
 		v.Alcohol = false
-		if len(v.Causes()) > 0 {
+		if !v.SafeOnceRead() {
 			out = append(out, dr.Name)
 		}
 	}

@@ -57,7 +57,15 @@ type Dietary struct {
 	Unclear []string `bson:"unclear,omitempty" json:"unclear"`
 	// Reviewed is set when the host confirmed or corrected the tags.
 	Reviewed bool `bson:"reviewed,omitempty" json:"reviewed"`
+	// Answered are the parts of Unclear the person answered on the form
+	// by choosing what applies (diet.Needs.Answered): barhub's caution
+	// over them is lifted, as the host's review lifts all of it.
+	Answered []string `bson:"answered,omitempty" json:"answered,omitempty"`
 }
+
+// Unread are the parts of the answer barhub could not read that nobody
+// has answered yet (diet.Needs.Unread).
+func (d Dietary) Unread() []string { return d.Needs().Unread() }
 
 // MarshalJSON writes missing lists as [] rather than null, so clients can
 // iterate without a check.

@@ -61,7 +61,18 @@ const (
 	// EventRecommendationReady carries a Recommendation, on the guest's
 	// topic.
 	EventRecommendationReady = "recommendation.ready"
+	// EventNeedsChanged carries NeedsChanged, on the guest's topic, when
+	// the dietary needs of someone on their answer changed (their own
+	// answer, the host's review or edit): the phone marks the menu again.
+	EventNeedsChanged = "needs.changed"
 )
+
+// NeedsChanged is the data of EventNeedsChanged.
+type NeedsChanged struct {
+	// Unread are the guest's own words barhub could not read that nobody
+	// has answered yet; empty when the menu's caution is lifted.
+	Unread []string `json:"unread"`
+}
 
 // Events on TopicMenu.
 const (

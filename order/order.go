@@ -166,6 +166,11 @@ type Item struct {
 	// understood and the host has not reviewed them yet: the bar should
 	// ask.
 	Review bool `bson:"review,omitempty" json:"review,omitempty"`
+	// Check are the words of the person's needs barhub could not read,
+	// when the drink has one of the fourteen allergens or alcohol
+	// (diet.Caution): the guest confirmed, and the bar checks with them
+	// before making it.
+	Check []string `bson:"check,omitempty" json:"check,omitempty"`
 	// StandardDrinks is per glass, fixed when ordered so later menu edits
 	// do not rewrite what a guest drank.
 	StandardDrinks float64 `bson:"standardDrinks" json:"standardDrinks"`

@@ -487,7 +487,9 @@ func weight(d menu.Drink, f drinkFacts, g Guest) float64 {
 	if g.AlcoholFree && !d.AlcoholFree {
 		return 0
 	}
-	if !diet.Check(d.Diet(), g.Needs).Safe {
+	// Caution over unread words (diet.Caution) is for serving, not for
+	// buying: once the bar has checked, the person drinks as anyone does.
+	if !diet.Check(d.Diet(), g.Needs).SafeOnceRead() {
 		return 0
 	}
 	w := 1.0

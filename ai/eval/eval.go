@@ -39,6 +39,9 @@ type Profile struct {
 	Spread bool
 	// PaceFirst: the first pick must be alcohol-free.
 	PaceFirst bool
+	// Unread: some of the guest's words are unread, and Never is every
+	// drink with one of the fourteen allergens or alcohol (UnreadProfiles).
+	Unread bool
 }
 
 // Menu is the starter menu as the recommender sees it.
@@ -59,10 +62,16 @@ func Menu() ([]ai.Drink, error) {
 	return out, nil
 }
 
+// Needs are the guest's needs as the one safety rule reads them.
+func (p Profile) Needs() diet.Needs {
+	g := p.Guest
+	return diet.Normalize(diet.Needs{Tags: g.DietaryTags, Text: g.DietaryText, Unclear: g.DietaryUnclear, Answered: g.DietaryAnswered, Reviewed: g.DietaryReviewed})
+}
+
 // Problems returns what is wrong with drinks (ids) shown to p: a drink
 // not on the menu, unsafe by the one safety rule, or one of p.Never.
 func (p Profile) Problems(menu []ai.Drink, ids []string) []string {
-	needs := diet.Normalize(diet.Needs{Tags: p.Guest.DietaryTags, Text: p.Guest.DietaryText})
+	needs := p.Needs()
 	if p.Prefs.AlcoholFree || p.Guest.AlcoholFree {
 		needs.Tags = append(needs.Tags, diet.AlcoholFree)
 	}

@@ -31,7 +31,7 @@ func load(t *testing.T) ([]ai.Drink, []Profile) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ps := Profiles(menu)
+	ps := append(Profiles(menu), UnreadProfiles(menu)...)
 	if len(ps) < 40 {
 		t.Fatalf("%d profiles, want at least 40", len(ps))
 	}

@@ -17,6 +17,7 @@ const (
 	ImagePrompt      = "image_prompt.v1"
 	ImagePromptLocal = "image_prompt_local.v1"
 	Recommend        = "recommend.v4"
+	ReadNeeds        = "read_needs.v1"
 )
 
 //go:embed *.tmpl

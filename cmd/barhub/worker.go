@@ -61,6 +61,9 @@ func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publi
 	p := &aiParts{api: api.AIConfig{Source: ai.SourceLocal}, mail: mp.api, stop: func() {}}
 	if model != nil {
 		p.api.Source, p.api.Model = ai.SourceBedrock, model.Name()
+		// The form's question about unread needs offers the model's
+		// reading as chips to confirm (docs/AI.md, "Reading needs").
+		p.api.Needs = ai.NewNeedsReader(model, 0)
 	}
 	if pictures != nil {
 		p.api.ImageModel = pictures.Name()
@@ -329,10 +332,15 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 		Name:        gu.Name(),
 		DietaryText: gu.Dietary.Text,
 		DietaryTags: tags,
-		Likes:       gu.Tastes.Likes,
-		Dislikes:    gu.Tastes.Dislikes,
-		AlcoholFree: gu.Tastes.AlcoholFree,
-		Language:    gu.Language,
+		// What the guest and the host answered of words barhub could
+		// not read: until then the recommenders take care (diet.Caution).
+		DietaryUnclear:  gu.Dietary.Unclear,
+		DietaryAnswered: gu.Dietary.Answered,
+		DietaryReviewed: gu.Dietary.Reviewed,
+		Likes:           gu.Tastes.Likes,
+		Dislikes:        gu.Tastes.Dislikes,
+		AlcoholFree:     gu.Tastes.AlcoholFree,
+		Language:        gu.Language,
 	}, nil
 }
 

@@ -53,6 +53,17 @@ func TestWorkerViewsOfTheStores(t *testing.T) {
 		!slices.Contains(ag.DietaryTags, "nuts") || ag.DietaryText != "Allergic to hazelnuts" {
 		t.Errorf("guest view %+v", ag)
 	}
+	// Words barhub could not read, and what the guest answered of them,
+	// reach the recommenders' rule (diet.Caution).
+	u := guest.Guest{FirstName: "Aino", LastName: "Virtanen",
+		Dietary: guest.NormalizeDietary(guest.Dietary{Text: "diszulfirámot szedek, nem ihatok", Tags: []string{"alcohol-free"}, Answered: []string{"nem ihatok"}})}
+	if err := st.CreateGuest(ctx, &u); err != nil {
+		t.Fatal(err)
+	}
+	if au, err := gv.Guest(ctx, u.ID); err != nil || !slices.Equal(au.DietaryUnclear, []string{"diszulfirámot szedek", "nem ihatok"}) ||
+		!slices.Equal(au.DietaryAnswered, []string{"nem ihatok"}) || au.DietaryReviewed {
+		t.Errorf("guest view of unread needs %+v, %v", au, err)
+	}
 	past, err := gv.PastOrders(ctx, g.ID)
 	if err != nil {
 		t.Fatal(err)

@@ -202,7 +202,10 @@ function ticket(o) {
         it.confirmed?.length > 0 && h("span", { class: "allergy" }, ` ⚠ ${t("bar.allergyConfirmed", { allergens: formatList(it.confirmed) })}`),
         // Words of the person's dietary needs nobody has understood yet:
         // ask before making it.
-        it.review && h("span", { class: "review-flag" }, ` ⚑ ${t("bar.review")}`)))),
+        it.review && !it.check?.length && h("span", { class: "review-flag" }, ` ⚑ ${t("bar.review")}`),
+        // Words barhub could not read, on a drink with one of the fourteen
+        // allergens or alcohol: the guest confirmed; ask them before making it.
+        it.check?.length > 0 && h("span", { class: "review-flag check-flag" }, ` ⚑ ${t("bar.check", { words: it.check.map((w) => `“${w}”`).join(", ") })}`)))),
     o.allergensConfirmed?.length > 0 && h("p", { class: "allergy" }, `⚠ ${t("bar.notSafe", { allergens: formatList(o.allergensConfirmed) })}`),
     h("div", { class: "ticket-actions" },
       bumpAction && h("button", { type: "button", class: `primary act-${bumpAction}`, disabled: !!pending, onclick: () => bump(o.id) }, bumpLabel),

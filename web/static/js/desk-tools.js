@@ -154,7 +154,11 @@ function reviewForm(e) {
   const err = document.createElement("p");
   err.className = "error";
   err.hidden = true;
-  form.append(unclear, chips, ok, err);
+  const ai = document.createElement("p");
+  ai.className = "review-ai";
+  ai.hidden = true;
+  form.append(unclear, ai, chips, ok, err);
+  suggestTags(e, ai, chips);
   form.addEventListener("submit", async (ev) => {
     ev.preventDefault();
     ok.disabled = true;
@@ -169,6 +173,36 @@ function reviewForm(e) {
     }
   });
   return form;
+}
+
+// suggestTags shows what the AI reads in the words (with Bedrock
+// configured; POST /api/dietary/read's `suggested`) and lets the host tick
+// those chips with one tap: never saved until the host confirms. The
+// readings go one after another, within the host's rate of reading.
+let suggestions = Promise.resolve();
+function suggestTags(e, out, chips) {
+  suggestions = suggestions.then(async () => {
+    try {
+      const r = await api("POST", "/api/dietary/read", { text: e.text });
+      const tags = (r.suggested?.tags || []).filter((tag) => REVIEW_TAGS.includes(tag));
+      if (!r.suggested) return;
+      out.textContent = t("tools.dietary.aiThinks", { tags: tags.length ? formatList(tags.map(tagName)) : t("tools.dietary.aiNothing") }) + " ";
+      if (tags.length) {
+        const tick = document.createElement("button");
+        tick.type = "button";
+        tick.className = "review-ai-tick quiet";
+        tick.textContent = t("tools.dietary.aiTick");
+        tick.addEventListener("click", () => {
+          for (const box of chips.querySelectorAll("input")) if (tags.includes(box.value)) box.checked = true;
+        });
+        out.append(tick);
+      }
+      out.hidden = false;
+    } catch {
+      // A suggestion is a help; the host reviews without it.
+    }
+    await new Promise((done) => setTimeout(done, 600));
+  });
 }
 
 // ---- Event settings --------------------------------------------------------------------

@@ -106,6 +106,9 @@ function start() {
   live.on("menu.changed", (data) => {
     if (data?.reason !== "image_prompt") loadMenu();
   });
+  // The guest's needs changed (their answer, the host's review): the
+  // marks, and the caution over words barhub could not read, follow.
+  live.on("needs.changed", () => loadMenu());
   live.on("app.status", () => loadAppKey().then(() => loadMenu()).catch(() => {}));
   live.onResync("*", () => {
     loadMenu();
@@ -141,6 +144,7 @@ async function loadMenu() {
     state.sections = secs.sections;
     state.drinks = list.drinks;
     state.warnings = list.allergenWarnings || {};
+    state.unread = list.unread || [];
     loadPeople();
     state.loaded = true;
     showError(null);
@@ -183,7 +187,7 @@ function word(kind, value) {
 // allergens, "alcohol", a diet, or words of needs the host has not seen.
 const DIETS = ["vegan", "vegetarian", "halal", "kosher"];
 function causeText(causes) {
-  return causes.map((c) => (c === "alcohol" ? t("guest.cause.alcohol") : DIETS.includes(c) ? t("guest.cause.notDiet", { diet: t(`diet.${c}`) }) : t("guest.cause.contains", { what: word("allergen", c) }))).join(", ");
+  return causes.map((c) => (c === "check" ? t("guest.cause.check", { words: "“" + (state.unread || []).join("”, “") + "”" }) : c === "alcohol" ? t("guest.cause.alcohol") : DIETS.includes(c) ? t("guest.cause.notDiet", { diet: t(`diet.${c}`) }) : t("guest.cause.contains", { what: word("allergen", c) }))).join(", ");
 }
 
 async function loadOrders() {
@@ -319,7 +323,7 @@ function drinkCard(d) {
       h("div", { class: "drink-head" }, h("h3", {}, toggle), strength),
       d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description)),
     h("div", { class: "drink-action" }, action),
-    warn && h("p", { class: "allergen-flag", role: "note" }, t("guest.notForYou", { causes: causeText(warn) })),
+    warn && h("p", { class: "allergen-flag", role: "note" }, warn.join() === "check" ? t("guest.unreadFlag", { words: "“" + state.unread.join("”, “") + "”" }) : t("guest.notForYou", { causes: causeText(warn) })),
     details);
   if (openDetails.has(d.id)) toggleDetails(card, d);
   return card;

@@ -465,7 +465,8 @@ function fillNeeds(box, dietary) {
   box.querySelector("textarea").value = dietary?.text || "";
   for (const el of box.querySelectorAll(".chips input")) el.checked = tags.includes(el.value);
   box.querySelector(".more-needs").open = tags.some((t) => !COMMON.includes(t));
-  showRead(box, { tags: [], unclear: dietary?.reviewed ? [] : dietary?.unclear || [] });
+  box.answered = new Set(dietary?.answered || []);
+  showRead(box, { tags: [], unclear: dietary?.reviewed ? [] : (dietary?.unclear || []).filter((u) => !box.answered.has(u)) });
 }
 
 // readBack asks the server what it reads in the words typed so far.
@@ -484,7 +485,7 @@ async function readBack(box) {
 function showRead(box, reading) {
   const out = box.querySelector(".we-read");
   out.replaceChildren();
-  const ticked = new Set([...box.querySelectorAll(".chips input:checked")].map((el) => el.value));
+  const ticked = new Set([...box.querySelectorAll(".chips:not(.unread-chips) input:checked")].map((el) => el.value));
   const fresh = reading.tags.filter((t) => !ticked.has(t));
   if (fresh.length) {
     const p = document.createElement("p");
@@ -501,24 +502,76 @@ function showRead(box, reading) {
     yes.className = "read-yes";
     yes.textContent = t("rsvp.needs.addThem");
     yes.addEventListener("click", () => {
-      for (const el of box.querySelectorAll(".chips input")) if (fresh.includes(el.value)) el.checked = true;
+      for (const el of box.querySelectorAll(".chips:not(.unread-chips) input")) if (fresh.includes(el.value)) el.checked = true;
       if (fresh.some((t) => !COMMON.includes(t))) box.querySelector(".more-needs").open = true;
       showRead(box, { tags: [], unclear: reading.unclear });
     });
     p.append(yes);
     out.append(p);
   }
-  if (reading.unclear.length) {
-    const p = document.createElement("p");
-    p.className = "unclear";
-    p.textContent = t("rsvp.needs.unclear", { words: "“" + reading.unclear.join("”, “") + "”" });
-    out.append(p);
-  }
+  const unread = reading.unclear.filter((u) => !box.answered?.has(u));
+  if (unread.length) out.append(askUnread(box, unread, reading.suggested));
   out.hidden = !out.childElementCount;
 }
 
+// askUnread asks, right on the form, what the words barhub could not read
+// mean: the allergen, diet and no-alcohol chips, with what the AI thinks
+// ticked in advance (never applied until the guest confirms), or "none of
+// these, the host will check". Until answered, the guest's menu takes care
+// over every drink with one of the fourteen allergens or alcohol
+// (docs/RSVP.md, "Unread means careful").
+function askUnread(box, unread, suggested) {
+  const ask = document.createElement("div");
+  ask.className = "unread-ask";
+  ask.setAttribute("role", "group");
+  const q = document.createElement("p");
+  q.className = "unclear";
+  q.textContent = t("rsvp.unread.question", { words: "“" + unread.join("”, “") + "”" });
+  ask.append(q);
+  const hint = (suggested?.tags || []).filter((x) => NEED_LABEL[x]);
+  if (hint.length) {
+    const ai = document.createElement("p");
+    ai.className = "unread-ai";
+    ai.textContent = t("rsvp.unread.aiThinks", { tags: hint.map((x) => NEED_LABEL[x]).join(", ") });
+    ask.append(ai);
+  }
+  const chips = document.createElement("div");
+  chips.className = "chips unread-chips";
+  const name = `unread-${box.dataset.person}`;
+  for (const [value, text] of NEEDS) chip(chips, value, name, text).checked = hint.includes(value);
+  const yes = document.createElement("button");
+  yes.type = "button";
+  yes.className = "unread-yes";
+  yes.textContent = t("rsvp.unread.apply");
+  const none = document.createElement("button");
+  none.type = "button";
+  none.className = "unread-none";
+  none.textContent = t("rsvp.unread.none");
+  const done = (text) => {
+    const p = document.createElement("p");
+    p.className = "unclear";
+    p.textContent = text;
+    ask.replaceWith(p);
+  };
+  yes.addEventListener("click", () => {
+    const picked = [...chips.querySelectorAll("input:checked")].map((el) => el.value);
+    if (!picked.length) return none.click();
+    for (const el of box.querySelectorAll(".chips:not(.unread-chips) input")) if (picked.includes(el.value)) el.checked = true;
+    if (picked.some((x) => !COMMON.includes(x))) box.querySelector(".more-needs").open = true;
+    for (const u of unread) box.answered.add(u);
+    done(t("rsvp.unread.thanks"));
+  });
+  none.addEventListener("click", () => done(t("rsvp.needs.unclear", { words: "“" + unread.join("”, “") + "”" })));
+  ask.append(chips, yes, " ", none);
+  return ask;
+}
+
 function readNeeds(box) {
-  return { text: box.querySelector("textarea").value.trim(), tags: [...box.querySelectorAll(".chips input:checked")].map((el) => el.value) };
+  const out = { text: box.querySelector("textarea").value.trim(), tags: [...box.querySelectorAll(".chips:not(.unread-chips) input:checked")].map((el) => el.value) };
+  // The words the person answered; the server keeps only those still
+  // unread in the text.
+  if (box.answered?.size) out.answered = [...box.answered];
+  return out;
 }
 
 // childToggle marks a person brought along as a child: the bar then offers them
