@@ -24,6 +24,8 @@ func TestAPIRegistersItsMaintenance(t *testing.T) {
 		"reconcile orders":        10 * time.Minute,
 		"sweep preparation times": 10 * time.Minute,
 		"correct the order view":  100 * time.Millisecond,
+		// An offered place not taken in time goes on (docs/REGISTRATION.md).
+		"expire registration offers": 30 * time.Second,
 	}
 	names := func(s schedule) []string {
 		var n []string
