@@ -75,10 +75,17 @@ func TestBrowserKitchenDisplay(t *testing.T) {
 	browsertest.WaitNotVisible(t, tablet, "#recipe-dialog")
 
 	// Keys: 1 picks the first ticket, Enter bumps it, R takes it back
-	// before it is sent.
+	// before it is sent. The first two come straight after the recipe,
+	// wherever closing it left the focus: Enter re-opened the recipe
+	// rather than bumping (issue 26).
+	afterRecipe := 2
 	key := func(k string) {
 		t.Helper()
-		browsertest.Eval[bool](t, tablet, `(document.activeElement?.blur?.(), true)`)
+		if afterRecipe > 0 {
+			afterRecipe--
+		} else {
+			browsertest.Eval[bool](t, tablet, `(document.activeElement?.blur?.(), true)`)
+		}
 		ctx, cancel := context.WithTimeout(tablet, browsertest.StepTimeout)
 		defer cancel()
 		if err := chromedp.Do(ctx, chromedp.KeyEvent(k)); err != nil {
@@ -90,6 +97,9 @@ func TestBrowserKitchenDisplay(t *testing.T) {
 		t.Fatal("key 1 did not pick the first ticket")
 	}
 	key("\r")
+	if browsertest.Eval[bool](t, tablet, `document.getElementById("recipe-dialog").open`) {
+		t.Fatal("Enter after closing the recipe opened it again instead of bumping the ticket")
+	}
 	browsertest.WaitVisible(t, tablet, first+".is-pending")
 	browsertest.WaitText(t, tablet, "#bump-undo-text", "#1 started")
 	browsertest.Screenshot(t, tablet, "bumped-undo")

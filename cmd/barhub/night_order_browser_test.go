@@ -11,7 +11,8 @@ import (
 // guest brings Elsa, who has a nut allergy, and Tom, whom she marks as a
 // child on the RSVP page. Choosing "for Elsa" on a Mai Tai shows the nut
 // warning at once, before Order; a Negroni is not offered for Tom, a
-// Virgin Mojito is.
+// Virgin Mojito is. Then the phone's back button with the sheet open,
+// and a reload that kept the note typed (issue 26, item 12).
 func TestBrowserOrderForSomeoneElse(t *testing.T) {
 	p := startBarParty(t, nil)
 	var mia e2eGuest
@@ -78,5 +79,26 @@ func TestBrowserOrderForSomeoneElse(t *testing.T) {
 	}
 	if names := strings.Join(offered("virgin-mojito"), ", "); !strings.Contains(names, "Tom") {
 		t.Errorf("a Virgin Mojito is offered for %s; want Tom too", names)
+	}
+
+	// The phone's back button closes the sheet and leaves the menu where
+	// it was (it went back to the RSVP view beneath an open sheet).
+	mojito := `#menu-list .drink[data-id="mojito"] .order-button`
+	browsertest.Click(t, phone, mojito)
+	browsertest.WaitVisible(t, phone, "#order-dialog")
+	browsertest.Fill(t, phone, "#order-notes", "no ice, please")
+	browsertest.Eval[bool](t, phone, `(history.back(), true)`)
+	browsertest.WaitNotVisible(t, phone, "#order-dialog")
+	if hash := browsertest.Eval[string](t, phone, `location.hash`); hash != "#menu" {
+		t.Errorf("the back button with the sheet open left the page at %q, want #menu", hash)
+	}
+	browsertest.WaitVisible(t, phone, mojito)
+	// A reload keeps the note typed for that drink.
+	browsertest.Eval[bool](t, phone, `(location.reload(), true)`)
+	browsertest.WaitVisible(t, phone, mojito)
+	browsertest.Click(t, phone, mojito)
+	browsertest.WaitVisible(t, phone, "#order-dialog")
+	if note := browsertest.Eval[string](t, phone, `document.getElementById("order-notes").value`); note != "no ice, please" {
+		t.Errorf("after a reload the note reads %q", note)
 	}
 }

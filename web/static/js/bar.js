@@ -404,7 +404,13 @@ async function openRecipe(drinkId, qty) {
     err.textContent = e.message;
     err.hidden = false;
   }
-  if (!dlg.open) dlg.showModal();
+  if (!dlg.open) {
+    // A dialog hands the focus back on closing to what had it on opening: the drink's
+    // name, where the next Enter of a keyboard or bump bar would open the recipe again
+    // instead of bumping the ticket. Nothing keeps it, so the keys go to the queue.
+    document.activeElement?.blur?.();
+    dlg.showModal();
+  }
 }
 
 // ---- Stock ------------------------------------------------------------------------------

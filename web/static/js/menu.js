@@ -63,6 +63,15 @@ function start() {
       h("div", { id: "menu-list", class: "drink-grid" }, h("p", { class: "empty" }, t("guest.loadingMenu")))));
   // The dialog and the "ready" moment show over whichever view is on screen.
   document.body.append(orderDialog(), readyOverlay());
+  // The phone's back button closes the order sheet, as it does any sheet, and leaves the
+  // view beneath as it was: the sheet has an entry of its own in the history.
+  const sheet = document.getElementById("order-dialog");
+  window.addEventListener("popstate", () => {
+    if (sheet.open) sheet.close();
+  });
+  sheet.addEventListener("close", () => {
+    if (history.state?.orderSheet) history.back();
+  });
   // A dock above the navigation keeps the open order in sight from the other views and
   // leads to it.
   document.body.append(h("button", { id: "order-dock", class: "order-dock", type: "button", hidden: true,
@@ -394,7 +403,9 @@ function openOrder(d, existing) {
   document.getElementById("order-title").textContent = existing ? t("guest.changeDrink", { drink: d.name }) : d.name;
   document.getElementById("order-desc").textContent = d.i18n?.[lang]?.description || d.description || "";
   document.getElementById("qty").textContent = "1";
-  document.getElementById("order-notes").value = existing?.items?.[0]?.notes || "";
+  // A note typed and not yet sent survives a reload, per drink, for this tab.
+  const noteKey = `barhub.orderNote.${d.id}`;
+  document.getElementById("order-notes").value = existing?.items?.[0]?.notes || sessionStorage.getItem(noteKey) || "";
   if (existing) setQty(existing.items[0].qty);
   const forSel = document.getElementById("order-for");
   // A child is offered alcohol-free drinks only: a drink with alcohol is not theirs to choose.
@@ -429,7 +440,10 @@ function openOrder(d, existing) {
   document.getElementById("order-submit").textContent = existing ? t("guest.saveChanges") : t("guest.placeOrder");
   document.getElementById("qty-down").onclick = () => setQty(draft.qty - 1);
   document.getElementById("qty-up").onclick = () => setQty(draft.qty + 1);
-  document.getElementById("order-notes").oninput = () => (draft.key = newKey());
+  document.getElementById("order-notes").oninput = (e) => {
+    draft.key = newKey();
+    if (!existing) sessionStorage.setItem(noteKey, e.target.value);
+  };
   document.getElementById("allergen-confirm").onchange = () => (draft.key = newKey());
   document.getElementById("order-back").onclick = () => dlg.close();
   document.getElementById("order-form").onsubmit = (e) => {
@@ -437,6 +451,7 @@ function openOrder(d, existing) {
     submitOrder();
   };
   dlg.showModal();
+  if (!history.state?.orderSheet) history.pushState({ orderSheet: true }, "", location.href);
 }
 
 // marksFor is the menu's marks for someone the guest orders for; none when they cannot
@@ -477,6 +492,7 @@ async function submitOrder() {
       order = await appApi("POST", "/api/orders", body, { headers: { "Idempotency-Key": draft.key } });
     }
     upsertOrder(order);
+    sessionStorage.removeItem(`barhub.orderNote.${draft.drink.id}`);
     document.dispatchEvent(new CustomEvent("barhub:ordered", { detail: order }));
     document.getElementById("order-dialog").close();
     toast(order.position ? t("guest.orderedPosition", { position: order.position }) : t("guest.ordered"), "ok");
