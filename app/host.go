@@ -76,6 +76,7 @@ type HostStore interface {
 	ServedGlasses(ctx context.Context, since time.Time) (map[string]int, error)
 	CountJobsByStatus(ctx context.Context, kind string) (map[string]int64, error)
 	ListGuests(ctx context.Context, q store.GuestQuery) ([]guest.Guest, int64, error)
+	PushDevices(ctx context.Context, guestID string) ([]store.PushDevice, error)
 }
 
 // HostMessage is a notification to the host: Title and Body name
@@ -189,6 +190,33 @@ func WaitlistOffer(name string, accepted bool) HostMessage {
 	return HostMessage{Title: "host.waitlist.expired.title", Body: "host.waitlist.expired.body", Vars: map[string]any{"Name": name}, URL: "/admin#guests"}
 }
 
+// listening returns the admins who have kind on and a device to tell:
+// with none, the checks read nothing more.
+func (h *Host) listening(ctx context.Context, kind string) ([]guest.Guest, error) {
+	admins, err := h.st.Admins(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var out []guest.Guest
+	for _, a := range admins {
+		p, err := h.st.HostPrefs(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		if slices.Contains(p.Off, kind) {
+			continue
+		}
+		devices, err := h.st.PushDevices(ctx, a.ID)
+		if err != nil {
+			return nil, err
+		}
+		if len(devices) > 0 {
+			out = append(out, a)
+		}
+	}
+	return out, nil
+}
+
 // once reports whether this instance is the first to claim key: the one
 // that sends. ttl must outlast the condition the key names.
 func (h *Host) once(ctx context.Context, key string, ttl time.Duration) (bool, error) {
@@ -199,8 +227,8 @@ func (h *Host) once(ctx context.Context, key string, ttl time.Duration) (bool, e
 	return err == nil, err
 }
 
-// CheckAnswers sends each admin a summary of the answers after the last
-// one told, at most one summary every BatchMinutes: the first answer after
+// CheckAnswers sends each admin with a device a summary of the answers
+// after the last one told, at most one summary every BatchMinutes: the first answer after
 // a quiet spell is told at the next check, the ones that follow wait for
 // the batch. Run it every minute or so on every instance: the claim on the
 // admin and the summary's start lets one instance send it.
@@ -209,7 +237,7 @@ func (h *Host) CheckAnswers(ctx context.Context) error {
 		return nil
 	}
 	now := h.now().UTC().Truncate(time.Millisecond)
-	admins, err := h.st.Admins(ctx)
+	admins, err := h.listening(ctx, HostAnswers)
 	if err != nil {
 		return err
 	}
@@ -217,9 +245,6 @@ func (h *Host) CheckAnswers(ctx context.Context) error {
 		p, err := h.st.HostPrefs(ctx, a.ID)
 		if err != nil {
 			return err
-		}
-		if slices.Contains(p.Off, HostAnswers) {
-			continue
 		}
 		if p.AnswersSince.IsZero() {
 			// Answers from before the admin's first check are not news.
@@ -276,6 +301,9 @@ var DeadlineMarks = []time.Duration{24 * time.Hour, 48 * time.Hour}
 // deadline, how many guests have not answered: once per mark across
 // instances; a server started after a mark tells only the nearest one.
 func (h *Host) CheckDeadline(ctx context.Context) error {
+	if h.push == nil {
+		return nil
+	}
 	settings, err := h.st.Settings(ctx)
 	if err != nil || settings.RSVPDeadline == nil {
 		return err
@@ -288,6 +316,9 @@ func (h *Host) CheckDeadline(ctx context.Context) error {
 	for _, mark := range DeadlineMarks {
 		if now.Before(deadline.Add(-mark)) {
 			continue
+		}
+		if who, err := h.listening(ctx, HostDeadline); err != nil || len(who) == 0 {
+			return err
 		}
 		stats, err := h.st.Stats(ctx)
 		if err != nil {
@@ -396,6 +427,10 @@ func (h *Host) StockEstimate(ctx context.Context) ([]StockLevel, error) {
 func (h *Host) CheckStock(ctx context.Context) error {
 	if h.push == nil {
 		return nil
+	}
+	// The estimate reads every order: only when someone will be told.
+	if who, err := h.listening(ctx, HostLowStock); err != nil || len(who) == 0 {
+		return err
 	}
 	settings, err := h.st.Settings(ctx)
 	if err != nil {
