@@ -105,7 +105,8 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 		go func() { defer close(maintDone); maint.Run(mctx) }()
 		t.Cleanup(func() { stopMaint(); <-maintDone })
 		d := Deps{
-			Config: Config{MaxBodyBytes: 1 << 20}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
+			// The menu is read without signing in here, as in newTestEnv.
+			Config: Config{MaxBodyBytes: 1 << 20, PublicMenu: true}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
 			Publish: h, Live: h, Presence: h.Presence, Bar: bar,
 			Sessions: sessions, SessionBus: h, Maintenance: maint,
 		}

@@ -298,14 +298,14 @@ func fields(v any) (map[string]any, error) {
 // them: its log filters by area ("door": who let whom in). Every action
 // the API records belongs to one area (TestEveryActionHasAnArea).
 var Areas = map[string][]string{
-	"guests": {"guest", "auth"},
+	"guests": {"guest", "auth", "registration"},
 	"rsvp":   {"rsvp"},
 	"door":   {"door"},
 	"menu":   {"drink"},
 	"bar":    {"stock", "drink_stock", "board"},
 	"mail":   {"invitation", "reminder", "public_url"},
 	"event":  {"settings", "announcement"},
-	"system": {"appkey", "job", "unmapped"},
+	"system": {"appkey", "job", "notifications", "unmapped"},
 }
 
 // AreaOf returns the area an action belongs to, "" when none.
