@@ -25,6 +25,17 @@ func solve(challenge string, bits int) string {
 	}
 }
 
+// wrongNonce finds a nonce that does not solve challenge (at 4 bits one
+// in 16 does, so a fixed one would pass now and then).
+func wrongNonce(challenge string, bits int) string {
+	for n := 0; ; n++ {
+		nonce := "x" + strconv.Itoa(n)
+		if leadingZeros(sha256.Sum256([]byte(challenge+nonce))) < bits {
+			return nonce
+		}
+	}
+}
+
 // registerBody is a registration with a solved challenge from base.
 func registerBody(t testing.TB, base, name string, plusOnes int) map[string]any {
 	t.Helper()
@@ -97,7 +108,7 @@ func TestRegistrationOverHTTP(t *testing.T) {
 	// The challenge: a wrong nonce, then a reused one, are refused.
 	body := registerBody(t, e.srv.URL, "Ada", 0)
 	good := body["nonce"]
-	body["nonce"] = "x"
+	body["nonce"] = wrongNonce(body["challenge"].(string), 4)
 	if code, raw := e.do("POST", "/api/register", "", body); code != http.StatusBadRequest || !bytes.Contains(raw, []byte("challenge_failed")) {
 		t.Fatalf("a wrong nonce: %d %s, want 400 challenge_failed", code, raw)
 	}

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
 	"github.com/barhub/barhub/live"
@@ -66,6 +67,7 @@ type Registrations struct {
 	notify    OfferNotifier
 	mail      MailQueue
 	jobQueued func(store.Job)
+	dashboard *Dashboard
 	log       *slog.Logger
 	now       func() time.Time
 }
@@ -80,6 +82,9 @@ type RegistrationsDeps struct {
 	// worker at once.
 	Mail      MailQueue
 	JobQueued func(store.Job)
+	// Dashboard tells the host's guest list and figures of each new
+	// guest; nil tells nothing.
+	Dashboard *Dashboard
 	Log       *slog.Logger
 	Now       func() time.Time
 }
@@ -92,7 +97,7 @@ func NewRegistrations(d RegistrationsDeps) *Registrations {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, mail: d.Mail, jobQueued: d.JobQueued, log: d.Log, now: d.Now}
+	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, mail: d.Mail, jobQueued: d.JobQueued, dashboard: d.Dashboard, log: d.Log, now: d.Now}
 }
 
 // RegistrationView is a registration as the person's status page shows it.
@@ -271,17 +276,23 @@ func (u *Registrations) Accept(ctx context.Context, token string) (RegistrationV
 	return u.view(ctx, r, true)
 }
 
-// mailCode e-mails a placed person their code, link and QR code: the
+// mailCode tells the host's desk of a placed person's guest and e-mails
+// the person their code, link and QR code: the
 // invitation e-mail, sent once per code like the host's (a durable job,
 // retried). Best effort: the status page shows the code whatever happens.
 func (u *Registrations) mailCode(ctx context.Context, r guest.Registration) {
-	if u.mail == nil || r.Status != guest.RegPlaced {
+	if r.Status != guest.RegPlaced || (u.mail == nil && u.dashboard == nil) {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
 	g, err := u.store.GuestByID(ctx, r.GuestID)
 	if err != nil {
-		u.log.WarnContext(ctx, "e-mail a registration's code", "registration", r.ID, "err", err)
+		u.log.WarnContext(ctx, "read a registration's guest", "registration", r.ID, "err", err)
+		return
+	}
+	// The host's guest list and figures gain the guest, live.
+	u.dashboard.GuestsChanged(ctx, NewGuestsChanged("created", auth.Identity{GuestID: g.ID, Name: g.Name(), Role: guest.RoleGuest}, []guest.Guest{g}, nil, nil))
+	if u.mail == nil {
 		return
 	}
 	j, err := u.mail.Queue(ctx, g, invite.InvitationMailing(g.Code), invite.KindInvitation, r.Language)

@@ -67,7 +67,7 @@ func TestRegistrationWaitingListAndOffers(t *testing.T) {
 	c := &clock{t: time.Date(2026, 6, 1, 12, 0, 0, 0, time.UTC)}
 	told := &offers{}
 	pub := &events{}
-	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st, Publish: pub, Notify: told, Now: c.now})
+	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st, Publish: pub, Notify: told, Dashboard: app.NewDashboard(pub, st, nil), Now: c.now})
 	rsvp := app.NewRSVP(st, nil)
 	rsvp.OnDeclined(regs.Declined)
 
@@ -137,8 +137,8 @@ func TestRegistrationWaitingListAndOffers(t *testing.T) {
 	if d.Counts != want || len(d.Registrations) != 3 {
 		t.Fatalf("desk %+v with %d registrations; want %+v with 3", d.Counts, len(d.Registrations), want)
 	}
-	if !slices.Contains(pub.names(), "admin/registrations.changed") {
-		t.Errorf("events %v: the desk was not told", pub.names())
+	if !slices.Contains(pub.names(), "admin/registrations.changed") || !slices.Contains(pub.names(), "admin/rsvp.changed") {
+		t.Errorf("events %v: the desk was not told of the registrations and the new guests", pub.names())
 	}
 	// Cancelling frees Cy's places; nobody waits.
 	cyCode := cy.Code
