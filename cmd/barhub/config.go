@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/alert"
+	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/store/embedded"
@@ -33,7 +34,11 @@ type config struct {
 	PublicURLSet bool
 	PushContact  string
 	// PushHosts are push services' hosts accepted beside the known ones.
-	PushHosts      []string
+	PushHosts []string
+	// LANAddrs are the addresses phones reach this machine at, when given
+	// (a container's host, say); empty means this machine's own, found at
+	// start (publicurl.LANAddrs).
+	LANAddrs       []netip.Addr
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
@@ -146,6 +151,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.PublicURL, "public-url", e.str("BARHUB_PUBLIC_URL", ""), "`url` guests use, for invitation links (BARHUB_PUBLIC_URL; default http://<addr>)")
 	fs.StringVar(&c.PushContact, "push-contact", e.str("BARHUB_PUSH_CONTACT", ""), "`e-mail or https URL` push services can reach the host at, sent with every Web Push (BARHUB_PUSH_CONTACT; default the public URL when it is https)")
 	fs.StringVar(&pushHosts, "push-hosts", e.str("BARHUB_PUSH_HOSTS", ""), "comma-separated extra `hosts` of push services subscriptions may name, beside Google's, Mozilla's, Apple's and Microsoft's: name, *.domain, either with :port (BARHUB_PUSH_HOSTS)")
+	var lanAddrs string
+	fs.StringVar(&lanAddrs, "lan-addrs", e.str("BARHUB_LAN_ADDRS", ""), "comma-separated `addresses` phones reach this machine at, when not its own network addresses (a container's host) (BARHUB_LAN_ADDRS)")
 	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
@@ -230,6 +237,16 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 			}
 			c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
 		}
+		for _, a := range strings.Split(lanAddrs, ",") {
+			if a = strings.TrimSpace(a); a == "" {
+				continue
+			}
+			addr, err := netip.ParseAddr(a)
+			if err != nil {
+				return fmt.Errorf("BARHUB_LAN_ADDRS: %q is not an address like 192.168.1.20", a)
+			}
+			c.LANAddrs = append(c.LANAddrs, addr)
+		}
 		for _, h := range strings.Split(pushHosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				c.PushHosts = append(c.PushHosts, h)
@@ -257,4 +274,13 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 		}
 		return nil
 	}
+}
+
+// lanAddrs are the addresses phones reach this machine at: the ones
+// configured, else this machine's own network addresses.
+func (c *config) lanAddrs() []netip.Addr {
+	if len(c.LANAddrs) > 0 {
+		return c.LANAddrs
+	}
+	return publicurl.LANAddrs()
 }
