@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"net/url"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 	"unicode"
@@ -355,23 +356,62 @@ func (s NameSearch) Pattern() string {
 	if s.key == "" {
 		return ""
 	}
-	var b strings.Builder
-	for i, r := range s.key {
-		if i > 0 {
-			b.WriteString(`[^\p{L}\p{N}]*`)
-		}
+	const skip = `[^\p{L}\p{N}]*`
+	key := []rune(s.key)
+	letter := func(i int) string {
+		r := key[i]
 		forms := accentForms[r]
-		if len(forms) == 0 {
-			b.WriteString(regexp.QuoteMeta(string(r)))
-			continue
+		// A letter NameKey writes as two ("æ" as "ae", "ß" as "ss") may
+		// stand whole for the search's first or last letter: "ma" is in
+		// "Mæve" as it is in "Maeve".
+		for _, l := range ligatures {
+			if (i == len(key)-1 && r == l.key[0]) || (i == 0 && r == l.key[1]) {
+				forms = append(slices.Clone(forms), l.forms...)
+			}
 		}
-		b.WriteByte('[')
-		b.WriteRune(r)
-		b.WriteRune(unicode.ToUpper(r))
-		b.WriteString(string(forms))
-		b.WriteByte(']')
+		if len(forms) == 0 {
+			return regexp.QuoteMeta(string(r))
+		}
+		return "[" + string(r) + string(unicode.ToUpper(r)) + string(forms) + "]"
+	}
+	var b strings.Builder
+	for i := 0; i < len(key); i++ {
+		if i > 0 {
+			b.WriteString(skip)
+		}
+		if i+1 < len(key) {
+			if l, ok := ligatureOf(key[i], key[i+1]); ok {
+				b.WriteString("(?:" + letter(i) + skip + letter(i+1) + "|[" + string(l.forms) + "])")
+				i++
+				continue
+			}
+		}
+		b.WriteString(letter(i))
 	}
 	return b.String()
+}
+
+// ligatures are the letters NameKey writes as two ("Mæve" is "maeve"),
+// which the database's pattern must find for those two (issue 26: the
+// MongoDB path's search for "Maeve" missed "Mæve" that the embedded
+// path found).
+var ligatures = []ligature{
+	{[2]rune{'a', 'e'}, []rune("æÆ")},
+	{[2]rune{'s', 's'}, []rune("ß")},
+}
+
+type ligature struct {
+	key   [2]rune // as NameKey writes it
+	forms []rune  // as names are written
+}
+
+func ligatureOf(a, b rune) (ligature, bool) {
+	for _, l := range ligatures {
+		if l.key == [2]rune{a, b} {
+			return l, true
+		}
+	}
+	return ligature{}, false
 }
 
 // accentForms maps each letter a-z to the Latin letters NameKey folds to

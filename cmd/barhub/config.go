@@ -12,6 +12,7 @@ import (
 
 	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/alert"
+	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/store/embedded"
@@ -37,7 +38,11 @@ type config struct {
 	// switch on the admin page says otherwise (docs/MENU.md).
 	PublicMenu bool
 	// PushHosts are push services' hosts accepted beside the known ones.
-	PushHosts      []string
+	PushHosts []string
+	// LANAddrs are the addresses phones reach this machine at, when given
+	// (a container's host, say); empty means this machine's own, found at
+	// start (publicurl.LANAddrs).
+	LANAddrs       []netip.Addr
 	AllowedOrigins []string
 	TrustedProxies []netip.Prefix
 	TokenTTL       time.Duration
@@ -178,6 +183,8 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.BoolVar(&c.PublicMenu, "public-menu", e.boolean("BARHUB_PUBLIC_MENU", false), "show the drink menu at /menu to anyone, without signing in; the host's switch on the admin page changes it live and wins from then on (BARHUB_PUBLIC_MENU)")
 	fs.StringVar(&c.PushContact, "push-contact", e.str("BARHUB_PUSH_CONTACT", ""), "`e-mail or https URL` push services can reach the host at, sent with every Web Push (BARHUB_PUSH_CONTACT; default the public URL when it is https)")
 	fs.StringVar(&pushHosts, "push-hosts", e.str("BARHUB_PUSH_HOSTS", ""), "comma-separated extra `hosts` of push services subscriptions may name, beside Google's, Mozilla's, Apple's and Microsoft's: name, *.domain, either with :port (BARHUB_PUSH_HOSTS)")
+	var lanAddrs string
+	fs.StringVar(&lanAddrs, "lan-addrs", e.str("BARHUB_LAN_ADDRS", ""), "comma-separated `addresses` phones reach this machine at, when not its own network addresses (a container's host) (BARHUB_LAN_ADDRS)")
 	fs.StringVar(&proxies, "trusted-proxies", e.str("BARHUB_TRUSTED_PROXIES", ""), "comma-separated `CIDRs` of load balancers whose X-Forwarded-For is believed (BARHUB_TRUSTED_PROXIES)")
 	fs.StringVar(&origins, "allowed-origins", e.str("BARHUB_ALLOWED_ORIGINS", ""), "comma-separated extra `origins` allowed to open WebSockets (BARHUB_ALLOWED_ORIGINS)")
 	fs.DurationVar(&c.TokenTTL, "token-ttl", e.dur("BARHUB_TOKEN_TTL", 12*time.Hour), "sign-in token lifetime (BARHUB_TOKEN_TTL)")
@@ -279,6 +286,16 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 			}
 			c.TrustedProxies = append(c.TrustedProxies, prefix.Masked())
 		}
+		for _, a := range strings.Split(lanAddrs, ",") {
+			if a = strings.TrimSpace(a); a == "" {
+				continue
+			}
+			addr, err := netip.ParseAddr(a)
+			if err != nil {
+				return fmt.Errorf("BARHUB_LAN_ADDRS: %q is not an address like 192.168.1.20", a)
+			}
+			c.LANAddrs = append(c.LANAddrs, addr)
+		}
 		for _, h := range strings.Split(pushHosts, ",") {
 			if h = strings.TrimSpace(h); h != "" {
 				c.PushHosts = append(c.PushHosts, h)
@@ -327,4 +344,13 @@ func parseImageSize(s string) (w, h int, err error) {
 		return 0, 0, fmt.Errorf("%q is more than 4,194,304 pixels", s)
 	}
 	return w, h, nil
+}
+
+// lanAddrs are the addresses phones reach this machine at: the ones
+// configured, else this machine's own network addresses.
+func (c *config) lanAddrs() []netip.Addr {
+	if len(c.LANAddrs) > 0 {
+		return c.LANAddrs
+	}
+	return publicurl.LANAddrs()
 }

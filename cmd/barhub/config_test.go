@@ -2,6 +2,7 @@ package main
 
 import (
 	"flag"
+	"fmt"
 	"io"
 	"strings"
 	"testing"
@@ -127,6 +128,39 @@ func TestImageFlags(t *testing.T) {
 		}
 		if err != nil || cfg.ImageModel != tc.model || cfg.ImageWidth != tc.width || cfg.ImageHeight != tc.height || cfg.ImageQuality != tc.quality {
 			t.Errorf("%v %v: %s %dx%d %s, %v", tc.args, tc.env, cfg.ImageModel, cfg.ImageWidth, cfg.ImageHeight, cfg.ImageQuality, err)
+		}
+	}
+}
+
+// The addresses phones reach barhub at are configuration (a container's
+// host), not a package variable tests swap; a mistyped one is refused.
+func TestLANAddrs(t *testing.T) {
+	for _, tc := range []struct {
+		env     string
+		want    string
+		refused bool
+	}{
+		{"192.0.2.10, 198.51.100.7", "[192.0.2.10 198.51.100.7]", false},
+		{"192.0.2.300", "", true},
+	} {
+		fs := flag.NewFlagSet("serve", flag.ContinueOnError)
+		fs.SetOutput(io.Discard)
+		cfg, finish := serveFlags(fs, func(k string) string { return map[string]string{"BARHUB_LAN_ADDRS": tc.env}[k] })
+		if err := fs.Parse(nil); err != nil {
+			t.Fatal(err)
+		}
+		err := finish()
+		if tc.refused {
+			if err == nil || !strings.Contains(err.Error(), "BARHUB_LAN_ADDRS") {
+				t.Errorf("%q: %v, want a refusal naming BARHUB_LAN_ADDRS", tc.env, err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Fatalf("%q: %v", tc.env, err)
+		}
+		if got := fmt.Sprint(cfg.lanAddrs()); got != tc.want {
+			t.Errorf("%q: %s, want %s", tc.env, got, tc.want)
 		}
 	}
 }

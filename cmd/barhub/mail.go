@@ -42,7 +42,7 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 	// default: this machine's only network address if it has one.
 	public := cfg.PublicURL
 	if !cfg.PublicURLSet {
-		public, _ = publicurl.Resolve("", "", strings.TrimPrefix(cfg.PublicURL, "http://"), lanAddrs())
+		public, _ = publicurl.Resolve("", "", strings.TrimPrefix(cfg.PublicURL, "http://"), cfg.lanAddrs())
 	}
 	p.mailer = invite.NewMailer(invite.MailerConfig{
 		Store: st, Sender: sender, Publish: pub, PublicURL: public, PublicURLSet: cfg.PublicURLSet, Rate: cfg.MailRate, Logger: logger,

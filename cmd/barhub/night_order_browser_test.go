@@ -4,6 +4,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/emulation"
+	"github.com/chromedp/chromedp"
+
 	"github.com/barhub/barhub/web/browsertest"
 )
 
@@ -100,5 +103,37 @@ func TestBrowserOrderForSomeoneElse(t *testing.T) {
 	browsertest.WaitVisible(t, phone, "#order-dialog")
 	if note := browsertest.Eval[string](t, phone, `document.getElementById("order-notes").value`); note != "no ice, please" {
 		t.Errorf("after a reload the note reads %q", note)
+	}
+
+	// The order's toast takes no taps: what lies beneath it (an Order
+	// button) is what a finger at its middle reaches.
+	browsertest.Click(t, phone, "#order-submit")
+	browsertest.WaitVisible(t, phone, "#bar-toast.show")
+	if hit := browsertest.Eval[string](t, phone, `(() => { const r = document.getElementById("bar-toast").getBoundingClientRect();
+		const el = document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2); return el ? el.id || el.className : ""; })()`); hit == "bar-toast" || strings.Contains(hit, "bar-toast") {
+		t.Errorf("a tap on the toast reaches the toast, not the page beneath it")
+	}
+
+	// "Ready! Pick it up at the bar" reads at 4.5:1 or more in both themes.
+	for _, scheme := range []string{"light", "dark"} {
+		if _, err := chromedp.Call(phone, emulation.SetEmulatedMedia,
+			emulation.SetEmulatedMediaParams{Features: []*emulation.MediaFeature{{Name: "prefers-color-scheme", Value: scheme}}}); err != nil {
+			t.Fatal(err)
+		}
+		ratio := browsertest.Eval[float64](t, phone, `(() => {
+			const dock = document.getElementById("order-dock");
+			dock.hidden = false;
+			dock.className = "order-dock status-ready";
+			dock.style.transition = "none"; // the colours as they settle, not halfway
+			const rgb = (c) => c.match(/[\d.]+/g).slice(0, 3).map(Number);
+			const lum = ([r, g, b]) => [r, g, b].map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
+				.reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
+			const s = getComputedStyle(dock);
+			const [a, b] = [lum(rgb(s.color)), lum(rgb(s.backgroundColor))].sort((x, y) => y - x);
+			return (a + 0.05) / (b + 0.05); })()`)
+		if ratio < 4.5 {
+			t.Errorf("the ready dock's contrast in the %s theme is %.2f:1, want at least 4.5:1", scheme, ratio)
+		}
+		browsertest.ScreenshotScreen(t, phone, "ready-dock-"+scheme)
 	}
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"net/netip"
 	"strings"
 	"testing"
 
@@ -12,12 +11,7 @@ import (
 // http://[::]:…/login links after only a banner; and once the host picked
 // an address in the banner, Copy link kept the old one until a reload.
 func TestBrowserCopyLinkAfterPickingAnAddress(t *testing.T) {
-	old := lanAddrs
-	lanAddrs = func() []netip.Addr {
-		return []netip.Addr{netip.MustParseAddr("192.0.2.10"), netip.MustParseAddr("198.51.100.7")}
-	}
-	t.Cleanup(func() { lanAddrs = old })
-	s := startServer(t, "", nil, "--addr", "0.0.0.0:0")
+	s := startServer(t, "", map[string]string{"BARHUB_LAN_ADDRS": "192.0.2.10, 198.51.100.7"}, "--addr", "0.0.0.0:0")
 	port := s.URL[strings.LastIndex(s.URL, ":")+1:]
 	admin := signInAdmin(t, s)
 	var nora e2eGuest

@@ -5,6 +5,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/barhub/barhub/api/publicurl"
 )
 
 // The reproduction: started with --addr 0.0.0.0:8080, as the README says,
@@ -35,7 +37,7 @@ func TestReadyLineOnEveryAddress(t *testing.T) {
 	if m == nil || m[2] == "0" {
 		t.Fatalf("no Local address with the port given: %q", ready)
 	}
-	for _, a := range lanAddrs() {
+	for _, a := range publicurl.LANAddrs() {
 		want := "Network http://" + netip.AddrPortFrom(a, 0).String()
 		want = strings.TrimSuffix(want, ":0") + ":" + m[2]
 		if !strings.Contains(ready, want) {

@@ -268,7 +268,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 
 	handler := api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, PublicMenu: cfg.PublicMenu, Version: version, TrustedProxies: cfg.TrustedProxies,
-			ListenAddr: ln.Addr().String(), LANAddrs: lanAddrs,
+			ListenAddr: ln.Addr().String(), LANAddrs: cfg.lanAddrs,
 			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
 			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
 			RegistrationWork: cfg.RegistrationWork,
@@ -339,7 +339,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	warnPublicURL(ctx, a.store, cfg, ln.Addr().String(), logger)
 	warnProxies(cfg, getenv, logger)
 	logger.Info("barhub started", "addr", ln.Addr().String(), "database", db, "pubsub", pubsub, "startupMs", time.Since(start).Milliseconds(), "version", version)
-	fmt.Fprintln(stdout, readyMessage(ln.Addr().String(), lanAddrs()))
+	fmt.Fprintln(stdout, readyMessage(ln.Addr().String(), cfg.lanAddrs()))
 
 	select {
 	case err := <-serveErr:
@@ -500,10 +500,6 @@ func runKeys(ctx context.Context, args []string, getenv func(string) string, std
 	return nil
 }
 
-// lanAddrs are this machine's network addresses, a phone's way in; a
-// test gives barhub others.
-var lanAddrs = publicurl.LANAddrs
-
 // readyMessage is what barhub prints once it listens on listen: the
 // addresses to open, as this machine (Local) and as a phone on the same
 // network (Network), never the 0.0.0.0 or [::] it listens on.
@@ -536,7 +532,7 @@ func warnPublicURL(ctx context.Context, st *store.Store, cfg *config, listen str
 	if err == nil {
 		chosen = c
 	}
-	lan := lanAddrs()
+	lan := cfg.lanAddrs()
 	u, source := publicurl.Resolve(flag, chosen, listen, lan)
 	if source == publicurl.SourceFlag && chosen != "" && chosen != flag {
 		logger.Info("--public-url wins over the address picked on the admin page", "publicUrl", flag, "picked", chosen)
