@@ -93,8 +93,8 @@ func TestBrowserHostReviewsUnclearNeeds(t *testing.T) {
 	browsertest.Click(t, desk, entry+` input[value="celery"]`)
 	browsertest.Click(t, desk, entry+" .review-ok")
 	browsertest.WaitText(t, desk, "#dietary-report .dietary-tag:not(.needs-eyes)", "Cid Koriander")
-	if h := browsertest.Eval[string](t, desk, `document.querySelector("#dietary-report .dietary-tag:not(.needs-eyes) h3").textContent`); !strings.HasPrefix(h, "celery") {
-		t.Errorf("the reviewed person is under %q, want celery", h)
+	if h := browsertest.Eval[string](t, desk, `document.querySelector("#dietary-report .dietary-tag:not(.needs-eyes) h3").textContent`); !strings.HasPrefix(h, "Celery") {
+		t.Errorf("the reviewed person is under %q, want Celery", h)
 	}
 	if n := browsertest.Eval[int](t, desk, `document.querySelectorAll("#dietary-report .needs-eyes").length`); n != 0 {
 		t.Errorf("%d flags left after the review", n)

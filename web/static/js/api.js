@@ -15,6 +15,14 @@ const HOMES = { guest: "/", bartender: "/bar", admin: "/admin" };
 // the bar.
 const RETURNS = { "/door": ["bartender", "admin"] };
 const KEY_LAST_PAGE = "barhub.lastPage";
+// signedInAtStart: the page opened with a sign-in, so a 401 later means it ended (expired,
+// or signed out in another tab), not that the visitor never signed in.
+const signedInAtStart = localStorage.getItem(KEY_TOKEN) !== null;
+
+// wasSignedIn reports whether this page had a sign-in: now, or when it opened.
+export function wasSignedIn() {
+  return signedInAtStart || localStorage.getItem(KEY_TOKEN) !== null;
+}
 
 // ApiError carries the server's error code, HTTP status and details next to its message,
 // so a page can react to, say, a 409 without parsing text.
@@ -93,7 +101,7 @@ export async function api(method, path, body, options = {}) {
     // tab: the sign-in page says so in words, never the API's developer text. Without a
     // token nobody was signed out (a host's first visit): the page just asks to sign in.
     clearAuth();
-    location.assign(token ? "/login?expired=1" : loginURL());
+    location.assign(token || signedInAtStart ? "/login?expired=1" : loginURL());
     throw new ApiError("You are signed out. Please sign in again.", { status: 401, code: data?.error?.code || "" });
   }
   const message = data?.error?.message || t("common.httpError", { status: res.status });

@@ -1,6 +1,6 @@
 // Shared start-up for the signed-in pages: checks the role, shows who is signed in and
 // wires the sign-out button. Each app's own module calls startPage first.
-import { api, auth, clearAuth, displayName, logout, rememberPage, requireRole } from "./api.js";
+import { api, clearAuth, displayName, logout, rememberPage, requireRole, wasSignedIn } from "./api.js";
 import { connect } from "./live.js";
 import { t } from "./i18n.js";
 
@@ -48,7 +48,7 @@ export function startLive(...topics) {
       if (status === "unauthorized") {
         // The token was refused for a ticket: it has expired or been revoked. Without
         // one (a first visit) nobody was signed out, and the page only asks to sign in.
-        const signedIn = auth() !== null;
+        const signedIn = wasSignedIn();
         clearAuth();
         location.assign(signedIn ? "/login?expired=1" : "/login");
       }
