@@ -40,7 +40,7 @@ func (s *Server) newGuestSide() guestSide {
 		inv.Mail = mailQueue{s.store}
 	}
 	g.invitations = app.NewInvitations(inv)
-	regs := app.RegistrationsDeps{Store: s.store, Publish: s.publish, Notify: s.placeOffered, JobQueued: s.ai.JobQueued, Dashboard: g.dashboard, Log: s.log, Now: s.cfg.Now}
+	regs := app.RegistrationsDeps{Store: s.store, Publish: s.publish, Notify: s.placeOffered, Host: s.host, JobQueued: s.ai.JobQueued, Dashboard: g.dashboard, Log: s.log, Now: s.cfg.Now}
 	if s.mail.Configured {
 		regs.Mail = mailQueue{s.store}
 	}

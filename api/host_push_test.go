@@ -33,12 +33,15 @@ func (c *clock) add(d time.Duration) {
 // hostEnv is a push test server with the host's notifications over it,
 // and the admin's laptop subscribed.
 func hostEnv(t *testing.T) (*pushEnv, *app.Host, *clock, *pushtest.Device) {
-	p := newPushEnv(t)
+	return hostEnvOf(t, newPushEnv(t), &clock{t: time.Now().Add(-time.Second)})
+}
+
+// hostEnvOf is hostEnv over p, on clock c.
+func hostEnvOf(t *testing.T, p *pushEnv, c *clock) (*pushEnv, *app.Host, *clock, *pushtest.Device) {
 	cat, err := locale.New()
 	if err != nil {
 		t.Fatal(err)
 	}
-	c := &clock{t: time.Now().Add(-time.Second)}
 	h := app.NewHost(app.HostDeps{Store: p.store, Push: p.sender, Locale: cat, Now: c.now})
 	laptop := p.svc.NewDevice()
 	p.subscribe(p.aTok, laptop)

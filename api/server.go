@@ -149,6 +149,9 @@ type Deps struct {
 	// that a place is offered (e-mail, Web Push); nil tells no one, the
 	// status page still shows it (docs/REGISTRATION.md).
 	PlaceOffered app.OfferNotifier
+	// Host tells the host's devices when a waiting-list offer is accepted
+	// or expires (app.Host); nil tells no one.
+	Host app.HostTeller
 }
 
 // Server holds the dependencies the handlers use.
@@ -209,6 +212,7 @@ type Server struct {
 	// and the hook that tells of offered places.
 	challenge    challenger
 	placeOffered app.OfferNotifier
+	host         app.HostTeller
 }
 
 // New builds the API and returns its handler.
@@ -276,7 +280,7 @@ func New(d Deps) http.Handler {
 	if s.doorThrottle == nil {
 		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
-	s.placeOffered = d.PlaceOffered
+	s.placeOffered, s.host = d.PlaceOffered, d.Host
 	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {

@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"log/slog"
+	"strings"
 	"time"
 
 	"github.com/barhub/barhub/audit"
@@ -46,6 +47,11 @@ type OfferNotifier interface {
 	PlaceOffered(ctx context.Context, r guest.Registration)
 }
 
+// HostTeller tells the host's devices (Host.Tell).
+type HostTeller interface {
+	Tell(ctx context.Context, kind string, m HostMessage) error
+}
+
 // The audit actions barhub writes itself, outside a request: an offer
 // made, an offer expired, the places of a registered guest who declined.
 const (
@@ -65,6 +71,7 @@ type Registrations struct {
 	store     RegistrationStore
 	pub       Publisher
 	notify    OfferNotifier
+	host      HostTeller
 	mail      MailQueue
 	jobQueued func(store.Job)
 	dashboard *Dashboard
@@ -77,9 +84,11 @@ type RegistrationsDeps struct {
 	Store   RegistrationStore
 	Publish Publisher
 	Notify  OfferNotifier
+	// Host is told when an offer is accepted or expires; nil tells no one.
+	Host HostTeller
 	// Mail, when e-mail is set up, sends a placed person their code as
-	// an invitation e-mail; JobQueued hands its job to this instance's
-	// worker at once.
+	// an invitation e-mail and a person offered a place the offer;
+	// JobQueued hands its job to this instance's worker at once.
 	Mail      MailQueue
 	JobQueued func(store.Job)
 	// Dashboard tells the host's guest list and figures of each new
@@ -97,7 +106,7 @@ func NewRegistrations(d RegistrationsDeps) *Registrations {
 	if d.Now == nil {
 		d.Now = time.Now
 	}
-	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, mail: d.Mail, jobQueued: d.JobQueued, dashboard: d.Dashboard, log: d.Log, now: d.Now}
+	return &Registrations{store: d.Store, pub: d.Publish, notify: d.Notify, host: d.Host, mail: d.Mail, jobQueued: d.JobQueued, dashboard: d.Dashboard, log: d.Log, now: d.Now}
 }
 
 // RegistrationView is a registration as the person's status page shows it.
@@ -273,7 +282,22 @@ func (u *Registrations) Accept(ctx context.Context, token string) (RegistrationV
 	audit.Note(ctx, "people", r.Heads())
 	u.changed(ctx)
 	u.mailCode(ctx, r)
+	// Only the accept that moved the offer in the turn gets here.
+	u.tellHost(ctx, r, true)
 	return u.view(ctx, r, true)
+}
+
+// tellHost tells the host's devices that r's offer was accepted or
+// expired. The caller made that change in the turn, so across instances
+// it is told once.
+func (u *Registrations) tellHost(ctx context.Context, r guest.Registration, accepted bool) {
+	if u.host == nil {
+		return
+	}
+	name := strings.TrimSpace(r.FirstName + " " + r.LastName)
+	if err := u.host.Tell(context.WithoutCancel(ctx), HostWaitlist, WaitlistOffer(name, accepted)); err != nil {
+		u.log.WarnContext(ctx, "tell the host of a waiting-list offer", "registration", r.ID, "err", err)
+	}
 }
 
 // mailCode tells the host's desk of a placed person's guest and e-mails
@@ -479,7 +503,7 @@ func (u *Registrations) ExpireOffers(ctx context.Context) (int, error) {
 		unlock()
 		return 0, err
 	}
-	n := 0
+	var expired []guest.Registration
 	for _, r := range offered {
 		if now.Before(*r.OfferedUntil) {
 			continue
@@ -487,22 +511,26 @@ func (u *Registrations) ExpireOffers(ctx context.Context) (int, error) {
 		r.Status, r.OfferedUntil = guest.RegExpired, nil
 		if err := u.store.SaveRegistration(ctx, &r); err != nil {
 			unlock()
-			return n, err
+			return len(expired), err
 		}
 		if err := u.store.ReleasePlaces(ctx, r.Heads()); err != nil {
 			unlock()
-			return n, err
+			return len(expired), err
 		}
 		u.record(ctx, ActionRegistrationExpire, r.ID, map[string]any{"people": r.Heads()})
-		n++
+		expired = append(expired, r)
 	}
 	offers, err := u.fill(ctx)
 	unlock()
+	// The offers expired in the turn: no other instance expires them too.
+	for _, r := range expired {
+		u.tellHost(ctx, r, false)
+	}
 	u.tell(ctx, offers)
-	if n > 0 && len(offers) == 0 {
+	if len(expired) > 0 && len(offers) == 0 {
 		u.changed(ctx)
 	}
-	return n, err
+	return len(expired), err
 }
 
 // fill offers free places to the waiting list in order: the first in
@@ -540,11 +568,33 @@ func (u *Registrations) fill(ctx context.Context) ([]guest.Registration, error) 
 func (u *Registrations) tell(ctx context.Context, offers []guest.Registration) {
 	ctx = context.WithoutCancel(ctx)
 	for _, r := range offers {
+		u.mailOffer(ctx, r)
 		if u.notify != nil {
 			u.notify.PlaceOffered(ctx, r)
 		}
 	}
 	u.changed(ctx)
+}
+
+// mailOffer e-mails r their offer, when e-mail is set up: a durable job
+// reserved under the offer's name (invite.OfferMailing), so the offer is
+// e-mailed once whichever instance made it and however often the job is
+// retried. Best effort: the status page shows the offer whatever happens.
+func (u *Registrations) mailOffer(ctx context.Context, r guest.Registration) {
+	if u.mail == nil || r.Email == "" || r.OfferedUntil == nil {
+		return
+	}
+	// The person is not a guest yet: the delivery names the registration.
+	j, err := u.mail.Queue(ctx, guest.Guest{ID: r.ID, Email: r.Email}, invite.OfferMailing(r), invite.KindOffer, r.Language)
+	if err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			u.log.WarnContext(ctx, "e-mail an offer", "registration", r.ID, "err", err)
+		}
+		return
+	}
+	if u.jobQueued != nil {
+		u.jobQueued(j)
+	}
 }
 
 // Desk is the host's view of the registrations.

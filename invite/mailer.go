@@ -171,6 +171,9 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	if d.Status == store.DeliverySent {
 		return map[string]string{"status": "already sent"}, nil
 	}
+	if d.Kind == KindOffer {
+		return m.sendOffer(ctx, d)
+	}
 	g, err := m.st.GuestByID(ctx, d.GuestID)
 	if errors.Is(err, store.ErrNotFound) {
 		m.record(ctx, d, store.DeliveryFailed, "the guest was deleted", nil)
@@ -182,15 +185,9 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	if g.Email == "" {
 		return nil, permanentError{fmt.Errorf("%s has no e-mail address", g.Name())}
 	}
-	settings, err := m.st.Settings(ctx)
+	settings, public, err := m.event(ctx)
 	if err != nil {
 		return nil, err
-	}
-	public := m.publicURL
-	if !m.urlSet {
-		if public, err = PublicURL(ctx, m.st, m.publicURL); err != nil {
-			return nil, err
-		}
 	}
 	// The guest's language, from their last sign-in; else the host's when
 	// the message was sent or scheduled; else English.
@@ -199,6 +196,49 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	if err != nil {
 		return nil, permanentError{err}
 	}
+	return m.deliver(ctx, d, msg)
+}
+
+// sendOffer sends the e-mail of a waiting-list offer, in the language of
+// the page the person registered on, unless the offer is over (taken,
+// expired or withdrawn) before its turn came.
+func (m *Mailer) sendOffer(ctx context.Context, d store.Delivery) (map[string]string, error) {
+	r, err := m.st.Registration(ctx, d.GuestID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if err != nil || r.Status != guest.RegOffered || OfferMailing(r) != d.Mailing || !m.now().Before(*r.OfferedUntil) {
+		m.record(ctx, d, store.DeliveryFailed, "the offer is over", nil)
+		return map[string]string{"status": "offer over"}, nil
+	}
+	settings, public, err := m.event(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := ComposeOffer(m.texts, m.texts.Match(r.Language), r, settings, public)
+	if err != nil {
+		return nil, permanentError{err}
+	}
+	return m.deliver(ctx, d, msg)
+}
+
+// event reads the settings and the public address the links point at.
+func (m *Mailer) event(ctx context.Context) (guest.Settings, string, error) {
+	settings, err := m.st.Settings(ctx)
+	if err != nil {
+		return settings, "", err
+	}
+	public := m.publicURL
+	if !m.urlSet {
+		if public, err = PublicURL(ctx, m.st, m.publicURL); err != nil {
+			return settings, "", err
+		}
+	}
+	return settings, public, nil
+}
+
+// deliver waits its turn, sends msg and records d sent.
+func (m *Mailer) deliver(ctx context.Context, d store.Delivery, msg mail.Message) (map[string]string, error) {
 	if err := m.wait(ctx); err != nil {
 		return nil, err
 	}
@@ -210,7 +250,7 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	}
 	at := m.now().UTC()
 	m.record(ctx, d, store.DeliverySent, "", &at)
-	return map[string]string{"status": "sent", "to": g.Email}, nil
+	return map[string]string{"status": "sent", "to": msg.To}, nil
 }
 
 // Failed records a failed attempt: retrying, or failed for good.
@@ -253,7 +293,7 @@ func (m *Mailer) record(ctx context.Context, d store.Delivery, status, lastError
 			m.log.WarnContext(ctx, "record invitation on guest", "guest", d.GuestID, "err", err)
 		}
 	}
-	if m.pub != nil {
+	if m.pub != nil && d.Kind != KindOffer {
 		data := map[string]any{"guestId": d.GuestID, "mailing": d.Mailing, "kind": d.Kind, "status": status, "error": lastError}
 		if err := m.pub.Publish(ctx, live.TopicAdmin, live.EventInviteUpdated, data); err != nil {
 			m.log.WarnContext(ctx, "publish invite.updated", "err", err)

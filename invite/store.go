@@ -12,6 +12,8 @@ import (
 type MailStore interface {
 	DeliveryByID(ctx context.Context, id string) (store.Delivery, error)
 	GuestByID(ctx context.Context, id string) (guest.Guest, error)
+	// Registration reads the registration an offer's e-mail goes to.
+	Registration(ctx context.Context, id string) (guest.Registration, error)
 	Settings(ctx context.Context) (guest.Settings, error)
 	MarkDelivery(ctx context.Context, id, status, lastError string, sentAt *time.Time) error
 	MarkInvite(ctx context.Context, id, status, lastError string, deliveredAt *time.Time) error

@@ -295,6 +295,8 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		AI:             bartender.api,
 		Mail:           bartender.mail,
 		OnDrinkCreated: bartender.onDrinkCreated,
+		// The host hears of waiting-list offers accepted or expired.
+		Host: host,
 		// Menu caches drop on every instance's menu events, the worker's
 		// image prompts included.
 		Bar:         barConfig(cfg, a.store, rdb, live),

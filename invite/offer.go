@@ -1,0 +1,65 @@
+package invite
+
+import (
+	"fmt"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/mail"
+)
+
+// KindOffer tells a person on the waiting list that a place is theirs to
+// take until a time (docs/REGISTRATION.md). Its delivery's GuestID is the
+// registration's id: the person is not a guest yet.
+const KindOffer = "offer"
+
+// OfferMailing names the e-mail of one offer: the registration and the
+// offer's time limit, so each offer is e-mailed once.
+func OfferMailing(r guest.Registration) string {
+	return "offer/" + strconv.FormatInt(r.OfferedUntil.UnixMilli(), 10)
+}
+
+// JoinLink is a registration's status page, where the offer is taken.
+func JoinLink(publicURL string, r guest.Registration) string {
+	return strings.TrimRight(publicURL, "/") + "/join?r=" + url.QueryEscape(r.ID+"."+r.Secret)
+}
+
+// ComposeOffer writes the e-mail of r's offer in lang (English where the
+// catalogue lacks a text): the time limit in the event's time zone and
+// the link to the status page.
+func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL string) (mail.Message, error) {
+	if r.OfferedUntil == nil {
+		return mail.Message{}, fmt.Errorf("compose offer: %s has no offer", r.ID)
+	}
+	var missing []string
+	say := func(id string, vars map[string]any) string {
+		if t, ok := texts.Text(lang, id, vars); ok {
+			return t
+		}
+		if t, ok := texts.Text(language.English, id, vars); ok {
+			return t
+		}
+		missing = append(missing, id)
+		return ""
+	}
+	loc := st.Loc()
+	until := longDate(say, r.OfferedUntil.In(loc)) + " (" + loc.String() + ")"
+	event := map[string]any{"Event": st.EventName}
+	subject := say("mail.offer.subject", event)
+	text := say("mail.greeting", map[string]any{"Name": r.FirstName}) + "\n\n" +
+		say("mail.offer.intro", event) + "\n\n" +
+		say("mail.offer.until", map[string]any{"Until": until}) + "\n" +
+		JoinLink(publicURL, r) + "\n\n" +
+		say("mail.offer.later", nil) + "\n"
+	if len(missing) > 0 {
+		return mail.Message{}, fmt.Errorf("compose offer: no text for %s", strings.Join(missing, ", "))
+	}
+	return mail.Message{
+		To: r.Email, ToName: strings.TrimSpace(r.FirstName + " " + r.LastName), Subject: subject, Text: text,
+		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
+	}, nil
+}
