@@ -43,7 +43,9 @@ func TestBrowserHostLaptop(t *testing.T) {
 		if (nav.height > line * 1.5) out.push("the nav is " + Math.round(nav.height) + " px tall, one line is " + Math.round(line));
 		for (const l of document.querySelectorAll(".desk-nav a")) {
 			const r = l.getBoundingClientRect();
-			if (r.height > line * 1.5) out.push(l.textContent + " wraps");
+			const range = document.createRange();
+			range.selectNodeContents(l);
+			if (new Set([...range.getClientRects()].map((q) => Math.round(q.top))).size > 1) out.push(l.textContent + " wraps");
 			if (r.left < nav.left - 0.5 || r.right > nav.right + 0.5 || r.top < 0 || r.right > innerWidth) out.push(l.textContent + " is off the nav");
 		}
 		return out; })()`)
