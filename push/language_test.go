@@ -3,6 +3,11 @@ package push_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
+	"os"
+	"regexp"
+	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -11,6 +16,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/push/pushtest"
@@ -80,7 +86,76 @@ func TestNotificationInTheGuestsLanguage(t *testing.T) {
 			if n.Title != tc.title || n.Body != tc.body {
 				t.Errorf("the phone shows %q / %q, want %q / %q", n.Title, n.Body, tc.title, tc.body)
 			}
+			if tc.lang == "" {
+				return
+			}
+			assertNoEnglishPayload(t, tc.lang, "order.ready", msgs[0].Payload)
+			// An announcement the host sends by push, from them and not.
+			for _, from := range []string{"Grace", ""} {
+				a := live.Announcement{Text: "Tårtan serveras nu", From: from, At: time.Now(), Push: true}
+				if err := pub.Publish(ctx, "guest:"+g.ID, live.EventAnnouncement, a); err != nil {
+					t.Fatal(err)
+				}
+				msgs, err := phone.Wait(1, 20*time.Second)
+				if err != nil {
+					t.Fatal(err)
+				}
+				assertNoEnglishPayload(t, tc.lang, "announcement from "+from, msgs[0].Payload)
+			}
 		})
+	}
+}
+
+// assertNoEnglishPayload fails the test for every English-only string of
+// the server's catalogue (locale/messages) in a push payload shown in
+// lang: a literal run of at least four characters between placeholders
+// that the language's catalogue does not hold.
+func assertNoEnglishPayload(t *testing.T, lang, what string, payload []byte) {
+	t.Helper()
+	read := func(l string) map[string]json.RawMessage {
+		buf, err := os.ReadFile("../locale/messages/" + l + ".json")
+		if err != nil {
+			t.Fatal(err)
+		}
+		var m map[string]json.RawMessage
+		if err := json.Unmarshal(buf, &m); err != nil {
+			t.Fatal(err)
+		}
+		return m
+	}
+	texts := func(raw json.RawMessage) []string {
+		var one string
+		if json.Unmarshal(raw, &one) == nil {
+			return []string{one}
+		}
+		var forms map[string]string
+		json.Unmarshal(raw, &forms)
+		return slices.Collect(maps.Values(forms))
+	}
+	var n map[string]any
+	if err := json.Unmarshal(payload, &n); err != nil {
+		t.Fatal(err)
+	}
+	en, other := read("en"), read(lang)
+	placeholder := regexp.MustCompile(`\{\{[^}]*\}\}`)
+	for key, raw := range en {
+		if !strings.HasPrefix(key, "push.") {
+			continue
+		}
+		theirs := strings.Join(texts(other[key]), "\n")
+		for _, text := range texts(raw) {
+			for _, run := range placeholder.Split(text, -1) {
+				run = strings.TrimSpace(run)
+				if len([]rune(run)) < 4 || strings.Contains(theirs, run) {
+					continue
+				}
+				for _, field := range []string{"title", "body"} {
+					if v, _ := n[field].(string); strings.Contains(v, run) {
+						t.Errorf("%s %s: the %s %q reads English %q", lang, what, field, v, run)
+					}
+				}
+			}
+		}
 	}
 }
 

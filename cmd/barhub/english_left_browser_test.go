@@ -13,9 +13,11 @@ import (
 )
 
 // englishOnly are the English page strings that read differently in lang:
-// seen on a page shown in lang, they are English left behind. Only the
-// literal runs of at least 14 characters between placeholders count, so
-// a name or a word the languages share is no finding.
+// seen on a page shown in lang, they are English left behind. The
+// literal runs of at least 14 characters between placeholders count
+// wherever they show; a shorter message (marked with a leading "=")
+// only as the whole text of an element or attribute, so a name or a word
+// the languages share is no finding.
 func englishOnly(t *testing.T, lang string) []string {
 	t.Helper()
 	read := func(l string) map[string]json.RawMessage {
@@ -56,6 +58,22 @@ func englishOnly(t *testing.T, lang string) []string {
 			}
 		}
 	}
+	// A short text (a button's "Cancel") counts when it is a whole
+	// message the language words differently and uses nowhere as its own.
+	words := map[string]bool{}
+	for _, raw := range other {
+		for _, text := range texts(raw) {
+			words[strings.TrimSpace(text)] = true
+		}
+	}
+	for _, raw := range en {
+		for _, text := range texts(raw) {
+			text = strings.TrimSpace(text)
+			if n := len([]rune(text)); n >= 4 && n < 14 && !placeholder.MatchString(text) && !words[text] {
+				seen["="+text] = true
+			}
+		}
+	}
 	out := make([]string, 0, len(seen))
 	for s := range seen {
 		out = append(out, s)
@@ -64,36 +82,109 @@ func englishOnly(t *testing.T, lang string) []string {
 	return out
 }
 
-// pageTextJS is what a person reads on the page: its title, the text
-// shown and the words of labels, placeholders and tooltips.
-const pageTextJS = `(() => {
-	const parts = [document.title, document.body.innerText];
-	for (const el of document.querySelectorAll("[placeholder],[aria-label],[title]")) {
-		for (const a of ["placeholder", "aria-label", "title"]) if (el.hasAttribute(a)) parts.push(el.getAttribute(a));
+// findTextJS finds, for each of the strings given, where a person reads
+// it on the page: the title, a label, placeholder or tooltip, or the
+// innermost shown element whose text holds it. It returns [string, where]
+// pairs for those it finds.
+const findTextJS = `((strings) => {
+	const name = el => el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.classList.length ? "." + [...el.classList].join(".") : "");
+	const path = el => {
+		const p = [];
+		for (; el && el !== document.body && p.length < 3; el = el.parentElement) {
+			p.unshift(name(el));
+			if (el.id) break;
+		}
+		return p.join(" > ") || "body";
+	};
+	const labelled = document.querySelectorAll("[placeholder],[aria-label],[title]");
+	const text = document.body.innerText;
+	const out = [];
+	const whole = new Map();
+	const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+	for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+		const el = n.parentElement;
+		if (el && el.getClientRects().length > 0 && !whole.has(n.data.trim())) whole.set(n.data.trim(), path(el));
 	}
-	return parts.join("\n");
-})()`
+	for (const el of labelled) {
+		for (const a of ["placeholder", "aria-label", "title"]) {
+			const v = (el.getAttribute(a) || "").trim();
+			if (v && !whole.has(v)) whole.set(v, path(el) + "[" + a + "]");
+		}
+	}
+	whole.set(document.title.trim(), "<title>");
+	for (const s of strings) {
+		if (s.startsWith("=")) {
+			if (whole.has(s.slice(1))) out.push([s.slice(1), whole.get(s.slice(1))]);
+			continue;
+		}
+		let where = document.title.includes(s) ? "<title>" : "";
+		for (const el of labelled) {
+			for (const a of ["placeholder", "aria-label", "title"]) {
+				if (!where && (el.getAttribute(a) || "").includes(s)) where = path(el) + "[" + a + "]";
+			}
+		}
+		if (!where && text.includes(s)) {
+			let el = document.body;
+			for (;;) {
+				const next = [...el.children].find(c => c.getClientRects().length > 0 && (c.innerText || "").includes(s));
+				if (!next) break;
+				el = next;
+			}
+			where = path(el);
+		}
+		if (where) out.push([s, where]);
+	}
+	return out;
+})`
 
 // assertNoEnglish fails the test for every English-only string on the
-// page in ctx.
-func assertNoEnglish(t *testing.T, ctx context.Context, where string, english []string) {
+// page in ctx, naming the page, the element and the string.
+func assertNoEnglish(t *testing.T, ctx context.Context, page string, english []string) {
 	t.Helper()
-	text := browsertest.Eval[string](t, ctx, pageTextJS)
-	for _, s := range english {
-		if strings.Contains(text, s) {
-			t.Errorf("%s: English left on the page: %q", where, s)
-		}
+	// The page's words are in once i18n.js has set the page's language.
+	waitEval(t, ctx, page+" translated", `document.documentElement.lang !== "en"`)
+	list, err := json.Marshal(english)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, hit := range browsertest.Eval[[][2]string](t, ctx, findTextJS+"("+string(list)+")") {
+		t.Errorf("%s: %s reads English %q", page, hit[1], hit[0])
 	}
 }
 
 // TestBrowserNoEnglishLeft (issue 26): a guest whose phone reads Swedish
 // or Brazilian Portuguese walks the pages of the night, the sign-in
 // page's refusal, the RSVP, the menu with a drink's details and the order
-// sheet, and a page that does not exist, and meets no English string of
-// the catalogues. (The push notification's words are
+// sheet, and a page that does not exist; a bartender, the door, the
+// pick-up board, a stranger on /menu and /join and the host on /admin and
+// /admin/orders work in the same languages; and none of them meets an
+// English string of the catalogues. (The push notification's words are
 // push.TestNotificationInTheGuestsLanguage.)
 func TestBrowserNoEnglishLeft(t *testing.T) {
-	p := startBarParty(t, nil)
+	p := startBarParty(t, map[string]string{"BARHUB_PUBLIC_MENU": "1"})
+	if status := p.admin.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Garden party", "timezone": "Europe/Stockholm", "registration": "open", "capacity": 20}, nil); status != 200 {
+		t.Fatalf("open registration: %d", status)
+	}
+	// Orders in every state the bar shows: queued, in the making, ready.
+	var ids []string
+	for i, action := range []string{"", "start", "ready"} {
+		var o e2eOrder
+		order := map[string]any{"items": []map[string]any{{"drinkId": "mojito", "qty": i + 1, "notes": "no ice"}}}
+		if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "walk-"+action); status != 201 {
+			t.Fatalf("order: %d", status)
+		}
+		for _, a := range []string{"start", "ready"}[:i] {
+			if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/"+a, nil, nil); status != 200 {
+				t.Fatalf("%s: %d", a, status)
+			}
+		}
+		ids = append(ids, o.ID)
+	}
+	var board struct{ Link string }
+	if status := p.bartender.call("POST", "/api/bar/boards", map[string]string{"name": "TV"}, &board); status != 200 && status != 201 {
+		t.Fatalf("board: %d", status)
+	}
+	_, fragment, _ := strings.Cut(board.Link, "/board#")
 	b := browsertest.New(t)
 	for _, lang := range []struct{ code, accept string }{{"sv", "sv-SE,sv;q=0.9"}, {"pt-BR", "pt-BR,pt;q=0.9"}} {
 		english := englishOnly(t, lang.code)
@@ -134,5 +225,65 @@ func TestBrowserNoEnglishLeft(t *testing.T) {
 		browsertest.ScreenshotScreen(t, phone, "order-sheet-"+lang.code)
 		browsertest.Click(t, phone, "#order-back")
 		browsertest.Eval[bool](t, phone, `(localStorage.clear(), true)`)
+
+		walkStaffPages(t, b, p, lang.code, lang.accept, ids[0], fragment, english)
 	}
+}
+
+// walkStaffPages is the rest of TestBrowserNoEnglishLeft in one
+// language: the bar with a recipe and the stock panel open, the door's
+// card with its warnings, the board, the public menu and sign-up page,
+// and the host's desk and orders screen.
+func walkStaffPages(t *testing.T, b *browsertest.Browser, p *barParty, code, accept, queued, fragment string, english []string) {
+	tablet := b.Page(t, browsertest.Tablet)
+	browsertest.Language(t, tablet, accept)
+	browsertest.SignIn(t, tablet, p.s.URL, p.bartenderCode, p.barLast, "/bar")
+	ticket := `.ticket[data-id="` + queued + `"]`
+	browsertest.WaitVisible(t, tablet, ticket+" .act-start")
+	waitEval(t, tablet, "a ticket in the making and one ready", `document.querySelectorAll("#tickets-preparing .ticket, #tickets-ready .ticket").length >= 2`)
+	assertNoEnglish(t, tablet, code+" /bar", english)
+	browsertest.Click(t, tablet, ticket+" .recipe-open")
+	browsertest.WaitVisible(t, tablet, "#recipe-close")
+	assertNoEnglish(t, tablet, code+" /bar recipe", english)
+	browsertest.Click(t, tablet, "#recipe-close")
+	browsertest.Click(t, tablet, "#stock-toggle")
+	browsertest.WaitVisible(t, tablet, "#stock-panel")
+	assertNoEnglish(t, tablet, code+" /bar stock", english)
+
+	// The door: Ada's card, with its warnings (never answered, then let
+	// in anyway; in the second language, already inside).
+	browsertest.Navigate(t, tablet, p.s.URL+"/door")
+	browsertest.Fill(t, tablet, "#door-code", p.guestCode)
+	browsertest.Click(t, tablet, "#door-submit")
+	browsertest.WaitVisible(t, tablet, "#door-warnings")
+	assertNoEnglish(t, tablet, code+" /door card", english)
+	if browsertest.Eval[bool](t, tablet, `!document.getElementById("door-force").hidden`) {
+		browsertest.Click(t, tablet, "#door-force")
+		browsertest.WaitText(t, tablet, "#door-warnings", " ")
+	}
+	assertNoEnglish(t, tablet, code+" /door checked in", english)
+
+	browsertest.Navigate(t, tablet, p.s.URL+"/board#"+fragment)
+	waitEval(t, tablet, "board live", `document.getElementById("live-status").dataset.status === "open"`)
+	browsertest.WaitText(t, tablet, "#waiting", "Mojito")
+	assertNoEnglish(t, tablet, code+" /board", english)
+
+	stranger := b.Page(t, browsertest.Phone)
+	browsertest.Language(t, stranger, accept)
+	browsertest.Navigate(t, stranger, p.s.URL+"/menu")
+	browsertest.WaitText(t, stranger, "#pm-list", "Negroni")
+	assertNoEnglish(t, stranger, code+" /menu", english)
+	browsertest.Navigate(t, stranger, p.s.URL+"/join")
+	browsertest.WaitVisible(t, stranger, "#join-form")
+	assertNoEnglish(t, stranger, code+" /join", english)
+
+	desk := b.Page(t, browsertest.Laptop)
+	browsertest.Language(t, desk, accept)
+	browsertest.SignIn(t, desk, p.s.URL, p.s.Code, p.s.LastName, "/admin")
+	waitEval(t, desk, "desk live", `document.getElementById("live-status").dataset.status === "open"`)
+	browsertest.WaitText(t, desk, "#guests", "Lovelace")
+	assertNoEnglish(t, desk, code+" /admin", english)
+	browsertest.Navigate(t, desk, p.s.URL+"/admin/orders")
+	browsertest.WaitText(t, desk, "#orders-body", "Mojito")
+	assertNoEnglish(t, desk, code+" /admin/orders", english)
 }

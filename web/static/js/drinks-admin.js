@@ -3,7 +3,7 @@
 import { api, ApiError, auth } from "./api.js";
 import { startLive } from "./page.js";
 import { apiDetailed, h, loadStyles, toast } from "./bar-common.js";
-import { t, has, formatNumber } from "./i18n.js";
+import { t, has, formatNumber, lang } from "./i18n.js";
 
 const area = document.getElementById("bar-admin-area");
 const me = auth();
@@ -148,7 +148,11 @@ async function loadDrinks() {
 
 function renderDrinks() {
   const rows = state.drinks.filter((d) => !state.query || d.name.toLowerCase().includes(state.query) || d.ingredients.some((i) => i.name.toLowerCase().includes(state.query)));
-  const sectionName = (id) => state.sections.find((s) => s.id === id)?.name || id;
+  // The section's name in the page's language, as the guest's menu shows it.
+  const sectionName = (id) => {
+    const s = state.sections.find((x) => x.id === id);
+    return s?.i18n?.[lang]?.name || s?.name || id;
+  };
   document.getElementById("drink-rows").replaceChildren(...rows.map((d) =>
     h("tr", { dataset: { id: d.id } },
       h("td", {}, d.imageUrl ? h("img", { class: "thumb", src: d.imageUrl, alt: "", width: 56, height: 42, loading: "lazy" }) : h("span", { class: "thumb empty-thumb", "aria-hidden": "true" }, "—")),
