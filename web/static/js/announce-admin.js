@@ -75,6 +75,9 @@ if (form && auth()?.role === "admin") {
   const live = startLive("admin");
   live.on("presence.changed", (data) => showPresence(data.people));
   live.onResync("admin", loadPresence);
+  // Whoever connected while the desk's own socket was (re)connecting was announced
+  // before it could hear: ask once it is open.
+  live.onStatus((status) => status === "open" && loadPresence());
   loadPresence();
   setInterval(loadPresence, 15000);
 }
