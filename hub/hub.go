@@ -470,7 +470,11 @@ func (h *Hub) dispatch(m Message) {
 		h.catchUp()
 		return
 	}
-	h.metrics.published.Inc()
+	if m.Topic != topicPresence {
+		// Presence announcements are the hub's own bookkeeping, not the
+		// application's events: counting them would blur that figure.
+		h.metrics.published.Inc()
+	}
 	h.seenMu.Lock()
 	prev := h.lastSeen[m.Topic]
 	// Events reach dispatch in order, so an epoch other than the last one
