@@ -43,11 +43,15 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, body)
 }
 
-// handlePresence reports connected sockets per topic.
+// handlePresence reports the people connected on every instance, by role,
+// and this instance's sockets per topic.
 func (s *Server) handlePresence(w http.ResponseWriter, r *http.Request) {
-	p := map[string]int{}
+	p, people := map[string]int{}, map[string]int{}
 	if s.presence != nil {
 		p = s.presence()
 	}
-	writeJSON(w, http.StatusOK, map[string]any{"topics": p})
+	if s.people != nil {
+		people = s.people()
+	}
+	writeJSON(w, http.StatusOK, map[string]any{"topics": p, "people": people})
 }

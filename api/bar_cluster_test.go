@@ -107,7 +107,7 @@ func newCluster(t testing.TB, n int, eventDelay time.Duration, tweak func(*BarCo
 		d := Deps{
 			// The menu is read without signing in here, as in newTestEnv.
 			Config: Config{MaxBodyBytes: 1 << 20, PublicMenu: true}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
-			Publish: h, Live: h, Presence: h.Presence, Bar: bar,
+			Publish: h, Live: h, Presence: h.Presence, People: h.People, Bar: bar,
 			Sessions: sessions, SessionBus: h, Maintenance: maint,
 		}
 		srv := httptest.NewServer(New(d))

@@ -73,6 +73,7 @@ func newTestEnvOn(t testing.TB, st *store.Store, tweak ...func(*Deps)) *testEnv 
 		Publish:  h,
 		Live:     h,
 		Presence: h.Presence,
+		People:   h.People,
 		Ready:    map[string]Pinger{"database": st},
 		Bar:      BarConfig{ImageDir: t.TempDir(), Events: h},
 

@@ -113,6 +113,9 @@ type Deps struct {
 	Live http.Handler
 	// Presence counts connected sockets per topic; nil reports none.
 	Presence func() map[string]int
+	// People counts the people connected on every instance, by role; nil
+	// reports none.
+	People func() map[string]int
 	// Activity records sign-ins and access; nil records nothing.
 	Activity ActivityRecorder
 	// Web serves the browser apps for every path the API does not own.
@@ -165,6 +168,7 @@ type Server struct {
 	publish  Publisher
 	live     http.Handler
 	presence func() map[string]int
+	people   func() map[string]int
 	activity ActivityRecorder
 	web      http.Handler
 	ready    map[string]Pinger
@@ -261,6 +265,7 @@ func New(d Deps) http.Handler {
 		publish:  d.Publish,
 		live:     d.Live,
 		presence: d.Presence,
+		people:   d.People,
 		activity: d.Activity,
 		web:      d.Web,
 		ready:    d.Ready,

@@ -111,6 +111,13 @@ type Config struct {
 	// its last subscriber here left (default 1m): phones reconnect, and
 	// following again costs a round trip to the broker.
 	FollowGrace time.Duration
+	// PresenceInterval is the least time between two announcements of
+	// this instance's connected people to the others (default 500ms), so
+	// a crowd arriving costs one publish per interval, not one per phone;
+	// PresenceHeartbeat how often it is repeated while anyone is
+	// connected (default 15s). See People.
+	PresenceInterval  time.Duration
+	PresenceHeartbeat time.Duration
 }
 
 func (c Config) withDefaults() Config {
@@ -153,6 +160,12 @@ func (c Config) withDefaults() Config {
 	if c.ReplayBytesPerMinute <= 0 {
 		c.ReplayBytesPerMinute = 5 << 20
 	}
+	if c.PresenceInterval <= 0 {
+		c.PresenceInterval = 500 * time.Millisecond
+	}
+	if c.PresenceHeartbeat <= 0 {
+		c.PresenceHeartbeat = 15 * time.Second
+	}
 	c.Shards = min(c.Shards, 64)
 	return c
 }
@@ -192,9 +205,21 @@ type Hub struct {
 	// replays is each person's budget of replayed messages and bytes.
 	replays *replayBudgets
 
-	// sockets counts the open sockets of each identity.
+	// sockets counts the open sockets of each identity; roles has the
+	// role of each identity with one.
 	socketsMu sync.Mutex
 	sockets   map[string]int
+	roles     map[string]string
+
+	// instance names this hub in its presence announcements; peers is
+	// the latest heard from every other instance (see People).
+	instance     string
+	presenceKick chan struct{}
+	presenceStop chan struct{}
+	presenceMu   sync.Mutex
+	peers        map[string]peerPresence
+	presenceFns  []func(map[string]int)
+	notified     map[string]int
 
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
@@ -224,19 +249,24 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		logger = slog.Default()
 	}
 	h := &Hub{
-		cfg:       cfg,
-		broker:    broker,
-		tickets:   tickets,
-		log:       logger,
-		metrics:   newMetrics(),
-		shards:    make([]*shard, cfg.Shards),
-		listeners: make(map[string][]func(Event)),
-		listenQ:   make(chan Message, 1024),
-		routes:    make(map[string]uint64),
-		lastSeen:  make(map[string]Position),
-		sockets:   make(map[string]int),
-		follows:   make(map[string]*topicFollow),
-		replays:   newReplayBudgets(cfg.ReplayMessagesPerMinute, cfg.ReplayBytesPerMinute, time.Now),
+		cfg:          cfg,
+		broker:       broker,
+		tickets:      tickets,
+		log:          logger,
+		metrics:      newMetrics(),
+		shards:       make([]*shard, cfg.Shards),
+		listeners:    make(map[string][]func(Event)),
+		listenQ:      make(chan Message, 1024),
+		routes:       make(map[string]uint64),
+		lastSeen:     make(map[string]Position),
+		sockets:      make(map[string]int),
+		roles:        make(map[string]string),
+		instance:     newEpoch(),
+		peers:        make(map[string]peerPresence),
+		presenceKick: make(chan struct{}, 1),
+		presenceStop: make(chan struct{}),
+		follows:      make(map[string]*topicFollow),
+		replays:      newReplayBudgets(cfg.ReplayMessagesPerMinute, cfg.ReplayBytesPerMinute, time.Now),
 	}
 	h.follower, _ = broker.(Follower)
 	for i := range h.shards {
@@ -248,6 +278,7 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 			inbox:  make(chan *delivery, 4096),
 		}
 	}
+	h.OnEvent(topicPresence, h.heardPresence)
 	return h
 }
 
@@ -294,6 +325,11 @@ func (h *Hub) Start(ctx context.Context) error {
 	}
 	h.stopListen = stop
 	h.started = true
+	h.workers.Add(1)
+	go func() {
+		defer h.workers.Done()
+		h.runPresence(h.presenceStop)
+	}()
 	return nil
 }
 
@@ -327,6 +363,8 @@ func (h *Hub) Shutdown(ctx context.Context) error {
 	case <-ctx.Done():
 		err = fmt.Errorf("shut down hub: %w", ctx.Err())
 	}
+	// The presence loop says "nobody here" before the broker is left.
+	close(h.presenceStop)
 	// No more dispatch calls once stopListen returns.
 	h.stopListen()
 	h.stopFollowing()
@@ -432,7 +470,11 @@ func (h *Hub) dispatch(m Message) {
 		h.catchUp()
 		return
 	}
-	h.metrics.published.Inc()
+	if m.Topic != topicPresence {
+		// Presence announcements are the hub's own bookkeeping, not the
+		// application's events: counting them would blur that figure.
+		h.metrics.published.Inc()
+	}
 	h.seenMu.Lock()
 	prev := h.lastSeen[m.Topic]
 	// Events reach dispatch in order, so an epoch other than the last one
@@ -669,6 +711,10 @@ func (h *Hub) admit(id Identity) bool {
 	if h.sockets[id.ID] >= h.cfg.MaxSocketsPerIdentity {
 		return false
 	}
+	if h.sockets[id.ID] == 0 {
+		h.roles[id.ID] = id.Role
+		h.presenceChanged()
+	}
 	h.sockets[id.ID]++
 	return true
 }
@@ -680,6 +726,8 @@ func (h *Hub) release(id Identity) {
 		h.sockets[id.ID] = n
 	} else {
 		delete(h.sockets, id.ID)
+		delete(h.roles, id.ID)
+		h.presenceChanged()
 	}
 }
 

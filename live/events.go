@@ -42,6 +42,9 @@ const (
 	EventRegistrationsChanged = "registrations.changed"
 	EventPromptReady          = "drink.prompt_ready"
 	EventAlert                = "alert"
+	// EventPresenceChanged carries a Presence: how many people are
+	// connected now, on every instance, after someone connected or left.
+	EventPresenceChanged = "presence.changed"
 )
 
 // Arrivals at the door, on both TopicAdmin and TopicBar (door staff sign

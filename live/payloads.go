@@ -12,6 +12,13 @@ type Announcement struct {
 	Push bool `json:"push,omitempty"`
 }
 
+// Presence is the data of EventPresenceChanged and of GET
+// /api/admin/presence's "people": the people with a live connection on
+// any instance, by role ("guest" are the phones and tablets).
+type Presence struct {
+	People map[string]int `json:"people"`
+}
+
 // Recommendation is what the data of EventRecommendationReady promises
 // its readers: the stored recommendation is sent whole, and these are
 // the fields of it that are part of the protocol.

@@ -162,7 +162,7 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	handler := api.New(api.Deps{
 		Maintenance: maint,
 		Config:      api.Config{MaxBodyBytes: 1 << 20, PushKey: pushKey}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
-		Publish: publish, Live: h, Presence: h.Presence, Sessions: sessions, SessionBus: h,
+		Publish: publish, Live: h, Presence: h.Presence, People: h.People, Sessions: sessions, SessionBus: h,
 		Bar: api.BarConfig{
 			RateBrowse: rate, RateOrders: rate, MaxOpenOrders: 1 << 30,
 			ImageDir: filepath.Join(dir, "images"), Redis: rdb, RedisPrefix: prefix, Events: h,

@@ -286,6 +286,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		Publish:    publish,
 		Live:       live,
 		Presence:   live.Presence,
+		People:     live.People,
 		Activity:   activityRec,
 		Web:        web.Handler(),
 		Ready:      ready,

@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"log/slog"
+	"sync"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -85,6 +86,7 @@ func Start(ctx context.Context, st *store.Store, cfg Config, logger *slog.Logger
 	if err := h.Start(ctx); err != nil {
 		return nil, fmt.Errorf("start the live hub: %w", err)
 	}
+	h.OnPeopleChanged((&peopleAnnouncer{hub: h, log: logger}).changed)
 	return &Live{Hub: h, Tickets: tickets, Sessions: sessions}, nil
 }
 
@@ -106,4 +108,45 @@ func (r redeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity
 		return hub.Identity{}, err
 	}
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+}
+
+// peopleAnnouncer tells the host's desk, on TopicAdmin, how many people
+// are connected whenever that changes. It publishes off the hub's
+// listener goroutine, one at a time and only the latest count, so a slow
+// publish never holds up the hub and an older count never lands last.
+type peopleAnnouncer struct {
+	hub *hub.Hub
+	log *slog.Logger
+
+	mu     sync.Mutex
+	latest map[string]int
+	busy   bool
+}
+
+func (a *peopleAnnouncer) changed(people map[string]int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.latest = people
+	if !a.busy {
+		a.busy = true
+		go a.run()
+	}
+}
+
+func (a *peopleAnnouncer) run() {
+	for {
+		a.mu.Lock()
+		people := a.latest
+		a.latest = nil
+		if people == nil {
+			a.busy = false
+			a.mu.Unlock()
+			return
+		}
+		a.mu.Unlock()
+		err := a.hub.Publish(context.Background(), live.TopicAdmin, live.EventPresenceChanged, live.Presence{People: people})
+		if err != nil {
+			a.log.Warn("announce who is connected", "err", err)
+		}
+	}
 }

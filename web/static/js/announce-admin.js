@@ -22,11 +22,16 @@ async function guestIDs(status) {
   }
 }
 
+// showPresence shows how many guests have barhub open on a phone or tablet: people
+// with the guest role connected to any instance, whichever page they are on.
+function showPresence(people) {
+  online.textContent = t("announce.online", { count: people?.guest ?? 0 });
+}
+
 async function loadPresence() {
   try {
     const p = await api("GET", "/api/admin/presence");
-    const n = p.topics?.guests ?? 0;
-    online.textContent = t("announce.online", { count: n });
+    showPresence(p.people);
   } catch {
     online.textContent = "";
   }
@@ -65,7 +70,14 @@ if (form && auth()?.role === "admin") {
       status.className = "error";
     }
   });
+  // The server says on admin whenever someone connects or leaves; the slow poll only
+  // forgets an instance that stopped without saying so.
+  const live = startLive("admin");
+  live.on("presence.changed", (data) => showPresence(data.people));
+  live.onResync("admin", loadPresence);
+  // Whoever connected while the desk's own socket was (re)connecting was announced
+  // before it could hear: ask once it is open.
+  live.onStatus((status) => status === "open" && loadPresence());
   loadPresence();
   setInterval(loadPresence, 15000);
-  startLive("admin");
 }
