@@ -2,7 +2,9 @@
 // for a signed challenge and solves it here (a nonce such that sha256(challenge || nonce)
 // starts with the challenge's zero bits) before it sends: a second or so on a phone, a
 // real cost for a script registering thousands. After registering, the page shows where
-// the person stands (/join?r=<link>), kept in this browser, and follows it.
+// the person stands (/join?r=<link>), kept in this browser, and follows it. With e-mail
+// set up, the server answers "unconfirmed" without the link: the link comes by e-mail,
+// and opening it here confirms the registration.
 import { api } from "./api.js";
 import { t, formatDate } from "./i18n.js";
 import { solve } from "./pow.js";
@@ -49,7 +51,14 @@ function render(v) {
 async function refresh() {
   clearTimeout(timer);
   try {
-    render(await api("GET", `/api/register/${encodeURIComponent(token)}`));
+    let v = await api("GET", `/api/register/${encodeURIComponent(token)}`);
+    if (v.status === "unconfirmed") {
+      // Only the e-mail carries this link: opening it is the confirmation.
+      $("join-status-text").textContent = t("join.confirming");
+      v = await api("POST", `/api/register/${encodeURIComponent(token)}/confirm`);
+      localStorage.setItem(KEY_REG, token);
+    }
+    render(v);
     // Where one stands changes when someone else gives a place back.
     timer = setTimeout(refresh, 10000);
   } catch (err) {
@@ -100,6 +109,11 @@ form.addEventListener("submit", async (ev) => {
     });
     if (v.duplicate) {
       fail(errorBox, t("join.duplicate"));
+      return;
+    }
+    if (!v.token) {
+      // Unconfirmed: the link to confirm is in the person's e-mail.
+      render(v);
       return;
     }
     token = v.token;
