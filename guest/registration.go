@@ -95,8 +95,8 @@ type Registration struct {
 	OfferedUntil *time.Time `bson:"offeredUntil,omitempty" json:"offeredUntil,omitempty"`
 	// ConfirmBy is when an unconfirmed registration expires.
 	ConfirmBy *time.Time `bson:"confirmBy,omitempty" json:"confirmBy,omitempty"`
-	CreatedAt    time.Time  `bson:"createdAt" json:"createdAt"`
-	UpdatedAt    time.Time  `bson:"updatedAt" json:"updatedAt"`
+	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`
 }
 
 // Heads is the places the registration needs: the person and their +1s.
