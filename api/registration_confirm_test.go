@@ -172,7 +172,7 @@ func TestRegistrationConfirmByEmail(t *testing.T) {
 	if n := len(srv.Messages()); n != 2 {
 		t.Errorf("%d e-mails, want only Ada's and Bo's", n)
 	}
-	if code, raw := p.do("POST", "/api/register/"+cy.ID+"."+cy.Secret+"/confirm", "", nil); code != http.StatusOK || !strings.Contains(string(raw), `"expired"`) {
+	if code, raw := p.do("POST", "/api/register/"+cy.ID+"."+cy.Secret+"/confirm", "", nil); code != http.StatusOK || !strings.Contains(string(raw), `"expired"`) || !strings.Contains(string(raw), `"confirmBy"`) {
 		t.Errorf("Cy's late confirmation: %d %s, want her registration expired", code, raw)
 	}
 	if c := taken(); c.Taken != 1 || c.Placed != 1 || c.Waiting != 1 {

@@ -118,6 +118,8 @@ type RegistrationView struct {
 	PlusOnes     int             `json:"plusOnes"`
 	Position     int64           `json:"position,omitempty"`
 	OfferedUntil *time.Time      `json:"offeredUntil,omitempty"`
+	// ConfirmBy is when an unconfirmed registration expires (or expired).
+	ConfirmBy *time.Time `json:"confirmBy,omitempty"`
 	// Token opens the status page; only the one who registered gets it.
 	Token string `json:"token,omitempty"`
 	// Code signs the guest in, once placed; only on the status page.
@@ -624,7 +626,9 @@ func (u *Registrations) ExpireUnconfirmed(ctx context.Context) (int, error) {
 		if r.Status != guest.RegUnconfirmed || (r.ConfirmBy != nil && now.Before(*r.ConfirmBy)) {
 			continue
 		}
-		r.Status, r.ConfirmBy = guest.RegExpired, nil
+		// ConfirmBy stays: the status page tells an unconfirmed
+		// registration's end from an offer's.
+		r.Status = guest.RegExpired
 		if err := u.store.SaveRegistration(ctx, &r); err != nil {
 			return n, err
 		}
@@ -786,7 +790,7 @@ func (u *Registrations) record(ctx context.Context, action, subject string, deta
 }
 
 func (u *Registrations) view(ctx context.Context, r guest.Registration, owner bool) (RegistrationView, error) {
-	v := RegistrationView{ID: r.ID, Status: r.Status, FirstName: r.FirstName, LastName: r.LastName, PlusOnes: r.PlusOnes, OfferedUntil: r.OfferedUntil}
+	v := RegistrationView{ID: r.ID, Status: r.Status, FirstName: r.FirstName, LastName: r.LastName, PlusOnes: r.PlusOnes, OfferedUntil: r.OfferedUntil, ConfirmBy: r.ConfirmBy}
 	if r.Status == guest.RegWaiting {
 		n, err := u.store.WaitingAhead(ctx, r.Seq)
 		if err != nil {

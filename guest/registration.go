@@ -93,7 +93,8 @@ type Registration struct {
 	Seq          int64      `bson:"seq" json:"seq"`
 	GuestID      string     `bson:"guestId,omitempty" json:"guestId,omitempty"`
 	OfferedUntil *time.Time `bson:"offeredUntil,omitempty" json:"offeredUntil,omitempty"`
-	// ConfirmBy is when an unconfirmed registration expires.
+	// ConfirmBy is when an unconfirmed registration expires; it stays on
+	// one that expired unconfirmed.
 	ConfirmBy *time.Time `bson:"confirmBy,omitempty" json:"confirmBy,omitempty"`
 	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
 	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`

@@ -36,7 +36,9 @@ function render(v) {
   show(statusBox, true);
   statusBox.dataset.status = v.status;
   const until = v.offeredUntil ? formatDate(v.offeredUntil, { dateStyle: "medium", timeStyle: "short" }) : "";
-  $("join-status-text").textContent = t(`join.status.${v.status}`, { position: v.position || 0, time: until, name: v.firstName });
+  // An expired registration that was never confirmed is not an offer that passed.
+  const key = v.status === "expired" && v.confirmBy ? "join.status.confirmExpired" : `join.status.${v.status}`;
+  $("join-status-text").textContent = t(key, { position: v.position || 0, time: until, name: v.firstName });
   show($("join-code"), Boolean(v.code));
   $("join-code").textContent = v.code || "";
   show($("join-qr"), Boolean(v.qr));
