@@ -64,6 +64,7 @@ var auditActions = map[string]string{
 	"POST /api/door/walkins":                       "door.walk_in",
 	"POST /api/register":                           "registration.create",
 	"POST /api/register/{token}/accept":            "registration.accept",
+	"POST /api/register/{token}/confirm":           "registration.confirm",
 	"POST /api/register/{token}/cancel":            "registration.cancel",
 	"POST /api/admin/registrations/{id}/approve":   "registration.approve",
 	"DELETE /api/admin/registrations/{id}":         "registration.remove",

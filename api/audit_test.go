@@ -20,7 +20,7 @@ import (
 // auditedPaths outside /api/admin/: the bar's stock switches, the door,
 // "sign out everywhere" and the guests' answers.
 var auditedPaths = []string{"/api/rsvp", "/api/bar/stock/{ingredient}", "/api/bar/drinks/{id}/stock", "/api/door/checkin", "/api/door/checkin/{id}/undo", "/api/door/walkins", "/api/auth/signout-everywhere", "/api/bar/boards", "/api/bar/boards/{id}",
-	"/api/register", "/api/register/{token}/accept", "/api/register/{token}/cancel"}
+	"/api/register", "/api/register/{token}/accept", "/api/register/{token}/confirm", "/api/register/{token}/cancel"}
 
 func audited(method, path string) bool {
 	return mutating(method) && (strings.HasPrefix(path, "/api/admin/") || slices.Contains(auditedPaths, path))

@@ -117,6 +117,7 @@ var policy = map[string]access{
 	"POST /api/register":                           public,
 	"GET /api/register/{token}":                    public, // the link's secret is checked
 	"POST /api/register/{token}/accept":            public, // the link's secret is checked
+	"POST /api/register/{token}/confirm":           public, // the link's secret, e-mailed only, is checked
 	"POST /api/register/{token}/cancel":            public, // the link's secret is checked
 	"GET /api/admin/notifications":                 admin,
 	"PUT /api/admin/notifications":                 admin,

@@ -45,6 +45,12 @@ func (s *Server) schedule(m Scheduler) {
 		_, err := s.guests.registrations.ExpireOffers(ctx)
 		return err
 	}))
+	// A registration whose e-mailed link was not opened in time ends; it
+	// held nothing.
+	m.Every("expire unconfirmed registrations", offerSweepEvery, withTimeout(time.Minute, func(ctx context.Context) error {
+		_, err := s.guests.registrations.ExpireUnconfirmed(ctx)
+		return err
+	}))
 }
 
 // withTimeout bounds each run of fn to d.

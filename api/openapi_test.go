@@ -508,6 +508,8 @@ func TestOpenAPIResponsesMatch(t *testing.T) {
 	check("POST", "/api/register", "/api/register", "", registerBody(t, e.srv.URL, "Reg", 0))
 	check("GET", "/api/register/{token}", "/api/register/"+reg.Token, "", nil)
 	check("POST", "/api/register/{token}/accept", "/api/register/"+reg.Token+"/accept", "", nil)
+	check("POST", "/api/register/{token}/confirm", "/api/register/"+reg.Token+"/confirm", "", nil)
+	check("POST", "/api/register/{token}/confirm", "/api/register/nope/confirm", "", nil)
 	check("GET", "/api/admin/registrations", "/api/admin/registrations", adminTok, nil)
 	check("POST", "/api/admin/registrations/{id}/approve", "/api/admin/registrations/"+reg.ID+"/approve", adminTok, nil)
 	check("POST", "/api/register/{token}/cancel", "/api/register/"+reg.Token+"/cancel", "", nil)

@@ -86,6 +86,15 @@ func (s *Server) handleRegistrationAccept(w http.ResponseWriter, r *http.Request
 	writeJSON(w, http.StatusOK, s.registrationOut(r, v))
 }
 
+func (s *Server) handleRegistrationConfirm(w http.ResponseWriter, r *http.Request) {
+	v, err := s.guests.registrations.Confirm(r.Context(), chi.URLParam(r, "token"))
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	writeJSON(w, http.StatusOK, s.registrationOut(r, v))
+}
+
 func (s *Server) handleRegistrationCancel(w http.ResponseWriter, r *http.Request) {
 	v, err := s.guests.registrations.Cancel(r.Context(), chi.URLParam(r, "token"))
 	if err != nil {

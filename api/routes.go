@@ -53,6 +53,7 @@ func (s *Server) routes() http.Handler {
 		r.With(s.limit("register"), s.recordAudit).Post("/register", s.handleRegister)
 		r.With(s.limit("browse")).Get("/register/{token}", s.handleRegistrationStatus)
 		r.With(s.limit("browse"), s.recordAudit).Post("/register/{token}/accept", s.handleRegistrationAccept)
+		r.With(s.limit("browse"), s.recordAudit).Post("/register/{token}/confirm", s.handleRegistrationConfirm)
 		r.With(s.limit("browse"), s.recordAudit).Post("/register/{token}/cancel", s.handleRegistrationCancel)
 
 		// The pick-up board: its own token, or the bar's and the host's.

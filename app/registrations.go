@@ -118,6 +118,8 @@ type RegistrationView struct {
 	PlusOnes     int             `json:"plusOnes"`
 	Position     int64           `json:"position,omitempty"`
 	OfferedUntil *time.Time      `json:"offeredUntil,omitempty"`
+	// ConfirmBy is when an unconfirmed registration expires (or expired).
+	ConfirmBy *time.Time `json:"confirmBy,omitempty"`
 	// Token opens the status page; only the one who registered gets it.
 	Token string `json:"token,omitempty"`
 	// Code signs the guest in, once placed; only on the status page.
@@ -156,8 +158,12 @@ func errNoRegistration() *Error {
 
 // Register takes a new registration: a place at once when it fits and
 // nobody is waiting, else a place on the waiting list (mode open), or
-// the host's approval first (mode approval). An e-mail that registered
-// before gives that registration back, without its link.
+// the host's approval first (mode approval). With e-mail set up, the
+// registration first waits, unconfirmed and holding nothing, for the
+// person to open the link e-mailed to them (Confirm); its view then
+// carries no link, so only the one who reads the address gets it. An
+// e-mail that registered before gives that registration back, without
+// its link.
 func (u *Registrations) Register(ctx context.Context, r guest.Registration) (RegistrationView, error) {
 	st, err := u.store.Settings(ctx)
 	if err != nil {
@@ -184,6 +190,47 @@ func (u *Registrations) Register(ctx context.Context, r guest.Registration) (Reg
 	audit.SetSubject(ctx, r.ID)
 	audit.Note(ctx, "status", string(r.Status))
 	audit.Note(ctx, "people", r.Heads())
+	if r.Status == guest.RegUnconfirmed {
+		u.mailConfirm(ctx, r)
+		return u.view(ctx, r, false)
+	}
+	u.changed(ctx)
+	u.mailCode(ctx, r)
+	return u.view(ctx, r, true)
+}
+
+// Confirm is the person opening the link e-mailed to them: the
+// registration takes its place, or its place in line, as Register does
+// without e-mail. Opening it again shows where they stand.
+func (u *Registrations) Confirm(ctx context.Context, token string) (RegistrationView, error) {
+	st, err := u.store.Settings(ctx)
+	if err != nil {
+		return RegistrationView{}, err
+	}
+	r, unlock, err := u.lockToken(ctx, token)
+	if err != nil {
+		return RegistrationView{}, err
+	}
+	if r.Status != guest.RegUnconfirmed {
+		unlock()
+		return u.view(ctx, r, true)
+	}
+	if r.ConfirmBy == nil || !u.now().Before(*r.ConfirmBy) {
+		unlock()
+		return RegistrationView{}, NewError(Gone, "confirm_expired", "the link has expired; register again")
+	}
+	if st.RegistrationMode() == guest.RegistrationClosed {
+		unlock()
+		return RegistrationView{}, errRegistrationClosed()
+	}
+	err = u.enter(ctx, &r, st)
+	unlock()
+	if err != nil {
+		return RegistrationView{}, err
+	}
+	audit.SetSubject(ctx, r.ID)
+	audit.Note(ctx, "status", string(r.Status))
+	audit.Note(ctx, "people", r.Heads())
 	u.changed(ctx)
 	u.mailCode(ctx, r)
 	return u.view(ctx, r, true)
@@ -192,7 +239,6 @@ func (u *Registrations) Register(ctx context.Context, r guest.Registration) (Reg
 // register stores r in the turn; a registration of the same e-mail that
 // is still active comes back instead, without its secret.
 func (u *Registrations) register(ctx context.Context, r guest.Registration, st guest.Settings) (guest.Registration, error) {
-	mode := st.RegistrationMode()
 	old, err := u.store.Registration(ctx, r.ID)
 	switch {
 	case err == nil && old.Status.Active():
@@ -201,20 +247,33 @@ func (u *Registrations) register(ctx context.Context, r guest.Registration, st g
 	case err != nil && !errors.Is(err, store.ErrNotFound):
 		return r, err
 	}
-	if r.Seq, err = u.store.NextRegistrationSeq(ctx); err != nil {
-		return r, err
-	}
 	r.Secret = newSecret()
+	if u.mail != nil {
+		// The place, or the place in line, waits for the address to be
+		// confirmed: the line's order is the order of confirmation.
+		by := u.now().Add(guest.ConfirmFor).UTC().Truncate(time.Millisecond)
+		r.Status, r.ConfirmBy = guest.RegUnconfirmed, &by
+		return r, u.store.SaveRegistration(ctx, &r)
+	}
+	return r, u.enter(ctx, &r, st)
+}
+
+// enter puts r in line (mode open: a place at once when it fits and
+// nobody is ahead) or before the host (mode approval), and stores it.
+// The turn is held.
+func (u *Registrations) enter(ctx context.Context, r *guest.Registration, st guest.Settings) error {
+	var err error
+	if r.Seq, err = u.store.NextRegistrationSeq(ctx); err != nil {
+		return err
+	}
+	r.ConfirmBy = nil
 	r.Status = guest.RegWaiting
-	if mode == guest.RegistrationApproval {
+	if st.RegistrationMode() == guest.RegistrationApproval {
 		r.Status = guest.RegPending
-	} else if err := u.placeIfFree(ctx, &r, st); err != nil {
-		return r, err
+	} else if err := u.placeIfFree(ctx, r, st); err != nil {
+		return err
 	}
-	if err := u.store.SaveRegistration(ctx, &r); err != nil {
-		return r, err
-	}
-	return r, nil
+	return u.store.SaveRegistration(ctx, r)
 }
 
 // placeIfFree gives r places and a guest when nobody is ahead in line
@@ -533,6 +592,51 @@ func (u *Registrations) ExpireOffers(ctx context.Context) (int, error) {
 	return len(expired), err
 }
 
+// ExpireUnconfirmed ends the registrations whose e-mail's link was not
+// opened in time (guest.ConfirmFor); the maintenance loop runs it. They
+// held nothing, so nobody else moves. It returns how many expired.
+func (u *Registrations) ExpireUnconfirmed(ctx context.Context) (int, error) {
+	waiting, err := u.store.RegistrationsWith(ctx, guest.RegUnconfirmed, 0)
+	if err != nil || len(waiting) == 0 {
+		return 0, err
+	}
+	now := u.now()
+	due := false
+	for _, r := range waiting {
+		due = due || r.ConfirmBy == nil || !now.Before(*r.ConfirmBy)
+	}
+	if !due {
+		return 0, nil
+	}
+	unlock, err := u.store.Lock(ctx, store.RegistrationLock, registrationLockTTL)
+	if err != nil {
+		return 0, err
+	}
+	defer unlock()
+	n := 0
+	for _, r := range waiting {
+		// Read again in the turn: the person may have confirmed it.
+		r, err := u.store.Registration(ctx, r.ID)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return n, err
+		}
+		if r.Status != guest.RegUnconfirmed || (r.ConfirmBy != nil && now.Before(*r.ConfirmBy)) {
+			continue
+		}
+		// ConfirmBy stays: the status page tells an unconfirmed
+		// registration's end from an offer's.
+		r.Status = guest.RegExpired
+		if err := u.store.SaveRegistration(ctx, &r); err != nil {
+			return n, err
+		}
+		n++
+	}
+	return n, nil
+}
+
 // fill offers free places to the waiting list in order: the first in
 // line gets an offer when their people fit, and so on; a first who does
 // not fit keeps everyone behind waiting (the list is a queue). The turn
@@ -589,6 +693,27 @@ func (u *Registrations) mailOffer(ctx context.Context, r guest.Registration) {
 	if err != nil {
 		if !errors.Is(err, store.ErrConflict) {
 			u.log.WarnContext(ctx, "e-mail an offer", "registration", r.ID, "err", err)
+		}
+		return
+	}
+	if u.jobQueued != nil {
+		u.jobQueued(j)
+	}
+}
+
+// mailConfirm e-mails r the link that confirms the registration: a
+// durable job reserved under the registration's time limit
+// (invite.ConfirmMailing), so it is e-mailed once however often the job
+// is retried.
+func (u *Registrations) mailConfirm(ctx context.Context, r guest.Registration) {
+	if u.mail == nil || r.Email == "" || r.ConfirmBy == nil {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	j, err := u.mail.Queue(ctx, guest.Guest{ID: r.ID, Email: r.Email}, invite.ConfirmMailing(r), invite.KindConfirm, r.Language)
+	if err != nil {
+		if !errors.Is(err, store.ErrConflict) {
+			u.log.WarnContext(ctx, "e-mail a registration's confirmation", "registration", r.ID, "err", err)
 		}
 		return
 	}
@@ -665,7 +790,7 @@ func (u *Registrations) record(ctx context.Context, action, subject string, deta
 }
 
 func (u *Registrations) view(ctx context.Context, r guest.Registration, owner bool) (RegistrationView, error) {
-	v := RegistrationView{ID: r.ID, Status: r.Status, FirstName: r.FirstName, LastName: r.LastName, PlusOnes: r.PlusOnes, OfferedUntil: r.OfferedUntil}
+	v := RegistrationView{ID: r.ID, Status: r.Status, FirstName: r.FirstName, LastName: r.LastName, PlusOnes: r.PlusOnes, OfferedUntil: r.OfferedUntil, ConfirmBy: r.ConfirmBy}
 	if r.Status == guest.RegWaiting {
 		n, err := u.store.WaitingAhead(ctx, r.Seq)
 		if err != nil {

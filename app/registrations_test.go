@@ -192,8 +192,9 @@ func (o outbox) Queue(ctx context.Context, g guest.Guest, mailing, kind, lang st
 	return invite.Queue(ctx, o.st, g, mailing, kind, lang)
 }
 
-// With e-mail set up, a person given a place is sent their code once, in
-// their language, as the invitation e-mail.
+// With e-mail set up, a registration is first asked to confirm its
+// address, once, and takes nothing; confirmed, the person given a place
+// is sent their code once, in their language, as the invitation e-mail.
 func TestRegistrationMailsTheCode(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.New(t)
@@ -203,21 +204,35 @@ func TestRegistrationMailsTheCode(t *testing.T) {
 	r := registration("Eva", 0)
 	r.Language = "sv"
 	v, err := regs.Register(ctx, r)
-	if err != nil || v.Status != guest.RegPlaced {
-		t.Fatalf("Eva: %+v, %v", v, err)
+	if err != nil || v.Status != guest.RegUnconfirmed || v.Token != "" || len(queued) != 1 {
+		t.Fatalf("Eva: %+v, %v, %d jobs; want unconfirmed without the link, one job", v, err, len(queued))
 	}
-	ds, err := st.Deliveries(ctx, invite.InvitationMailing(v.Code))
+	saved, err := st.Registration(ctx, v.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ds) != 1 || ds[0].To != "Eva@example.com" || ds[0].Kind != invite.KindInvitation || len(queued) != 1 {
+	ds, err := st.Deliveries(ctx, invite.ConfirmMailing(saved))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].To != "Eva@example.com" || ds[0].Kind != invite.KindConfirm {
+		t.Fatalf("deliveries %+v; want one confirmation to Eva@example.com", ds)
+	}
+	if v, err = regs.Confirm(ctx, saved.ID+"."+saved.Secret); err != nil || v.Status != guest.RegPlaced {
+		t.Fatalf("Eva confirms: %+v, %v", v, err)
+	}
+	ds, err = st.Deliveries(ctx, invite.InvitationMailing(v.Code))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ds) != 1 || ds[0].To != "Eva@example.com" || ds[0].Kind != invite.KindInvitation || len(queued) != 2 {
 		t.Fatalf("deliveries %+v, jobs %d; want one invitation to Eva@example.com", ds, len(queued))
 	}
 	if g, _ := st.GuestByCode(ctx, v.Code); g.Invite == nil || g.Invite.How != guest.InviteEmail {
 		t.Fatalf("Eva's invite: %+v, want e-mail", g.Invite)
 	}
 	// Registering again sends nothing more.
-	if _, err := regs.Register(ctx, r); err != nil || len(queued) != 1 {
+	if _, err := regs.Register(ctx, r); err != nil || len(queued) != 2 {
 		t.Fatalf("again: %v, %d jobs", err, len(queued))
 	}
 }

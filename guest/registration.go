@@ -29,6 +29,10 @@ func ValidRegistrationMode(m string) bool {
 // in line before it goes to the next.
 const DefaultOfferHours = 24
 
+// ConfirmFor is how long an unconfirmed registration waits for its
+// e-mail's link to be opened before the sweep expires it.
+const ConfirmFor = 24 * time.Hour
+
 // MaxPlusOnes bounds the people one registration may bring.
 const MaxPlusOnes = 9
 
@@ -40,6 +44,9 @@ const SourceRegistration = "registration"
 type RegStatus string
 
 const (
+	// RegUnconfirmed waits for the person to open the link e-mailed to
+	// them (with e-mail set up); it holds nothing and is not in line.
+	RegUnconfirmed RegStatus = "unconfirmed"
 	// RegPending waits for the host's approval (mode "approval").
 	RegPending RegStatus = "pending"
 	// RegWaiting is on the waiting list, in order of Seq.
@@ -86,8 +93,11 @@ type Registration struct {
 	Seq          int64      `bson:"seq" json:"seq"`
 	GuestID      string     `bson:"guestId,omitempty" json:"guestId,omitempty"`
 	OfferedUntil *time.Time `bson:"offeredUntil,omitempty" json:"offeredUntil,omitempty"`
-	CreatedAt    time.Time  `bson:"createdAt" json:"createdAt"`
-	UpdatedAt    time.Time  `bson:"updatedAt" json:"updatedAt"`
+	// ConfirmBy is when an unconfirmed registration expires; it stays on
+	// one that expired unconfirmed.
+	ConfirmBy *time.Time `bson:"confirmBy,omitempty" json:"confirmBy,omitempty"`
+	CreatedAt time.Time  `bson:"createdAt" json:"createdAt"`
+	UpdatedAt time.Time  `bson:"updatedAt" json:"updatedAt"`
 }
 
 // Heads is the places the registration needs: the person and their +1s.

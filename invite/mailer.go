@@ -174,6 +174,9 @@ func (m *Mailer) send(ctx context.Context, j store.Job) (map[string]string, erro
 	if d.Kind == KindOffer {
 		return m.sendOffer(ctx, d)
 	}
+	if d.Kind == KindConfirm {
+		return m.sendConfirm(ctx, d)
+	}
 	g, err := m.st.GuestByID(ctx, d.GuestID)
 	if errors.Is(err, store.ErrNotFound) {
 		m.record(ctx, d, store.DeliveryFailed, "the guest was deleted", nil)
@@ -216,6 +219,30 @@ func (m *Mailer) sendOffer(ctx context.Context, d store.Delivery) (map[string]st
 		return nil, err
 	}
 	msg, err := ComposeOffer(m.texts, m.texts.Match(r.Language), r, settings, public)
+	if err != nil {
+		return nil, permanentError{err}
+	}
+	return m.deliver(ctx, d, msg)
+}
+
+// sendConfirm sends the e-mail that asks a person to confirm their
+// registration, in the language of the page they registered on, unless
+// the registration is no longer waiting for it (confirmed, expired, or
+// registered again under a new time limit) before its turn came.
+func (m *Mailer) sendConfirm(ctx context.Context, d store.Delivery) (map[string]string, error) {
+	r, err := m.st.Registration(ctx, d.GuestID)
+	if err != nil && !errors.Is(err, store.ErrNotFound) {
+		return nil, err
+	}
+	if err != nil || r.Status != guest.RegUnconfirmed || r.ConfirmBy == nil || ConfirmMailing(r) != d.Mailing || !m.now().Before(*r.ConfirmBy) {
+		m.record(ctx, d, store.DeliveryFailed, "the registration is no longer unconfirmed", nil)
+		return map[string]string{"status": "confirmation over"}, nil
+	}
+	settings, public, err := m.event(ctx)
+	if err != nil {
+		return nil, err
+	}
+	msg, err := ComposeConfirm(m.texts, m.texts.Match(r.Language), r, settings, public)
 	if err != nil {
 		return nil, permanentError{err}
 	}
@@ -293,7 +320,7 @@ func (m *Mailer) record(ctx context.Context, d store.Delivery, status, lastError
 			m.log.WarnContext(ctx, "record invitation on guest", "guest", d.GuestID, "err", err)
 		}
 	}
-	if m.pub != nil && d.Kind != KindOffer {
+	if m.pub != nil && d.Kind != KindOffer && d.Kind != KindConfirm {
 		data := map[string]any{"guestId": d.GuestID, "mailing": d.Mailing, "kind": d.Kind, "status": status, "error": lastError}
 		if err := m.pub.Publish(ctx, live.TopicAdmin, live.EventInviteUpdated, data); err != nil {
 			m.log.WarnContext(ctx, "publish invite.updated", "err", err)

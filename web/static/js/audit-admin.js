@@ -22,6 +22,7 @@ function actionName(action) {
     "settings.update": t("audit.action.settingsUpdate"),
     "registration.create": t("audit.action.registrationCreate"),
     "registration.accept": t("audit.action.registrationAccept"),
+    "registration.confirm": t("audit.action.registrationConfirm"),
     "registration.cancel": t("audit.action.registrationCancel"),
     "registration.approve": t("audit.action.registrationApprove"),
     "registration.remove": t("audit.action.registrationRemove"),

@@ -2,7 +2,9 @@
 // for a signed challenge and solves it here (a nonce such that sha256(challenge || nonce)
 // starts with the challenge's zero bits) before it sends: a second or so on a phone, a
 // real cost for a script registering thousands. After registering, the page shows where
-// the person stands (/join?r=<link>), kept in this browser, and follows it.
+// the person stands (/join?r=<link>), kept in this browser, and follows it. With e-mail
+// set up, the server answers "unconfirmed" without the link: the link comes by e-mail,
+// and opening it here confirms the registration.
 import { api } from "./api.js";
 import { t, formatDate } from "./i18n.js";
 import { solve } from "./pow.js";
@@ -34,7 +36,9 @@ function render(v) {
   show(statusBox, true);
   statusBox.dataset.status = v.status;
   const until = v.offeredUntil ? formatDate(v.offeredUntil, { dateStyle: "medium", timeStyle: "short" }) : "";
-  $("join-status-text").textContent = t(`join.status.${v.status}`, { position: v.position || 0, time: until, name: v.firstName });
+  // An expired registration that was never confirmed is not an offer that passed.
+  const key = v.status === "expired" && v.confirmBy ? "join.status.confirmExpired" : `join.status.${v.status}`;
+  $("join-status-text").textContent = t(key, { position: v.position || 0, time: until, name: v.firstName });
   show($("join-code"), Boolean(v.code));
   $("join-code").textContent = v.code || "";
   show($("join-qr"), Boolean(v.qr));
@@ -49,7 +53,14 @@ function render(v) {
 async function refresh() {
   clearTimeout(timer);
   try {
-    render(await api("GET", `/api/register/${encodeURIComponent(token)}`));
+    let v = await api("GET", `/api/register/${encodeURIComponent(token)}`);
+    if (v.status === "unconfirmed") {
+      // Only the e-mail carries this link: opening it is the confirmation.
+      $("join-status-text").textContent = t("join.confirming");
+      v = await api("POST", `/api/register/${encodeURIComponent(token)}/confirm`);
+      localStorage.setItem(KEY_REG, token);
+    }
+    render(v);
     // Where one stands changes when someone else gives a place back.
     timer = setTimeout(refresh, 10000);
   } catch (err) {
@@ -100,6 +111,11 @@ form.addEventListener("submit", async (ev) => {
     });
     if (v.duplicate) {
       fail(errorBox, t("join.duplicate"));
+      return;
+    }
+    if (!v.token) {
+      // Unconfirmed: the link to confirm is in the person's e-mail.
+      render(v);
       return;
     }
     token = v.token;

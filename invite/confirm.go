@@ -1,0 +1,60 @@
+package invite
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"golang.org/x/text/language"
+
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/mail"
+)
+
+// KindConfirm asks a person who registered to confirm their address by
+// opening a link (docs/REGISTRATION.md). Like KindOffer, its delivery's
+// GuestID is the registration's id.
+const KindConfirm = "confirm"
+
+// ConfirmMailing names the e-mail of one registration's confirmation: its
+// time limit, so each registration is asked once.
+func ConfirmMailing(r guest.Registration) string {
+	return "confirm/" + strconv.FormatInt(r.ConfirmBy.UnixMilli(), 10)
+}
+
+// ComposeConfirm writes the e-mail that asks r to confirm the
+// registration, in lang (English where the catalogue lacks a text), with
+// the link to the status page, which confirms it, and the time limit in
+// the event's time zone.
+func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL string) (mail.Message, error) {
+	if r.ConfirmBy == nil {
+		return mail.Message{}, fmt.Errorf("compose confirmation: %s is not waiting for one", r.ID)
+	}
+	var missing []string
+	say := func(id string, vars map[string]any) string {
+		if t, ok := texts.Text(lang, id, vars); ok {
+			return t
+		}
+		if t, ok := texts.Text(language.English, id, vars); ok {
+			return t
+		}
+		missing = append(missing, id)
+		return ""
+	}
+	loc := st.Loc()
+	until := longDate(say, r.ConfirmBy.In(loc)) + " (" + loc.String() + ")"
+	event := map[string]any{"Event": st.EventName}
+	subject := say("mail.confirm.subject", event)
+	text := say("mail.greeting", map[string]any{"Name": r.FirstName}) + "\n\n" +
+		say("mail.confirm.intro", event) + "\n" +
+		JoinLink(publicURL, r) + "\n\n" +
+		say("mail.confirm.until", map[string]any{"Until": until}) + "\n\n" +
+		say("mail.confirm.notYou", nil) + "\n"
+	if len(missing) > 0 {
+		return mail.Message{}, fmt.Errorf("compose confirmation: no text for %s", strings.Join(missing, ", "))
+	}
+	return mail.Message{
+		To: r.Email, ToName: strings.TrimSpace(r.FirstName + " " + r.LastName), Subject: subject, Text: text,
+		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
+	}, nil
+}
