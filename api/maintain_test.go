@@ -26,6 +26,8 @@ func TestAPIRegistersItsMaintenance(t *testing.T) {
 		"correct the order view":  100 * time.Millisecond,
 		// An offered place not taken in time goes on (docs/REGISTRATION.md).
 		"expire registration offers": 30 * time.Second,
+		// So does a registration whose e-mailed link was not opened.
+		"expire unconfirmed registrations": 30 * time.Second,
 	}
 	names := func(s schedule) []string {
 		var n []string
