@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/barhub/barhub/app"
+	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/plan"
 )
 
@@ -62,4 +63,37 @@ func (s *Server) handleShoppingCSV(w http.ResponseWriter, r *http.Request) {
 	w.Header().Set("Content-Disposition", `attachment; filename="`+name+`"`)
 	w.Header().Set("Cache-Control", "no-store")
 	w.Write(buf.Bytes())
+}
+
+// handleLearnFromNight is the report's "Use this night for the next
+// plan": the plan's parameters are read as on the report, the night is
+// set against that plan and each ingredient's factor kept
+// (app.LearnFromNight).
+func (s *Server) handleLearnFromNight(w http.ResponseWriter, r *http.Request) {
+	params, err := plan.ParseParams(r.URL.Query())
+	if err != nil {
+		var pe *plan.ParamError
+		if errors.As(err, &pe) {
+			err = errBadRequest("invalid_query", pe.Error())
+		}
+		s.fail(w, r, err)
+		return
+	}
+	l, err := app.LearnFromNight(r.Context(), s.store, params, time.Now())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	audit.Note(r.Context(), "date", l.Date)
+	audit.Note(r.Context(), "ingredients", len(l.Factors))
+	writeJSON(w, http.StatusOK, l)
+}
+
+// handleForgetLearnt drops what the plan learnt from a night.
+func (s *Server) handleForgetLearnt(w http.ResponseWriter, r *http.Request) {
+	if err := app.ForgetLearnt(r.Context(), s.store); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	w.WriteHeader(http.StatusNoContent)
 }

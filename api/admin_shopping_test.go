@@ -317,3 +317,93 @@ func TestShoppingPlanTrim(t *testing.T) {
 		t.Errorf("after pausing: trim %+v, %d bottles, %d drinks, %d skipped", after.Trim, after.Bottles, len(after.Drinks), len(after.Skipped))
 	}
 }
+
+// TestLearnFromNight: the report's "Use this night for the next plan".
+// Too few glasses teach nothing; after 12 G&Ts and 2 Negronis served the
+// plan keeps each ingredient's used-over-planned factor with the event's
+// date, the next plan buys by it and says so, and forgetting brings the
+// plan back.
+func TestLearnFromNight(t *testing.T) {
+	p := newShoppingParty(t)
+	if status, body := p.do("PUT", "/api/admin/settings", p.aTok, map[string]any{"eventName": "Garden party", "timezone": "Europe/Stockholm", "eventDate": "2026-12-02T20:00:00Z"}); status != http.StatusOK {
+		t.Fatalf("settings: %d %s", status, body)
+	}
+	serve := func(items ...order.ItemInput) {
+		id := p.placeOrder(items...)
+		for _, action := range []string{"start", "ready", "serve"} {
+			if status, body := p.do("POST", "/api/bar/orders/"+id+"/"+action, p.aTok, map[string]string{}); status != http.StatusOK {
+				t.Fatalf("%s: %d %s", action, status, body)
+			}
+		}
+	}
+	serve(order.ItemInput{DrinkID: p.gt, Qty: 5})
+	if status, body := p.do("POST", "/api/admin/orders/report/learn", p.aTok, nil); status != http.StatusUnprocessableEntity || errorCode(t, body) != "nothing_to_learn" {
+		t.Fatalf("5 glasses: %d %s, want 422 nothing_to_learn", status, body)
+	}
+	if got := p.plan(""); got.LearntFrom != "" {
+		t.Fatalf("nothing learnt, yet learnt from %q", got.LearntFrom)
+	}
+	serve(order.ItemInput{DrinkID: p.gt, Qty: 5}, order.ItemInput{DrinkID: p.negroni, Qty: 2})
+	for range 4 {
+		serve(order.ItemInput{DrinkID: p.gt, Qty: 5})
+	}
+	before := p.plan("")
+	_, buyBefore := p.figures(before)
+
+	status, body := p.do("POST", "/api/admin/orders/report/learn", p.aTok, nil)
+	if status != http.StatusOK {
+		t.Fatalf("learn: %d %s", status, body)
+	}
+	var learnt plan.Learnt
+	decodeInto(t, body, &learnt)
+	// 30 G&Ts and 2 Negronis served, against the plan the orders have
+	// pulled towards the G&T (gin 4 bottles, tonic 7, lime 6): gin
+	// 30 × 50 + 2 × 30 = 1560 ml, 2.2 of 4 bottles: 0.55; tonic 4500 ml,
+	// 4.5 of 7: 0.64; lime 30 wedges, 3.8 of 6 limes: 0.63; campari 60 ml
+	// of 1 bottle and the mojito's, not used at all: the least, 0.5.
+	want := map[string]float64{"gin": 0.55, "tonic water": 0.64, "lime": 0.63, "campari": 0.5, "sweet vermouth": 0.5, "orange": 0.5,
+		"lime juice": 0.5, "sugar syrup": 0.5, "mint": 0.5, "soda water": 0.5}
+	if learnt.Date != "2026-12-02" || !reflect.DeepEqual(learnt.Factors, want) {
+		t.Errorf("learnt %+v, want %v", learnt, want)
+	}
+	if buyBefore["gin"] != "4 bottles (700 ml)" || buyBefore["tonic water"] != "7 bottles (1 L)" || buyBefore["lime"] != "6 limes" {
+		t.Errorf("the plan before: %v", buyBefore)
+	}
+
+	got := p.plan("")
+	_, buy := p.figures(got)
+	if got.LearntFrom != "2026-12-02" {
+		t.Errorf("learnt from %q", got.LearntFrom)
+	}
+	// Each amount times its factor, then rounded up into packs: gin 4
+	// bottles → 2, tonic 7 → 5, lime 6 → 4, lime juice 4 → 2; a bottle
+	// of campari stays a bottle.
+	for k, w := range map[string]string{"gin": "2 bottles (700 ml)", "tonic water": "5 bottles (1 L)", "lime": "4 limes", "lime juice": "2 limes", "campari": "1 bottle (700 ml)"} {
+		if buy[k] != w {
+			t.Errorf("learnt plan: %s buys %q, want %q", k, buy[k], w)
+		}
+	}
+	for _, n := range got.Ingredients {
+		if n.Factor != learnt.Factors[n.Key] {
+			t.Errorf("%s: factor %v, want %v", n.Key, n.Factor, learnt.Factors[n.Key])
+		}
+	}
+	// Learning twice from one night gives the same, not the product.
+	if status, body := p.do("POST", "/api/admin/orders/report/learn", p.aTok, nil); status != http.StatusOK {
+		t.Fatalf("learn again: %d %s", status, body)
+	} else {
+		var again plan.Learnt
+		decodeInto(t, body, &again)
+		if !reflect.DeepEqual(again, learnt) {
+			t.Errorf("learnt again %+v, first %+v", again, learnt)
+		}
+	}
+
+	if status, body := p.do("DELETE", "/api/admin/reports/shopping/learnt", p.aTok, nil); status != http.StatusNoContent {
+		t.Fatalf("forget: %d %s", status, body)
+	}
+	got = p.plan("")
+	if _, buy := p.figures(got); got.LearntFrom != "" || !reflect.DeepEqual(buy, buyBefore) {
+		t.Errorf("forgotten: learnt from %q, buy %v, want %v", got.LearntFrom, buy, buyBefore)
+	}
+}

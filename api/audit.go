@@ -58,6 +58,8 @@ var auditActions = map[string]string{
 	"PUT /api/rsvp":                                "rsvp.answer",
 	"POST /api/door/checkin/{id}/undo":             "door.undo",
 	"PUT /api/admin/public-url":                    "public_url.set",
+	"POST /api/admin/orders/report/learn":          "plan.learn",
+	"DELETE /api/admin/reports/shopping/learnt":    "plan.forget",
 	"POST /api/admin/invitations/send":             "invitation.send",
 	"POST /api/admin/reminders":                    "reminder.create",
 	"DELETE /api/admin/reminders/{id}":             "reminder.delete",

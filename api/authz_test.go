@@ -97,6 +97,8 @@ var policy = map[string]access{
 	"POST /api/admin/reminders":                    admin,
 	"DELETE /api/admin/reminders/{id}":             admin,
 	"PUT /api/admin/public-url":                    admin,
+	"POST /api/admin/orders/report/learn":          admin,
+	"DELETE /api/admin/reports/shopping/learnt":    admin,
 	"POST /api/admin/drinks":                       admin,
 	"PUT /api/admin/drinks/{id}":                   admin,
 	"DELETE /api/admin/drinks/{id}":                admin,

@@ -302,7 +302,7 @@ var Areas = map[string][]string{
 	"rsvp":   {"rsvp"},
 	"door":   {"door"},
 	"menu":   {"drink"},
-	"bar":    {"stock", "drink_stock", "board"},
+	"bar":    {"stock", "drink_stock", "board", "plan"},
 	"mail":   {"invitation", "reminder", "public_url"},
 	"event":  {"settings", "announcement"},
 	"system": {"appkey", "job", "notifications", "unmapped"},

@@ -112,6 +112,9 @@ type Input struct {
 	Params     Params
 	// Trimmed asks for the plan of the trimmed menu, when there is one.
 	Trimmed bool
+	// Learnt multiplies each ingredient's amount by its factor (Learn);
+	// the zero value learns nothing.
+	Learnt Learnt
 }
 
 // Plan is the answer.
@@ -148,6 +151,9 @@ type Plan struct {
 	// the list above are that smaller menu's (Input.Trimmed).
 	Trim    *Trim `json:"trim"`
 	Trimmed bool  `json:"trimmed"`
+	// LearntFrom is the night the ingredients' factors were learnt from
+	// (Input.Learnt), "" when none.
+	LearntFrom string `json:"learntFrom,omitempty"`
 }
 
 // DrinkPlan is one drink's expectation.
@@ -197,6 +203,8 @@ type Need struct {
 	// OutOfStock: the bar has marked it out.
 	OutOfStock bool     `json:"outOfStock"`
 	Drinks     []string `json:"drinks"`
+	// Factor is the learnt factor the amounts were multiplied by (0: none).
+	Factor float64 `json:"factor,omitempty"`
 }
 
 // SkipReason names a drink left out of the plan.
@@ -219,6 +227,9 @@ func Make(in Input) Plan {
 		p.Trimmed = true
 	}
 	p.Trim = t
+	if len(in.Learnt.Factors) > 0 {
+		p.LearntFrom = in.Learnt.Date
+	}
 	return p
 }
 
@@ -545,6 +556,13 @@ func (m *model) shoppingList(drinks []menu.Drink, planned []float64) []Need {
 	out := make([]Need, 0, len(byKey))
 	for key, l := range byKey {
 		nd := l.need
+		if f, ok := m.in.Learnt.Factors[key]; ok && f > 0 {
+			nd.Factor = f
+			l.ml *= f
+			for u := range l.counts {
+				l.counts[u] *= f
+			}
+		}
 		nd.OutOfStock = outOfStock[key]
 		sort.Strings(nd.Drinks)
 		nd.Amounts = []Amount{}

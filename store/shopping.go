@@ -2,6 +2,7 @@ package store
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"go.mongodb.org/mongo-driver/v2/bson"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/plan"
 )
 
 // The reads behind the shopping and stock plan (plan): who is coming
@@ -63,4 +65,51 @@ func (s *Store) OrderedDrinks(ctx context.Context) (map[string]int, error) {
 		}
 	}
 	return out, nil
+}
+
+// What the plan learnt from a night (plan.Learnt) is one document beside
+// the event's settings.
+const settingsLearnt = "planLearnt"
+
+// PlanLearnt returns what the plan learnt, the zero value when nothing.
+func (s *Store) PlanLearnt(ctx context.Context) (plan.Learnt, error) {
+	var doc struct {
+		plan.Learnt `bson:",inline"`
+	}
+	err := s.coll(collSettings).FindOne(ctx, bson.D{{Key: "_id", Value: settingsLearnt}}).Decode(&doc)
+	if errors.Is(err, mongo.ErrNoDocuments) {
+		return plan.Learnt{}, nil
+	}
+	if err != nil {
+		return plan.Learnt{}, fmt.Errorf("load learnt factors: %w", err)
+	}
+	return doc.Learnt, nil
+}
+
+// SavePlanLearnt replaces what the plan learnt.
+func (s *Store) SavePlanLearnt(ctx context.Context, l plan.Learnt) error {
+	doc := struct {
+		ID          string `bson:"_id"`
+		plan.Learnt `bson:",inline"`
+	}{settingsLearnt, l}
+	err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collSettings).ReplaceOne(ctx, bson.D{{Key: "_id", Value: settingsLearnt}}, doc, options.Replace().SetUpsert(true))
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("save learnt factors: %w", err)
+	}
+	return nil
+}
+
+// ForgetPlanLearnt drops what the plan learnt; forgetting nothing is fine.
+func (s *Store) ForgetPlanLearnt(ctx context.Context) error {
+	err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collSettings).DeleteOne(ctx, bson.D{{Key: "_id", Value: settingsLearnt}})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("forget learnt factors: %w", err)
+	}
+	return nil
 }

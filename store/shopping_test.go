@@ -8,6 +8,7 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/plan"
 	"github.com/barhub/barhub/store/storetest"
 )
 
@@ -90,5 +91,39 @@ func TestOrderedDrinks(t *testing.T) {
 	empty, err := storetest.New(t).OrderedDrinks(ctx)
 	if err != nil || len(empty) != 0 {
 		t.Errorf("no orders: %v, %v", empty, err)
+	}
+}
+
+func TestPlanLearnt(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	if got, err := s.PlanLearnt(ctx); err != nil || got.Date != "" || len(got.Factors) != 0 {
+		t.Fatalf("nothing learnt: %+v, %v", got, err)
+	}
+	want := plan.Learnt{Date: "2026-12-02", Factors: map[string]float64{"gin": 0.65, "tonic water": 1.5, "mint": 0.5}}
+	if err := s.SavePlanLearnt(ctx, want); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := s.PlanLearnt(ctx); err != nil || !reflect.DeepEqual(got, want) {
+		t.Fatalf("learnt %+v, %v; want %+v", got, err, want)
+	}
+	// A second night replaces the first: its factors, not a merge.
+	second := plan.Learnt{Date: "2026-12-09", Factors: map[string]float64{"gin": 1.2}}
+	if err := s.SavePlanLearnt(ctx, second); err != nil {
+		t.Fatal(err)
+	}
+	if got, _ := s.PlanLearnt(ctx); !reflect.DeepEqual(got, second) {
+		t.Errorf("after a second night %+v", got)
+	}
+	for range 2 {
+		if err := s.ForgetPlanLearnt(ctx); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got, err := s.PlanLearnt(ctx); err != nil || got.Date != "" || len(got.Factors) != 0 {
+		t.Errorf("forgotten: %+v, %v", got, err)
+	}
+	if st, err := s.Settings(ctx); err != nil || !st.UpdatedAt.IsZero() {
+		t.Errorf("the event's settings are untouched: %+v, %v", st, err)
 	}
 }

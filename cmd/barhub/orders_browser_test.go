@@ -11,7 +11,8 @@ import (
 // starts, readies and serves them; the host opens the Orders screen and
 // sees the order's four times (placed, started, ready, served) and Bea as
 // the one who made it. A second order placed while the screen is open
-// arrives live, and the night's report counts the served glasses.
+// arrives live, and the night's report counts the served glasses; two
+// glasses are too few for the next plan to learn from.
 func TestBrowserOrdersScreen(t *testing.T) {
 	p := startBarParty(t, nil)
 	var o e2eOrder
@@ -76,4 +77,9 @@ func TestBrowserOrdersScreen(t *testing.T) {
 	if strings.Contains(browsertest.Text(t, desk, "#report-body"), "Ada") {
 		t.Error("the shared report names Ada")
 	}
+
+	// "Use this night for the next plan": two glasses teach nothing, and
+	// the report says why (docs/SHOPPING.md, "Learning from a night").
+	browsertest.Click(t, desk, "#report-learn")
+	browsertest.WaitText(t, desk, "#report-learnt", "at least 10 served glasses")
 }

@@ -47,6 +47,8 @@ function actionName(action) {
     "door.undo": t("audit.action.checkInUndo"),
     "door.walk_in": t("audit.action.walkIn"),
     "public_url.set": t("audit.action.publicUrlSet"),
+    "plan.learn": t("audit.action.planLearn"),
+    "plan.forget": t("audit.action.planForget"),
     "notifications.set": t("audit.action.notificationsSet"),
     "invitation.send": t("audit.action.invitationSend"),
     "reminder.create": t("audit.action.reminderCreate"),

@@ -5,7 +5,7 @@
 // used against the shopping plan), with a shared view that names nobody, a print view
 // and CSV.
 import { api, ApiError } from "./api.js";
-import { t, translate, formatTime, formatNumber } from "./i18n.js";
+import { t, translate, formatDate, formatTime, formatNumber } from "./i18n.js";
 import { h } from "./bar-common.js";
 import { startLive, startPage } from "./page.js";
 
@@ -125,7 +125,28 @@ function renderReport(r) {
         h("td", { class: u.ratio > 1 ? "ratio-high" : u.ratio && u.ratio < 0.5 ? "ratio-low" : "" }, ratio));
     }));
   const note = h("p", { class: "muted" }, t("report.usageNote"));
-  $("report-body").replaceChildren(hours, drinks, guests, h("div", {}, usage, note));
+  $("report-body").replaceChildren(hours, drinks, guests, h("div", {}, usage, note, learnBox()));
+}
+
+// learnBox is the host's "Use this night for the next plan" (docs/SHOPPING.md): each
+// ingredient's used-over-planned factor is kept and the next shopping plan buys by it.
+function learnBox() {
+  const status = h("p", { class: "muted", id: "report-learnt", role: "status" });
+  const button = h("button", { type: "button", id: "report-learn", class: "quiet" }, t("report.learn"));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      const l = await api("POST", "/api/admin/orders/report/learn");
+      status.textContent = t("report.learnt", { date: formatDate(new Date(`${l.date}T12:00:00`)), count: Object.keys(l.factors).length });
+      status.classList.remove("error");
+    } catch (err) {
+      status.textContent = err.message;
+      status.classList.add("error");
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return h("div", { class: "report-learn" }, h("p", { class: "muted" }, t("report.learnHint")), button, status);
 }
 
 let reportSeq = 0;

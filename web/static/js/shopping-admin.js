@@ -7,7 +7,7 @@
 // pause the other drinks.
 import { api, ApiError, auth } from "./api.js";
 import { h, loadStyles } from "./bar-common.js";
-import { formatList, formatNumber, has, t } from "./i18n.js";
+import { formatDate, formatList, formatNumber, has, t } from "./i18n.js";
 import { startLive } from "./page.js";
 
 const $ = (id) => document.getElementById(id);
@@ -169,12 +169,16 @@ function noteText(n) {
   return n.noteId && has(`shopping.note.${n.noteId}`) ? t(`shopping.note.${n.noteId}`) : n.note;
 }
 
-function needRow(n) {
+// learntDate says the night the plan learnt from, in the page's language.
+const learntDate = (date) => formatDate(new Date(`${date}T12:00:00`));
+
+function needRow(n, learntFrom) {
   const note = noteText(n);
   return h("tr", { class: n.outOfStock ? "out" : null, dataset: { ingredient: n.key } },
     h("th", { scope: "row" }, n.name, n.outOfStock ? h("span", { class: "badge bad" }, t("shopping.outOfStock")) : null),
     h("td", { class: "buy" }, buyText(n), n.guess ? h("span", { class: "guess", title: note }, " ≈") : null,
-      note ? h("span", { class: "hint" }, note) : null),
+      note ? h("span", { class: "hint" }, note) : null,
+      n.factor && learntFrom ? h("span", { class: "hint learnt" }, t("shopping.learntFactor", { date: learntDate(learntFrom), factor: formatNumber(n.factor) })) : null),
     h("td", { class: "num" }, n.amounts.map(amountText).join(" + ")),
     h("td", { class: "muted" }, formatList(n.drinks)));
 }
@@ -189,6 +193,7 @@ function shoppingList(p) {
     h("h3", {}, p.trimmed ? t("shopping.toBuyTrimmed", { count: p.drinks.length }) : t("shopping.toBuy")));
   const missing = p.ingredients.filter((n) => n.outOfStock).length;
   if (missing > 0) out.append(h("p", { class: "notice" }, t("shopping.missing", { count: missing })));
+  if (p.learntFrom) out.append(learntNotice(p.learntFrom));
   for (const [kind, needs] of groups) {
     out.append(
       h("h4", {}, kindName(kind)),
@@ -196,9 +201,27 @@ function shoppingList(p) {
         h("table", { class: "shopping-table", dataset: { kind } },
           h("thead", {}, h("tr", {}, h("th", { scope: "col" }, t("shopping.col.ingredient")), h("th", { scope: "col" }, t("shopping.col.buy")),
             h("th", { scope: "col", class: "num" }, t("shopping.col.amount")), h("th", { scope: "col" }, t("shopping.col.for")))),
-          h("tbody", {}, needs.map(needRow)))));
+          h("tbody", {}, needs.map((n) => needRow(n, p.learntFrom))))));
   }
   return out;
+}
+
+// learntNotice says the list follows a night's usage (docs/SHOPPING.md), with the way
+// to forget it.
+function learntNotice(date) {
+  const forget = h("button", { type: "button", id: "shopping-forget", class: "quiet" }, t("shopping.forgetLearnt"));
+  forget.addEventListener("click", async () => {
+    forget.disabled = true;
+    try {
+      await api("DELETE", "/api/admin/reports/shopping/learnt");
+      await reload();
+    } catch (err) {
+      $("shopping-error").textContent = err.message;
+      $("shopping-error").hidden = false;
+      forget.disabled = false;
+    }
+  });
+  return h("p", { class: "notice", id: "shopping-learnt" }, t("shopping.learntFrom", { date: learntDate(date) }), " ", forget);
 }
 
 let seq = 0;
