@@ -206,17 +206,8 @@ func CardWords(texts Texts, lang language.Tag, g guest.Guest, st guest.Settings)
 }
 
 func wordsFor(texts Texts, lang language.Tag, kind string, g guest.Guest, st guest.Settings) (Words, error) {
-	var missing []string
-	say := func(id string, vars map[string]any) string {
-		if t, ok := texts.Text(lang, id, vars); ok {
-			return t
-		}
-		if t, ok := texts.Text(language.English, id, vars); ok {
-			return t
-		}
-		missing = append(missing, id)
-		return ""
-	}
+	sp := &speaker{texts: texts, lang: lang}
+	say := sp.say
 	loc := st.Loc()
 	var words Words
 	if st.EventDate != nil {
@@ -244,8 +235,8 @@ func wordsFor(texts Texts, lang language.Tag, kind string, g guest.Guest, st gue
 	default:
 		w["ask"] = say("mail.ask", nil)
 	}
-	if len(missing) > 0 {
-		return Words{}, fmt.Errorf("compose %s: no text for %s", kind, strings.Join(missing, ", "))
+	if err := sp.err("compose " + kind); err != nil {
+		return Words{}, err
 	}
 	words.W = w
 	return words, nil

@@ -3,7 +3,6 @@ package invite
 import (
 	"fmt"
 	"strconv"
-	"strings"
 
 	"golang.org/x/text/language"
 
@@ -30,17 +29,8 @@ func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st gue
 	if r.ConfirmBy == nil {
 		return mail.Message{}, fmt.Errorf("compose confirmation: %s is not waiting for one", r.ID)
 	}
-	var missing []string
-	say := func(id string, vars map[string]any) string {
-		if t, ok := texts.Text(lang, id, vars); ok {
-			return t
-		}
-		if t, ok := texts.Text(language.English, id, vars); ok {
-			return t
-		}
-		missing = append(missing, id)
-		return ""
-	}
+	sp := &speaker{texts: texts, lang: lang}
+	say := sp.say
 	loc := st.Loc()
 	until := longDate(say, r.ConfirmBy.In(loc)) + " (" + loc.String() + ")"
 	event := map[string]any{"Event": st.EventName}
@@ -50,11 +40,8 @@ func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st gue
 		JoinLink(publicURL, r) + "\n\n" +
 		say("mail.confirm.until", map[string]any{"Until": until}) + "\n\n" +
 		say("mail.confirm.notYou", nil) + "\n"
-	if len(missing) > 0 {
-		return mail.Message{}, fmt.Errorf("compose confirmation: no text for %s", strings.Join(missing, ", "))
+	if err := sp.err("compose confirmation"); err != nil {
+		return mail.Message{}, err
 	}
-	return mail.Message{
-		To: r.Email, ToName: strings.TrimSpace(r.FirstName + " " + r.LastName), Subject: subject, Text: text,
-		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
-	}, nil
+	return registrationMessage(r, lang, subject, text), nil
 }

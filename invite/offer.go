@@ -35,17 +35,8 @@ func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest
 	if r.OfferedUntil == nil {
 		return mail.Message{}, fmt.Errorf("compose offer: %s has no offer", r.ID)
 	}
-	var missing []string
-	say := func(id string, vars map[string]any) string {
-		if t, ok := texts.Text(lang, id, vars); ok {
-			return t
-		}
-		if t, ok := texts.Text(language.English, id, vars); ok {
-			return t
-		}
-		missing = append(missing, id)
-		return ""
-	}
+	sp := &speaker{texts: texts, lang: lang}
+	say := sp.say
 	loc := st.Loc()
 	until := longDate(say, r.OfferedUntil.In(loc)) + " (" + loc.String() + ")"
 	event := map[string]any{"Event": st.EventName}
@@ -55,11 +46,8 @@ func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest
 		say("mail.offer.until", map[string]any{"Until": until}) + "\n" +
 		JoinLink(publicURL, r) + "\n\n" +
 		say("mail.offer.later", nil) + "\n"
-	if len(missing) > 0 {
-		return mail.Message{}, fmt.Errorf("compose offer: no text for %s", strings.Join(missing, ", "))
+	if err := sp.err("compose offer"); err != nil {
+		return mail.Message{}, err
 	}
-	return mail.Message{
-		To: r.Email, ToName: strings.TrimSpace(r.FirstName + " " + r.LastName), Subject: subject, Text: text,
-		Headers: map[string]string{"Auto-Submitted": "auto-generated", "Content-Language": lang.String()},
-	}, nil
+	return registrationMessage(r, lang, subject, text), nil
 }
