@@ -256,6 +256,27 @@ func (s *Server) Count() int {
 	return len(s.requests)
 }
 
+// readCall reads the body of a call to operation as the real service
+// accepts it: a signed POST. The real service refuses unsigned calls; so
+// does this one, so a test cannot pass with credentials that never
+// reached the SDK. It answers the error itself when ok is false.
+func readCall(w http.ResponseWriter, r *http.Request, operation string) (raw []byte, ok bool) {
+	if r.Method != http.MethodPost {
+		writeError(w, Response{Status: http.StatusMethodNotAllowed, ErrorType: "UnknownOperationException", Message: operation + " takes POST"})
+		return nil, false
+	}
+	if !strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") && !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
+		writeError(w, Response{Status: http.StatusForbidden, ErrorType: "MissingAuthenticationTokenException", Message: "Missing Authentication Token"})
+		return nil, false
+	}
+	raw, err := io.ReadAll(r.Body)
+	if err != nil {
+		writeError(w, Response{Status: http.StatusBadRequest, ErrorType: "ValidationException", Message: "could not read the body"})
+		return nil, false
+	}
+	return raw, true
+}
+
 func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 	if model, ok := invokeModel(r.URL); ok {
 		s.serveInvoke(w, r, model)
@@ -266,19 +287,8 @@ func (s *Server) serve(w http.ResponseWriter, r *http.Request) {
 		writeError(w, Response{Status: http.StatusNotFound, ErrorType: "UnknownOperationException", Message: "no such operation: " + r.Method + " " + r.URL.Path})
 		return
 	}
-	if r.Method != http.MethodPost {
-		writeError(w, Response{Status: http.StatusMethodNotAllowed, ErrorType: "UnknownOperationException", Message: "Converse takes POST"})
-		return
-	}
-	// The real service refuses unsigned calls; so does this one, so a test
-	// cannot pass with credentials that never reached the SDK.
-	if !strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") && !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
-		writeError(w, Response{Status: http.StatusForbidden, ErrorType: "MissingAuthenticationTokenException", Message: "Missing Authentication Token"})
-		return
-	}
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, Response{Status: http.StatusBadRequest, ErrorType: "ValidationException", Message: "could not read the body"})
+	raw, ok := readCall(w, r, "Converse")
+	if !ok {
 		return
 	}
 	var body ConverseRequest

@@ -8,9 +8,7 @@ import (
 	"image"
 	"image/color"
 	"image/png"
-	"io"
 	"net/http"
-	"strings"
 	"time"
 	"unicode/utf8"
 )
@@ -72,17 +70,8 @@ func PNG(w, h int) []byte {
 }
 
 func (s *Server) serveInvoke(w http.ResponseWriter, r *http.Request, model string) {
-	if r.Method != http.MethodPost {
-		writeError(w, Response{Status: http.StatusMethodNotAllowed, ErrorType: "UnknownOperationException", Message: "InvokeModel takes POST"})
-		return
-	}
-	if !strings.HasPrefix(r.Header.Get("Authorization"), "AWS4-HMAC-SHA256 ") && !strings.HasPrefix(r.Header.Get("Authorization"), "Bearer ") {
-		writeError(w, Response{Status: http.StatusForbidden, ErrorType: "MissingAuthenticationTokenException", Message: "Missing Authentication Token"})
-		return
-	}
-	raw, err := io.ReadAll(r.Body)
-	if err != nil {
-		writeError(w, Response{Status: http.StatusBadRequest, ErrorType: "ValidationException", Message: "could not read the body"})
+	raw, ok := readCall(w, r, "InvokeModel")
+	if !ok {
 		return
 	}
 	var body ImageRequest
