@@ -20,6 +20,10 @@ func TestBrowserRegistrationWaitingListAndOffer(t *testing.T) {
 	if status := admin.call("PUT", "/api/admin/settings", settings, nil); status != 200 {
 		t.Fatalf("open registration: %d", status)
 	}
+	var hugo struct{ ID string }
+	if status := admin.call("POST", "/api/admin/drinks", newDrink("Hugo"), &hugo); status != 201 {
+		t.Fatalf("add a drink: %d", status)
+	}
 	b := browsertest.New(t)
 	desk := b.Page(t, browsertest.Laptop)
 	browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
@@ -73,6 +77,21 @@ func TestBrowserRegistrationWaitingListAndOffer(t *testing.T) {
 	browsertest.Click(t, cy, "#join-accept")
 	browsertest.WaitText(t, cy, "#join-status-text", "You're on the list, Cy")
 	browsertest.WaitVisible(t, cy, "#join-signin")
+
+	// The page's link signs Cy in with her own code, and she orders.
+	browsertest.Click(t, cy, "#join-signin")
+	browsertest.WaitPath(t, cy, "/login")
+	browsertest.Fill(t, cy, "#lastName", "Lind")
+	browsertest.Click(t, cy, "#login-submit")
+	browsertest.WaitPath(t, cy, "/")
+	browsertest.Click(t, cy, "#tab-menu")
+	browsertest.WaitText(t, cy, "#menu-list", "Hugo")
+	browsertest.Click(t, cy, `#menu-list .drink[data-id="`+hugo.ID+`"] .order-button`)
+	browsertest.WaitVisible(t, cy, "#order-dialog")
+	browsertest.Click(t, cy, "#order-submit")
+	browsertest.WaitNotVisible(t, cy, "#order-dialog")
+	browsertest.Click(t, cy, "#tab-orders")
+	browsertest.WaitText(t, cy, "#orders-area", "Hugo")
 
 	browsertest.WaitText(t, desk, "#registrations-counts", "2 of 2 places taken · 2 placed · 0 offered · 0 waiting")
 	browsertest.WaitText(t, desk, "#registrations-list", "Cy Lind")
