@@ -107,7 +107,7 @@ var rules = []rule{
 	},
 	{
 		name:    "only cmd/ and the store's test kit link the embedded database",
-		applies: func(p string) bool { return !under(p, "cmd") && p != "store/storetest" },
+		applies: func(p string) bool { return !under(p, "cmd") && !under(p, "store/storetest") },
 		allowed: func(imp string) bool { return imp != "store/embedded" },
 	},
 	{

@@ -6,7 +6,12 @@
 #   REDIS_URL      unless already set, a throwaway redis-server on a free loopback port that
 #                  keeps nothing on disk and is stopped when COMMAND ends, pass or fail;
 #   BARHUB_CHROME  unless already set, Debian's /usr/bin/chromium;
-#   BARHUB_RACE    -race, unless set (empty turns it off) or there is no C compiler.
+#   BARHUB_RACE    -race, unless set (empty turns it off) or there is no C compiler;
+#   BARHUB_TEST_DB_URI, BARHUB_TEST_DB_DATA
+#                  unless MONGODB_URI or BARHUB_TEST_DB_URI is set, one embedded database
+#                  for every test binary of the run (store/storetest/testdb), built without
+#                  the race detector and stopped when COMMAND ends: raced, the database's
+#                  own code made most of the suite's time (see store/storetest).
 # Missing Debian packages (redis-server, chromium, gcc for the race detector) are installed
 # with apt-get when this runs as root or with password-less sudo; otherwise it stops and
 # says exactly what to install.
@@ -69,11 +74,16 @@ need_package() {
 
 workdir=$(mktemp -d "${TMPDIR:-/tmp}/barhub-test.XXXXXX")
 redis_pid=
-cleanup() {
-	if [ -n "$redis_pid" ] && kill -0 "$redis_pid" 2>/dev/null; then
-		kill "$redis_pid" 2>/dev/null || true
-		wait "$redis_pid" 2>/dev/null || true
+testdb_pid=
+stop_pid() {
+	if [ -n "$1" ] && kill -0 "$1" 2>/dev/null; then
+		kill "$1" 2>/dev/null || true
+		wait "$1" 2>/dev/null || true
 	fi
+}
+cleanup() {
+	stop_pid "$redis_pid"
+	stop_pid "$testdb_pid"
 	rm -rf "$workdir"
 }
 trap cleanup EXIT
@@ -119,6 +129,26 @@ start_redis() {
 	die "could not start redis-server on a free port (log above)"
 }
 
+start_testdb() {
+	local start=$SECONDS i line
+	go build -o "$workdir/testdb" ./store/storetest/testdb || die "could not build store/storetest/testdb"
+	mkdir -p "$workdir/testdb-data"
+	"$workdir/testdb" -data "$workdir/testdb-data" >"$workdir/testdb.out" 2>"$workdir/testdb.log" &
+	testdb_pid=$!
+	for i in $(seq 1 600); do
+		IFS= read -r line <"$workdir/testdb.out" 2>/dev/null || line=
+		if [ "${line%%=*}" = BARHUB_TEST_DB_URI ]; then
+			export "$line" BARHUB_TEST_DB_DATA="$workdir/testdb-data"
+			log "embedded test database (pid $testdb_pid) at $BARHUB_TEST_DB_URI in $((SECONDS - start)) s"
+			return 0
+		fi
+		kill -0 "$testdb_pid" 2>/dev/null || break
+		sleep 0.1
+	done
+	tail -n 20 "$workdir/testdb.log" >&2
+	die "the embedded test database did not start (log above)"
+}
+
 find_chrome() {
 	if [ -n "${BARHUB_CHROME:-}" ]; then
 		[ -x "$BARHUB_CHROME" ] || die "BARHUB_CHROME=$BARHUB_CHROME is not an executable file"
@@ -149,6 +179,9 @@ if [ -z "${REDIS_URL:-}" ]; then
 	start_redis
 else
 	log "using REDIS_URL from the environment"
+fi
+if [ -z "${MONGODB_URI:-}" ] && [ -z "${BARHUB_TEST_DB_URI:-}" ]; then
+	start_testdb
 fi
 find_chrome
 find_cc

@@ -117,8 +117,21 @@ func (e *Server) keepIDIndexes(ctx context.Context) {
 
 // IndexIDs adds the _id index to every collection that lacks it, in every
 // database of this server.
-func (e *Server) IndexIDs(ctx context.Context) error {
-	files, err := filepath.Glob(filepath.Join(e.dir, "*.sqlite"))
+func (e *Server) IndexIDs(ctx context.Context) error { return indexIDsInDir(ctx, e.dir) }
+
+// IndexIDsOf does what IndexIDs does for the server that Start gave dataDir
+// (Config.DataDir), which may run in another process: the indexes are in
+// its files.
+func IndexIDsOf(ctx context.Context, dataDir string) error {
+	dir, err := filepath.Abs(filepath.Join(dataDir, "db"))
+	if err != nil {
+		return fmt.Errorf("embedded database dir: %w", err)
+	}
+	return indexIDsInDir(ctx, dir)
+}
+
+func indexIDsInDir(ctx context.Context, dir string) error {
+	files, err := filepath.Glob(filepath.Join(dir, "*.sqlite"))
 	if err != nil {
 		return err
 	}

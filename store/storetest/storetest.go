@@ -1,5 +1,12 @@
 // Package storetest gives tests a real database: the embedded FerretDB
 // through the real driver, or the MongoDB at MONGODB_URI when set.
+//
+// The embedded server is the one make test starts for the whole run
+// (storetest/testdb, at BARHUB_TEST_DB_URI) when there is one, else one
+// started in this test process. The difference is speed, not behaviour:
+// built with the race detector, as the test binary is, the embedded
+// database's own code (FerretDB and its SQLite, which are not barhub's to
+// race) ran several times slower, and made most of make test's time.
 package storetest
 
 import (
@@ -19,8 +26,17 @@ type shared struct {
 	once sync.Once
 	uri  string
 	emb  *embedded.Server
-	err  error
+	// dataDir is the external embedded server's data folder, for IndexIDs.
+	dataDir string
+	err     error
 }
+
+// The environment of an embedded server started for the whole test run
+// (see storetest/testdb and .ci/testenv.sh).
+const (
+	envURI  = "BARHUB_TEST_DB_URI"
+	envData = "BARHUB_TEST_DB_DATA"
+)
 
 // db is started once per test binary: one embedded server, a fresh
 // database per test. It is test scaffolding and lives as long as the test
@@ -34,6 +50,10 @@ func URI(t testing.TB) string {
 		return uri
 	}
 	db.once.Do(func() {
+		if uri := os.Getenv(envURI); uri != "" {
+			db.uri, db.dataDir = uri, os.Getenv(envData)
+			return
+		}
 		dir, err := os.MkdirTemp("", "barhub-storetest-")
 		if err != nil {
 			db.err = err
@@ -59,10 +79,14 @@ func URI(t testing.TB) string {
 func IndexIDs(t testing.TB) {
 	t.Helper()
 	URI(t)
-	if db.emb == nil {
-		return
+	var err error
+	switch {
+	case db.emb != nil:
+		err = db.emb.IndexIDs(context.Background())
+	case db.dataDir != "":
+		err = embedded.IndexIDsOf(context.Background(), db.dataDir)
 	}
-	if err := db.emb.IndexIDs(context.Background()); err != nil {
+	if err != nil {
 		t.Fatalf("index _id look-ups: %v", err)
 	}
 }
