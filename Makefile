@@ -12,11 +12,12 @@ DATA     ?= ./data
 RACE      ?= -race
 TESTFLAGS ?= -count=1 -timeout 25m
 PKGS      ?= ./...
-# The browser tests (Chromium against the whole server) and the crowd (a party of 300
-# against it) run without -race, beside the rest: see .ci/gotest.sh for why. They run when
-# PKGS takes in cmd/barhub.
-BROWSER_TESTS ?= ^(TestBrowser|TestCrowd)
-BROWSER_PKGS  ?= $(if $(filter ./... ./cmd/... ./cmd/barhub ./cmd/barhub/...,$(PKGS)),./cmd/barhub)
+# The browser tests (Chromium against the whole server), the crowd (a party of 300
+# against it) and the AI evaluation's model path (1,215 answers) run without -race, beside
+# the rest: see .ci/gotest.sh for why. They run when PKGS takes in their package.
+BROWSER_TESTS ?= ^(TestBrowser|TestCrowd|TestModelPath)
+BROWSER_PKGS  ?= $(strip $(if $(filter ./... ./cmd/... ./cmd/barhub ./cmd/barhub/...,$(PKGS)),./cmd/barhub) \
+	$(if $(filter ./... ./ai/... ./ai/eval ./ai/eval/...,$(PKGS)),./ai/eval))
 # gotestsum prints each package as it finishes (and every failure in full), so a run of
 # several minutes shows its progress; `go run` with a pinned version builds it once into
 # Go's cache. GOTESTSUM_FORMAT=standard-verbose shows every test.
