@@ -168,6 +168,7 @@ func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 	f.check(t, phone, "/ my orders")
 
 	// A drink made ready while the guest looks: the "ready!" overlay.
+	waitEval(t, phone, "guest app live", `document.getElementById("live-status").dataset.status === "open"`)
 	var o e2eOrder
 	order := map[string]any{"items": []map[string]any{{"drinkId": "negroni", "qty": 1}}}
 	if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "axe-ready-"+vp.Name); status != 201 {
