@@ -36,12 +36,15 @@ func (v Violation) String() string {
 // running again (Axe(t, ctx, ColourRules...)).
 var ColourRules = []string{"color-contrast", "link-in-text-block"}
 
-// axeRunJS lets transitions and animations that end finish (a theme switch runs colour
-// transitions, an overlay fades in, and axe measures the colours of the moment), runs
-// axe's rules (all of them, or those given) on the document and returns the serious and
-// critical violations, one per element.
+// axeRunJS lets transitions and animations that end and change more than a shape's
+// place finish (a theme switch runs colour transitions, an overlay fades in, and axe
+// measures the colours of the moment; a bounce changes none), runs axe's rules (all of
+// them, or those given) on the document and returns the serious and critical violations,
+// one per element.
 const axeRunJS = `(async (rules) => {
-	const ending = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity);
+	const moves = (a) => a instanceof CSSTransition ? a.transitionProperty === "transform"
+		: a.effect.getKeyframes().every((k) => Object.keys(k).every((p) => ["transform", "offset", "easing", "composite", "computedOffset"].includes(p)));
+	const ending = document.getAnimations().filter((a) => a.effect && a.effect.getComputedTiming().endTime !== Infinity && !moves(a));
 	await Promise.race([Promise.all(ending.map((a) => a.finished.catch(() => {}))),
 		new Promise((resolve) => setTimeout(resolve, 3000))]);
 	const options = {resultTypes: ["violations"]};
