@@ -123,14 +123,18 @@ func TestBrowserAxeEveryPage(t *testing.T) {
 
 	f := &axeFindings{places: map[string][]string{}, first: map[string]browsertest.Violation{}}
 	b := browsertest.New(t)
+	// Each person's tab in a subtest of its own, closed when it ends: a tab left open
+	// goes on drawing its live page, and the browser's time goes to it.
 	for _, vp := range axeViewports {
-		axeGuestPages(t, b, p, vp, f)
-		axeStaffPages(t, b, p, vp, queued, fragment, f)
+		t.Run(vp.Name+"/guest", func(t *testing.T) { axeGuestPages(t, b, p, vp, f) })
+		t.Run(vp.Name+"/stranger", func(t *testing.T) { axeStrangerPages(t, b, p, vp, f) })
+		t.Run(vp.Name+"/bar", func(t *testing.T) { axeBarPages(t, b, p, vp, queued, fragment, f) })
+		t.Run(vp.Name+"/host", func(t *testing.T) { axeHostPages(t, b, p, vp, f) })
 	}
 	f.report(t)
 }
 
-// axeGuestPages walks what a guest and a stranger see on their phone.
+// axeGuestPages walks what a guest sees on their phone.
 func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsertest.Viewport, f *axeFindings) {
 	phone := b.Page(t, vp)
 	browsertest.Navigate(t, phone, p.s.URL+"/no-such-page")
@@ -187,7 +191,10 @@ func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 	browsertest.Click(t, phone, "#tab-ask")
 	browsertest.WaitVisible(t, phone, "#reco-ask")
 	f.check(t, phone, "/ AI bartender")
+}
 
+// axeStrangerPages walks what a stranger sees: the public menu and the sign-up page.
+func axeStrangerPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsertest.Viewport, f *axeFindings) {
 	stranger := b.Page(t, vp)
 	browsertest.Navigate(t, stranger, p.s.URL+"/menu")
 	browsertest.WaitText(t, stranger, "#pm-list", "Negroni")
@@ -197,8 +204,8 @@ func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 	f.check(t, stranger, "/join")
 }
 
-// axeStaffPages walks the bar, the door, the board and the host's desk.
-func axeStaffPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsertest.Viewport, queued, fragment string, f *axeFindings) {
+// axeBarPages walks the bar, the door and the board.
+func axeBarPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsertest.Viewport, queued, fragment string, f *axeFindings) {
 	tablet := b.Page(t, vp)
 	browsertest.SignIn(t, tablet, p.s.URL, p.bartenderCode, p.barLast, "/bar")
 	ticket := `.ticket[data-id="` + queued + `"]`
@@ -228,7 +235,10 @@ func axeStaffPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 	waitEval(t, tablet, "board live", `document.getElementById("live-status").dataset.status === "open"`)
 	browsertest.WaitText(t, tablet, "#waiting", "Mojito")
 	f.check(t, tablet, "/board")
+}
 
+// axeHostPages walks the host's desk, its editors and the orders screen.
+func axeHostPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsertest.Viewport, f *axeFindings) {
 	desk := b.Page(t, vp)
 	browsertest.SignIn(t, desk, p.s.URL, p.s.Code, p.s.LastName, "/admin")
 	waitEval(t, desk, "desk live", `document.getElementById("live-status").dataset.status === "open"`)

@@ -49,7 +49,10 @@ const axeRunJS = `(async (rules) => {
 		new Promise((resolve) => setTimeout(resolve, 3000))]);
 	const options = {resultTypes: ["violations"]};
 	if (rules.length) options.runOnly = {type: "rule", values: rules};
-	const r = await axe.run(document, options);
+	// Behind a modal dialog the page is inert, out of a person's reach: the dialog is what
+	// there is to check (and the page was checked before it opened).
+	const modal = document.querySelector("dialog:modal");
+	const r = await axe.run(modal || document, options);
 	const out = [];
 	for (const v of r.violations) {
 		for (const n of v.nodes) {
@@ -68,9 +71,9 @@ const axeRunJS = `(async (rules) => {
 // Axe runs axe-core on the tab's document as it is now and returns its serious and
 // critical violations, each naming the rule, the element and what is wrong, so a failure
 // says what to fix. It runs every rule of axe's default set, or only the rules given by
-// id. axe is put into each document once, the first time Axe looks at it. Run it once
-// per state worth checking: with a dialog open, in each colour scheme (ColorScheme), at
-// each viewport.
+// id, on the whole document or, while a modal dialog is open, on the dialog. axe is put
+// into each document once, the first time Axe looks at it. Run it once per state worth
+// checking: with a dialog open, in each colour scheme (ColorScheme), at each viewport.
 func Axe(t testing.TB, ctx context.Context, rules ...string) []Violation {
 	t.Helper()
 	if !Eval[bool](t, ctx, `typeof window.axe === "object"`) {

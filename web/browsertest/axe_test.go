@@ -12,7 +12,8 @@ import (
 
 // axePage has one serious finding in each theme (grey text at 2.8:1 on white; a link
 // that is dark grey on black only in the dark), a critical one in both (a button with no
-// name), and moderate ones (no main landmark, no h1) that Axe leaves out.
+// name), and moderate ones (no main landmark, no h1) that Axe leaves out; a dialog that,
+// open, is all a person can reach, with a button of no name.
 const axePage = `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>axe</title>
 <style>
@@ -26,6 +27,7 @@ const axePage = `<!doctype html>
   <p id="grey">Low contrast in both themes.</p>
   <p><a id="faint" href="#x">Faint only in the dark</a></p>
   <button id="icon" type="button"><svg width="10" height="10" aria-hidden="true"></svg></button>
+  <dialog id="sheet"><p>A sheet.</p><button id="unnamed" type="button"></button></dialog>
 </body></html>`
 
 // TestAxe: the helper reports what a person must fix, serious and critical only, per
@@ -69,6 +71,12 @@ func TestAxe(t *testing.T) {
 		if v.Rule == "color-contrast" && v.Target == "#grey" && !strings.Contains(v.Summary, "contrast of 2.8") {
 			t.Errorf("the contrast finding does not say the ratio: %s", v.Summary)
 		}
+	}
+
+	// A modal dialog open: the page behind it is inert, and only the dialog is checked.
+	browsertest.Eval[bool](t, ctx, `(document.getElementById("sheet").showModal(), true)`)
+	if got, want := found(browsertest.Axe(t, ctx)), []string{"button-name critical #unnamed"}; !slices.Equal(got, want) {
+		t.Errorf("with the dialog open axe found %q, want %q", got, want)
 	}
 
 	// Loaded once: a mark left on the first copy is still there after more runs.
