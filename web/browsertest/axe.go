@@ -5,7 +5,6 @@ import (
 	_ "embed"
 	"encoding/json"
 	"fmt"
-	"strings"
 	"testing"
 
 	"github.com/chromedp/chromedp"
@@ -88,14 +87,4 @@ func Axe(t testing.TB, ctx context.Context, rules ...string) []Violation {
 		t.Fatalf("axe rules %q: %v", rules, err)
 	}
 	return Eval[[]Violation](t, ctx, axeRunJS+"("+string(list)+")")
-}
-
-// AxeReport is violations as lines for a test's failure message, or "" when there are none.
-func AxeReport(violations []Violation) string {
-	var b strings.Builder
-	for _, v := range violations {
-		b.WriteString("\n  ")
-		b.WriteString(v.String())
-	}
-	return b.String()
 }

@@ -11,6 +11,13 @@
 //	browsertest.WaitText(t, ctx, "#whoami", "Ada")
 //	browsertest.Screenshot(t, ctx, "signed-in")
 //
+// Axe runs axe-core, embedded from testdata/axe, on a tab and returns what a person must
+// fix for the page to be accessible:
+//
+//	for _, v := range browsertest.Axe(t, ctx) {
+//		t.Error(v)
+//	}
+//
 // The helpers fail the test with a message that says what was expected; each step has
 // its own deadline (StepTimeout) so a page that never shows an element fails the test
 // instead of hanging it.
