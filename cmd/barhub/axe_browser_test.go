@@ -6,6 +6,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/chromedp/cdproto/page"
+	"github.com/chromedp/chromedp"
+
 	"github.com/barhub/barhub/web/browsertest"
 )
 
@@ -91,11 +94,12 @@ func (f *axeFindings) report(t *testing.T) {
 // laptop at 200 % zoom. The guest's sign-in page with its refusal, and app (the RSVP
 // form, the menu with a drink open, the order sheet, their orders, the "ready!" overlay,
 // the AI bartender's form); the bar with its queue, a recipe and the stock panel; the
-// door with a guest's card and its warnings; the pick-up board with orders; the public
-// menu; the sign-up page; the host's desk with the guest and drink editors open; the
-// orders screen; the 404 page. On the code before it, it found the bar's ticket keys
-// named without the number they show, white on the dark theme's green (1.75:1), and
-// three tables a keyboard could not scroll.
+// door with a guest's card and its warnings; the pick-up board with orders, and five
+// minutes on, when the older ready ones have faded; the public menu; the sign-up page;
+// the host's desk with the guest and drink editors open; the orders screen; the 404
+// page. On the code before it, it found the bar's ticket keys named without the number
+// they show, white on the dark theme's green (1.75:1), three tables a keyboard could not
+// scroll, and the board's faded orders reading at 2:1.
 func TestBrowserAxeEveryPage(t *testing.T) {
 	p := startBarParty(t, map[string]string{"BARHUB_PUBLIC_MENU": "1", "BARHUB_MAX_OPEN_ORDERS": "12"})
 	if status := p.admin.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Garden party", "timezone": "Europe/Stockholm", "registration": "open", "capacity": 20}, nil); status != 200 {
@@ -238,6 +242,16 @@ func axeBarPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browserte
 	waitEval(t, tablet, "board live", `document.getElementById("live-status").dataset.status === "open"`)
 	browsertest.WaitText(t, tablet, "#waiting", "Mojito")
 	f.check(t, tablet, "/board")
+	// The same board five minutes on, when the older ready orders have faded all the way.
+	if _, err := chromedp.Call(tablet, page.AddScriptToEvaluateOnNewDocument, page.AddScriptToEvaluateOnNewDocumentParams{
+		Source: `Date.now = ((now) => () => now() + 5 * 60 * 1000 + 1000)(Date.now);`,
+	}); err != nil {
+		t.Fatalf("move the board's clock on: %v", err)
+	}
+	browsertest.Navigate(t, tablet, p.s.URL+"/board")
+	waitEval(t, tablet, "board live", `document.getElementById("live-status").dataset.status === "open"`)
+	waitEval(t, tablet, "an older ready order", `document.querySelectorAll("#ready .order").length >= 2`)
+	f.check(t, tablet, "/board five minutes on")
 }
 
 // axeHostPages walks the host's desk, its editors and the orders screen.
