@@ -11,6 +11,13 @@
 //	browsertest.WaitText(t, ctx, "#whoami", "Ada")
 //	browsertest.Screenshot(t, ctx, "signed-in")
 //
+// Axe runs axe-core, embedded from testdata/axe, on a tab and returns what a person must
+// fix for the page to be accessible:
+//
+//	for _, v := range browsertest.Axe(t, ctx) {
+//		t.Error(v)
+//	}
+//
 // The helpers fail the test with a message that says what was expected; each step has
 // its own deadline (StepTimeout) so a page that never shows an element fails the test
 // instead of hanging it.
@@ -669,74 +676,6 @@ func CheckHeader(t testing.TB, ctx context.Context, page string) {
 	ScreenshotOf(t, ctx, "header.topbar", page+"-header")
 }
 
-// LowContrast returns, for each visible element under root (a CSS selector; "body" for
-// the whole page) whose own text reads at less than minRatio:1 against its effective
-// background, a line naming it and its ratio. The effective background is the element's
-// and its ancestors' background colours composed in order (the page's white or black
-// canvas under them); colours of any notation are resolved by the browser itself, by
-// painting them. Text over a background image or gradient is not measured, and nor is
-// a disabled control's, which WCAG exempts. Call it once per theme: emulate
-// prefers-color-scheme first (ColorScheme); colour transitions are let finish.
-func LowContrast(t testing.TB, ctx context.Context, root string, minRatio float64) []string {
-	t.Helper()
-	return Eval[[]string](t, ctx, `(async (root, minRatio) => {
-		// Colours as they settle: a theme switch runs the pages' colour transitions.
-		await Promise.race([Promise.all(document.getAnimations().filter((a) => a instanceof CSSTransition).map((a) => a.finished.catch(() => {}))),
-			new Promise((resolve) => setTimeout(resolve, 2000))]);
-		const canvas = document.createElement("canvas");
-		canvas.width = canvas.height = 1;
-		const g = canvas.getContext("2d", {willReadFrequently: true});
-		const rgba = (css) => {
-			g.clearRect(0, 0, 1, 1);
-			g.fillStyle = "rgba(0,0,0,0)";
-			g.fillStyle = css;
-			g.fillRect(0, 0, 1, 1);
-			const d = g.getImageData(0, 0, 1, 1).data;
-			return [d[0], d[1], d[2], d[3] / 255];
-		};
-		const over = (top, under) => [0, 1, 2].map((i) => top[i] * top[3] + under[i] * (1 - top[3])).concat(1);
-		const lum = (c) => c.slice(0, 3).map((v) => { v /= 255; return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4; })
-			.reduce((s, v, i) => s + v * [0.2126, 0.7152, 0.0722][i], 0);
-		const dark = matchMedia("(prefers-color-scheme: dark)").matches;
-		const canvasColour = rgba(getComputedStyle(document.documentElement).backgroundColor)[3] > 0 ? null : (dark ? [18, 18, 18, 1] : [255, 255, 255, 1]);
-		const background = (el) => {
-			const layers = [];
-			let opacity = 1;
-			for (let e = el; e; e = e.parentElement) {
-				const s = getComputedStyle(e);
-				opacity *= Number(s.opacity);
-				if (s.backgroundImage !== "none") return null;
-				const c = rgba(s.backgroundColor);
-				if (c[3] > 0) layers.push(c);
-				if (c[3] >= 1) break;
-			}
-			let bg = canvasColour || [255, 255, 255, 1];
-			if (layers.length && layers[layers.length - 1][3] >= 1) bg = layers.pop();
-			for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
-			return {bg, opacity};
-		};
-		const out = [];
-		for (const el of document.querySelectorAll(root + ", " + root + " *")) {
-			if (![...el.childNodes].some((n) => n.nodeType === Node.TEXT_NODE && n.textContent.trim())) continue;
-			if (!el.checkVisibility({opacityProperty: true, visibilityProperty: true})) continue;
-			const r = el.getBoundingClientRect();
-			if (r.width < 1 || r.height < 1 || el.closest("[aria-hidden=true], option, script, style")) continue;
-			if (el.matches(":disabled") || el.closest(":disabled")) continue;
-			const b = background(el);
-			if (!b) continue;
-			const fg = rgba(el instanceof SVGElement ? getComputedStyle(el).fill : getComputedStyle(el).color);
-			const text = over([fg[0], fg[1], fg[2], fg[3] * b.opacity], b.bg);
-			const [hi, lo] = [lum(text), lum(b.bg)].sort((x, y) => y - x);
-			const ratio = (hi + 0.05) / (lo + 0.05);
-			if (ratio < minRatio) {
-				const name = el.tagName.toLowerCase() + (el.id ? "#" + el.id : "") + (el.classList.length ? "." + [...el.classList].join(".") : "");
-				out.push(name + " " + JSON.stringify(el.textContent.trim().slice(0, 40)) + ": " + ratio.toFixed(2) + ":1");
-			}
-		}
-		return out;
-	})(`+strconv.Quote(root)+`, `+strconv.FormatFloat(minRatio, 'f', -1, 64)+`)`)
-}
-
 // ColorScheme makes the tab prefer a light or dark colour scheme ("light", "dark").
 func ColorScheme(t testing.TB, ctx context.Context, scheme string) {
 	t.Helper()
@@ -745,24 +684,4 @@ func ColorScheme(t testing.TB, ctx context.Context, scheme string) {
 	}); err != nil {
 		t.Fatalf("emulate prefers-color-scheme: %s: %v", scheme, err)
 	}
-}
-
-// LabelMismatches returns each visible button or link whose aria-label does not contain
-// its visible text (axe's label-content-name-mismatch): a person who says what they see
-// to voice control would not reach it.
-func LabelMismatches(t testing.TB, ctx context.Context) []string {
-	t.Helper()
-	return Eval[[]string](t, ctx, `(() => {
-		const norm = (s) => s.replace(/\s+/g, " ").trim().toLowerCase();
-		const out = [];
-		for (const el of document.querySelectorAll("button[aria-label], a[aria-label], [role=button][aria-label]")) {
-			if (!el.checkVisibility()) continue;
-			const visible = norm(el.innerText || "");
-			if (!visible || !/[\p{L}\p{N}]/u.test(visible)) continue;
-			if (!norm(el.getAttribute("aria-label")).includes(visible)) {
-				out.push((el.id || el.className || el.tagName) + ": shows " + JSON.stringify(visible) + ", aria-label " + JSON.stringify(el.getAttribute("aria-label")));
-			}
-		}
-		return out;
-	})()`)
 }

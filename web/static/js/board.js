@@ -97,7 +97,8 @@ function card(o, now) {
   }
   if (o.status === "ready" && o.readyAt) {
     const age = now - Date.parse(o.readyAt);
-    li.style.opacity = String(Math.max(0.35, 1 - (0.65 * age) / FADE_MS));
+    // How far it has faded, 0 to 1: board.css turns its words grey and fades its pictures.
+    li.style.setProperty("--fade", String(Math.min(1, Math.max(0, age / FADE_MS))));
     if (age > FADE_MS) li.classList.add("old");
   }
   return li;

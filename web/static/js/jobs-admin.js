@@ -90,7 +90,8 @@ export function startJobsAdmin(area) {
       ),
       el(
         "div",
-        { class: "table-wrap" },
+        // Focusable, so a keyboard can scroll the table when it is wider than the screen.
+        { class: "table-wrap", tabindex: "0", role: "region", "aria-labelledby": "ai-jobs-title" },
         el(
           "table",
           {},
