@@ -487,6 +487,7 @@ func differences(a, b guest.Guest) []string {
 	add("role", a.Role != b.Role)
 	add("status", a.Status != b.Status)
 	add("expectedGuests", a.ExpectedGuests != b.ExpectedGuests)
+	add("ageGroup", a.AgeGroup != b.AgeGroup)
 	add("extraGuests", a.ExtraGuests != b.ExtraGuests)
 	add("groupId", a.GroupID != b.GroupID)
 	add("dietary", a.Dietary.Text != b.Dietary.Text || !slices.Equal(a.Dietary.Tags, b.Dietary.Tags) || a.Dietary.Reviewed != b.Dietary.Reviewed)
