@@ -216,6 +216,7 @@ export async function openGuest(id) {
   $("g-email").value = g.email || "";
   $("g-attending-row").hidden = $("g-role").value === "guest";
   $("g-dietary").value = g.dietary?.text || "";
+  $("g-child").checked = g.ageGroup === "child";
   fillGroupSelect(id ? g : null);
   $("g-code-row").hidden = !id;
   $("g-code").textContent = g.code || "";
@@ -246,6 +247,7 @@ async function saveGuest() {
     status: $("g-status").value,
     extraGuests: Number($("g-extraGuests").value) || 0,
     dietary: { text: $("g-dietary").value.trim() },
+    ageGroup: $("g-child").checked ? "child" : "adult",
   };
   // Joining someone who is alone makes a new group of two: each person's
   // document gets the new group id, one update each.
