@@ -378,6 +378,9 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	if row.Has["groupId"] {
 		p.GroupID = &g.GroupID
 	}
+	if row.Has["ageGroup"] {
+		p.AgeGroup = &g.AgeGroup
+	}
 	if row.Has["dietary"] || row.Has["dietaryTags"] {
 		d := existing.Dietary
 		if row.Has["dietary"] {
