@@ -174,6 +174,7 @@ async function loadPeople() {
     const g = v.guest;
     // A guest marked a child (by the host or whoever answered for the group) is served
     // alcohol-free drinks only, as the people they bring who are children.
+    const wasChild = state.child;
     state.child = g.ageGroup === "child";
     const people = [{ ref: "", name: t("guest.me"), child: state.child }];
     const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
@@ -186,7 +187,8 @@ async function loadPeople() {
     for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim(), child: m.ageGroup === "child" });
     state.people = people;
     state.marks.clear();
-    renderDrinks();
+    // The cards offer Order by it: drawn again only when it changed.
+    if (state.child !== wasChild) renderDrinks();
   } catch {
     state.people = [];
   }
