@@ -20,8 +20,8 @@ import (
 // and ignored on import. ageGroup is "child" for a guest who is a child, empty otherwise.
 var CSVColumns = []string{
 	"id", "firstName", "lastName", "email", "code", "role", "status", "expectedGuests", "extraGuests", "numGuests",
-	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "rsvpDate", "lastLogin", "createdAt",
-	"source", "ageGroup",
+	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "ageGroup", "rsvpDate", "lastLogin",
+	"createdAt", "source",
 }
 
 // csvAliases maps a folded header (lower case, no spaces, dashes or
@@ -427,8 +427,8 @@ func WriteCSV(w io.Writer, guests []Guest) error {
 			safecsv.Int(max(1, g.ExpectedGuests)), safecsv.Int(g.ExtraGuests), safecsv.Int(g.Heads()),
 			text(g.GroupID), text(g.Dietary.Text), text(strings.Join(g.Dietary.Tags, ";")),
 			text(strings.Join(g.Tastes.Likes, ";")), text(strings.Join(g.Tastes.Dislikes, ";")),
-			safecsv.Bool(g.Tastes.AlcoholFree), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
-			text(g.Source), text(g.AgeGroup),
+			safecsv.Bool(g.Tastes.AlcoholFree), text(g.AgeGroup), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
+			text(g.Source),
 		)
 		if err != nil {
 			return fmt.Errorf("write csv: %w", err)
