@@ -378,6 +378,9 @@ func (s *Server) importUpdate(ctx context.Context, row guest.CSVRow, existing gu
 	if row.Has["groupId"] {
 		p.GroupID = &g.GroupID
 	}
+	if row.Has["ageGroup"] {
+		p.AgeGroup = &g.AgeGroup
+	}
 	if row.Has["dietary"] || row.Has["dietaryTags"] {
 		d := existing.Dietary
 		if row.Has["dietary"] {
@@ -487,6 +490,7 @@ func differences(a, b guest.Guest) []string {
 	add("role", a.Role != b.Role)
 	add("status", a.Status != b.Status)
 	add("expectedGuests", a.ExpectedGuests != b.ExpectedGuests)
+	add("ageGroup", a.AgeGroup != b.AgeGroup)
 	add("extraGuests", a.ExtraGuests != b.ExtraGuests)
 	add("groupId", a.GroupID != b.GroupID)
 	add("dietary", a.Dietary.Text != b.Dietary.Text || !slices.Equal(a.Dietary.Tags, b.Dietary.Tags) || a.Dietary.Reviewed != b.Dietary.Reviewed)

@@ -192,12 +192,16 @@ type guestInput struct {
 	Dietary        *dietaryInput `json:"dietary"`
 	Tastes         *guest.Tastes `json:"tastes"`
 	Code           *string       `json:"code"`
+	// AgeGroup is "child" for a guest the bar serves alcohol-free drinks
+	// only, "adult" (or "") otherwise.
+	AgeGroup *string `json:"ageGroup"`
 }
 
 func (in guestInput) patch() guest.Patch {
 	p := guest.Patch{
 		FirstName: in.FirstName, LastName: in.LastName, Role: in.Role, Attending: in.Attending, Email: in.Email, Status: in.Status,
 		ExpectedGuests: in.ExpectedGuests, ExtraGuests: in.ExtraGuests, GroupID: in.GroupID, Tastes: in.Tastes,
+		AgeGroup: in.AgeGroup,
 	}
 	if in.Dietary != nil {
 		// Answered words are kept only where they are unread in the text

@@ -312,3 +312,94 @@ func TestChildIsServedAlcoholFreeOnly(t *testing.T) {
 		t.Errorf("ageGroup kid: %d %s", status, raw)
 	}
 }
+
+// TestChildGuestIsServedAlcoholFreeOnly (issue 26): a guest with a login
+// of their own (a family's 12-year-old) can be marked a child, by the
+// host on the guest or by the one answering the RSVP for the group; then
+// the child's own orders and the orders for them refuse alcohol with 422
+// child_alcohol, confirmed or not, as a companion marked a child does,
+// and the menu's marks show the alcohol for them. Before, only a "+1"
+// could be a child.
+func TestChildGuestIsServedAlcoholFreeOnly(t *testing.T) {
+	e := newBarEnv(t)
+	admin := e.addGuest(guest.Guest{FirstName: "Party", LastName: "Host", Role: guest.RoleAdmin})
+	mum := e.addGuest(guest.Guest{FirstName: "Mia", LastName: "Berg", GroupID: "berg", Status: guest.StatusComing})
+	leo := e.addGuest(guest.Guest{FirstName: "Leo", LastName: "Berg", GroupID: "berg", Status: guest.StatusComing})
+	nils := e.addGuest(guest.Guest{FirstName: "Nils", LastName: "Berg", GroupID: "berg", Status: guest.StatusComing})
+	adminTok, mumTok, leoTok, nilsTok := e.tokenFor(admin), e.tokenFor(mum), e.tokenFor(leo), e.tokenFor(nils)
+
+	// The host marks Leo a child; Mia marks Nils one with her answer.
+	if status, raw := e.do("PUT", "/api/admin/guests/"+leo.ID, adminTok, map[string]any{"ageGroup": "child"}); status != 200 || !strings.Contains(string(raw), `"ageGroup":"child"`) {
+		t.Fatalf("host marks Leo a child: %d %s", status, raw)
+	}
+	status, raw := e.do("PUT", "/api/rsvp", mumTok, map[string]any{"members": []any{map[string]any{"id": nils.ID, "ageGroup": "child"}}})
+	if status != 200 {
+		t.Fatalf("Mia marks Nils a child: %d %s", status, raw)
+	}
+	var v rsvpView
+	decodeInto(t, raw, &v)
+	for _, m := range v.Group {
+		if want := m.ID != mum.ID; (m.AgeGroup == guest.AgeChild) != want {
+			t.Errorf("the group after Mia's answer: %s ageGroup %q", m.FirstName, m.AgeGroup)
+		}
+	}
+
+	refused := []struct {
+		name, tok, drink, forRef, child string
+	}{
+		{"Leo orders a Negroni for himself", leoTok, "negroni", "", "Leo Berg"},
+		{"Nils orders a Negroni for himself", nilsTok, "negroni", "", "Nils Berg"},
+		{"Mia orders a Negroni for Leo", mumTok, "negroni", leo.ID, "Leo Berg"},
+		{"Leo orders a Negroni for Nils", leoTok, "negroni", nils.ID, "Nils Berg"},
+	}
+	for _, tt := range refused {
+		t.Run(tt.name, func(t *testing.T) {
+			for _, confirm := range []bool{false, true} {
+				status, raw := e.do("POST", "/api/orders", tt.tok, order.Request{Items: []order.ItemInput{{DrinkID: tt.drink, Qty: 1, For: tt.forRef}}, ConfirmAllergens: confirm}, "Idempotency-Key", newKey())
+				if status != 422 || errorCode(t, raw) != "child_alcohol" || !strings.Contains(string(raw), tt.child+" is a child") {
+					t.Errorf("confirmed %v: %d %s", confirm, status, raw)
+				}
+			}
+		})
+	}
+	if o := e.order(mumTok, 201, order.ItemInput{DrinkID: "virgin-mojito", Qty: 1, For: leo.ID}); o.Items[0].ForName != "Leo Berg" {
+		t.Errorf("Leo's mojito: %+v", o.Items[0])
+	}
+	e.order(nilsTok, 201, order.ItemInput{DrinkID: "virgin-mojito", Qty: 1})
+	e.order(mumTok, 201, order.ItemInput{DrinkID: "negroni", Qty: 1})
+
+	// The menu marks the alcohol for a child, on their own phone and in
+	// the "for whom" marks of the one ordering for them.
+	for _, tt := range []struct{ name, tok, path string }{
+		{"Leo's own menu", leoTok, "/api/drinks"},
+		{"Mia's marks for Nils", mumTok, "/api/drinks?for=" + nils.ID},
+	} {
+		var marks drinksBody
+		status, raw := e.do("GET", tt.path, tt.tok, nil)
+		decodeInto(t, raw, &marks)
+		if status != 200 || !slices.Contains(marks.AllergenWarnings["negroni"], "alcohol") || len(marks.AllergenWarnings["virgin-mojito"]) != 0 {
+			t.Errorf("%s: %d %v", tt.name, status, marks.AllergenWarnings)
+		}
+	}
+
+	// Refused age groups: a word that is not one, and a child marking
+	// themselves an adult.
+	for _, tt := range []struct {
+		name, tok, path string
+		body            any
+		status          int
+	}{
+		{"the host types kid", adminTok, "/api/admin/guests/" + leo.ID, map[string]any{"ageGroup": "kid"}, 422},
+		{"Mia types kid", mumTok, "/api/rsvp", map[string]any{"members": []any{map[string]any{"id": nils.ID, "ageGroup": "kid"}}}, 400},
+		{"Nils marks himself an adult", nilsTok, "/api/rsvp", map[string]any{"members": []any{map[string]any{"id": nils.ID, "ageGroup": "adult"}}}, 400},
+	} {
+		if status, raw := e.do("PUT", tt.path, tt.tok, tt.body); status != tt.status {
+			t.Errorf("%s: %d %s, want %d", tt.name, status, raw, tt.status)
+		}
+	}
+	// The host marks Leo an adult again: his Negroni goes through.
+	if status, raw := e.do("PUT", "/api/admin/guests/"+leo.ID, adminTok, map[string]any{"ageGroup": "adult"}); status != 200 || strings.Contains(string(raw), `"ageGroup"`) {
+		t.Fatalf("host marks Leo an adult: %d %s", status, raw)
+	}
+	e.order(leoTok, 201, order.ItemInput{DrinkID: "negroni", Qty: 1})
+}

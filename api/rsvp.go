@@ -70,6 +70,8 @@ type memberInput struct {
 	ID         string            `json:"id"`
 	Dietary    *dietaryInput     `json:"dietary"`
 	Companions *[]companionInput `json:"companions"`
+	// AgeGroup marks the member "child" or "adult"; left out, it stays.
+	AgeGroup *string `json:"ageGroup"`
 }
 
 // dietaryInput takes the dietary answer as {"text","tags"} or, for
@@ -218,6 +220,13 @@ func parseRSVP(r *http.Request) (guest.Answer, error) {
 			return a, errBadRequest("invalid_field", "members must name your group's members by id")
 		}
 		mn := guest.MemberNeeds{ID: m.ID}
+		if m.AgeGroup != nil {
+			v, err := guest.CleanAgeGroup(fmt.Sprintf("members[%d].ageGroup", i), *m.AgeGroup)
+			if err != nil {
+				return a, fieldInputError(err)
+			}
+			mn.AgeGroup = &v
+		}
 		if mn.Dietary, err = m.Dietary.dietary(fmt.Sprintf("members[%d].dietary", i)); err != nil {
 			return a, err
 		}

@@ -388,8 +388,18 @@ func (m *Menu) GuestNeeds(ctx context.Context, guestID string) diet.Needs {
 		// Unknown or unreadable: no marks this time; ordering checks again.
 		return diet.Needs{}
 	}
-	n := g.Dietary.Needs()
+	n := ownNeeds(g)
 	c.put(guestID, n)
+	return n
+}
+
+// ownNeeds are the needs the menu marks and ordering read for g's own
+// drinks: their dietary answer, and alcohol-free for a child.
+func ownNeeds(g guest.Guest) diet.Needs {
+	n := g.Dietary.Needs()
+	if g.Child() && !slices.Contains(n.Tags, diet.AlcoholFree) {
+		n.Tags = append(slices.Clone(n.Tags), diet.AlcoholFree)
+	}
 	return n
 }
 

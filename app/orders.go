@@ -335,7 +335,7 @@ func (s *Orders) checkedItems(ctx context.Context, who Who, req order.Request) (
 	if err != nil {
 		return nil, nil, err
 	}
-	s.menu.rememberNeeds(g.ID, g.Dietary.Needs())
+	s.menu.rememberNeeds(g.ID, ownNeeds(g))
 	group := []guest.Guest{g}
 	if slices.ContainsFunc(req.Items, func(it order.ItemInput) bool { return it.For != "" }) {
 		if group, err = s.store.GroupOf(ctx, g); err != nil {

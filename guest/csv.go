@@ -17,11 +17,11 @@ import (
 // CSVColumns are the columns of an exported guest list, in order. An
 // import reads the same names (and a few spellings people use, see
 // csvAliases); numGuests, lastLogin, createdAt and source (walk-in) are exported for reading
-// and ignored on import.
+// and ignored on import. ageGroup is "child" for a guest who is a child, empty otherwise.
 var CSVColumns = []string{
 	"id", "firstName", "lastName", "email", "code", "role", "status", "expectedGuests", "extraGuests", "numGuests",
-	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "rsvpDate", "lastLogin", "createdAt",
-	"source",
+	"groupId", "dietary", "dietaryTags", "likes", "dislikes", "alcoholFree", "ageGroup", "rsvpDate", "lastLogin",
+	"createdAt", "source",
 }
 
 // csvAliases maps a folded header (lower case, no spaces, dashes or
@@ -44,7 +44,8 @@ var csvAliases = map[string]string{
 	"alcoholfree": "alcoholFree", "noalcohol": "alcoholFree",
 	"rsvpdate":  "rsvpDate",
 	"lastlogin": "lastLogin", "createdat": "createdAt",
-	"source": "source",
+	"source":   "source",
+	"agegroup": "ageGroup", "age": "ageGroup",
 }
 
 // MaxCSVRows bounds one import.
@@ -78,6 +79,7 @@ const (
 	RowInvalidCode  = "invalid_code"
 	RowInvalidRole  = "invalid_role"
 	RowInvalidState = "invalid_status"
+	RowInvalidAge   = "invalid_age_group"
 	RowNotANumber   = "not_a_number"
 	RowOutOfRange   = "out_of_range"
 	RowInvalidGroup = "invalid_group_id"
@@ -275,6 +277,12 @@ func parseCSVRow(line int, cols, rec []string) CSVRow {
 			if v != "" && !g.Role.Valid() {
 				return fail(col, bad(RowInvalidRole, "%q is not a role; use guest, bartender or admin", v))
 			}
+		case "ageGroup":
+			age, err := CleanAgeGroup(col, strings.ToLower(v))
+			if err != nil {
+				return fail(col, bad(RowInvalidAge, "%q is not an age group; use child or adult (or leave it empty)", v))
+			}
+			g.AgeGroup = age
 		case "status":
 			g.Status = Status(strings.ToLower(v))
 			if v != "" && !g.Status.Valid() {
@@ -419,7 +427,7 @@ func WriteCSV(w io.Writer, guests []Guest) error {
 			safecsv.Int(max(1, g.ExpectedGuests)), safecsv.Int(g.ExtraGuests), safecsv.Int(g.Heads()),
 			text(g.GroupID), text(g.Dietary.Text), text(strings.Join(g.Dietary.Tags, ";")),
 			text(strings.Join(g.Tastes.Likes, ";")), text(strings.Join(g.Tastes.Dislikes, ";")),
-			safecsv.Bool(g.Tastes.AlcoholFree), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
+			safecsv.Bool(g.Tastes.AlcoholFree), text(g.AgeGroup), when(g.RSVPDate), when(g.LastLogin), text(g.CreatedAt.UTC().Format(time.RFC3339)),
 			text(g.Source),
 		)
 		if err != nil {

@@ -290,3 +290,39 @@ func TestParseSettings(t *testing.T) {
 		t.Errorf("public = %+v", pub)
 	}
 }
+
+// TestCSVAgeGroup (issue 26): a guest marked a child goes out as "child"
+// in the ageGroup column and comes back a child; an import reads child,
+// adult and empty, any case, and refuses another word with its code.
+func TestCSVAgeGroup(t *testing.T) {
+	var buf bytes.Buffer
+	if err := WriteCSV(&buf, []Guest{{ID: "nils", FirstName: "Nils", LastName: "Berg", AgeGroup: AgeChild}, {ID: "mia", FirstName: "Mia", LastName: "Berg"}}); err != nil {
+		t.Fatal(err)
+	}
+	f, err := ParseCSV(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(f.Rows) != 2 || !f.Rows[0].Guest.Child() || f.Rows[1].Guest.Child() || !f.Rows[1].Has["ageGroup"] {
+		t.Fatalf("round trip: %+v", f.Rows)
+	}
+	tests := []struct {
+		cell, want, code string
+	}{
+		{"child", AgeChild, ""},
+		{"Child", AgeChild, ""},
+		{"adult", "", ""},
+		{"", "", ""},
+		{"kid", "", RowInvalidAge},
+	}
+	for _, tt := range tests {
+		f, err := ParseCSV(strings.NewReader("firstName,lastName,Age group\nNils,Berg," + tt.cell + "\n"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := f.Rows[0]
+		if r.ErrCode != tt.code || r.Guest.AgeGroup != tt.want {
+			t.Errorf("%q: ageGroup %q, error %q (%s); want %q, %q", tt.cell, r.Guest.AgeGroup, r.ErrCode, r.Err, tt.want, tt.code)
+		}
+	}
+}

@@ -5,6 +5,7 @@ package guest
 import (
 	"crypto/rand"
 	"encoding/json"
+	"fmt"
 	"net/mail"
 	"strings"
 	"time"
@@ -101,7 +102,7 @@ type Companion struct {
 	AgeGroup string `bson:"ageGroup,omitempty" json:"ageGroup,omitempty"`
 }
 
-// The age groups of a companion.
+// The age groups of a companion or a guest.
 const (
 	AgeAdult = "adult"
 	AgeChild = "child"
@@ -109,6 +110,23 @@ const (
 
 // Child reports whether the companion is a child.
 func (c Companion) Child() bool { return c.AgeGroup == AgeChild }
+
+// Child reports whether the guest is a child (a family's 12-year-old with
+// a code of their own): the bar serves them alcohol-free drinks only.
+func (g Guest) Child() bool { return g.AgeGroup == AgeChild }
+
+// CleanAgeGroup reads an age group as typed: "" or AgeAdult is an adult
+// (stored as ""), AgeChild a child; anything else is a *FieldError on
+// field.
+func CleanAgeGroup(field, v string) (string, error) {
+	switch strings.TrimSpace(v) {
+	case "", AgeAdult:
+		return "", nil
+	case AgeChild:
+		return AgeChild, nil
+	}
+	return "", &FieldError{field, fmt.Sprintf("must be %q or %q", AgeAdult, AgeChild)}
+}
 
 // Tastes are the taste answers given with the RSVP; recommendations use them.
 type Tastes struct {
@@ -175,7 +193,12 @@ type Guest struct {
 	// and their companions': every tag, and NeedReview while some need the
 	// host's eyes. Empty means nobody here needs anything; the store
 	// keeps it (RefreshNeeds) for the (status, needs) index.
-	Needs      []string   `bson:"needs,omitempty" json:"needs"`
+	Needs []string `bson:"needs,omitempty" json:"needs"`
+	// AgeGroup is AgeChild for a guest who is a child, as the host or
+	// the one answering for the group marked them: like a companion
+	// marked a child, served alcohol-free drinks only and counted in
+	// alcohol-free drinks alone; empty for an adult.
+	AgeGroup   string     `bson:"ageGroup,omitempty" json:"ageGroup,omitempty"`
 	Tastes     Tastes     `bson:"tastes" json:"tastes"`
 	RSVPDate   *time.Time `bson:"rsvpDate,omitempty" json:"rsvpDate,omitempty"`
 	LastLogin  *time.Time `bson:"lastLogin,omitempty" json:"lastLogin,omitempty"`

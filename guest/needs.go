@@ -46,14 +46,14 @@ type Person struct {
 	Companion int     `json:"companion,omitempty"`
 	Name      string  `json:"name"`
 	Dietary   Dietary `json:"dietary"`
-	// Child is set for a companion marked as a child: the bar serves them
-	// alcohol-free drinks only.
+	// Child is set for a guest or a companion marked as a child: the bar
+	// serves them alcohol-free drinks only.
 	Child bool `json:"child,omitempty"`
 }
 
 // People lists the guest and each companion they described.
 func (g Guest) People() []Person {
-	out := []Person{{Ref: g.ID, GuestID: g.ID, Name: g.Name(), Dietary: g.Dietary}}
+	out := []Person{{Ref: g.ID, GuestID: g.ID, Name: g.Name(), Dietary: g.Dietary, Child: g.Child()}}
 	for i, c := range g.Companions {
 		out = append(out, Person{Ref: CompanionRef(g.ID, i+1), GuestID: g.ID, Companion: i + 1, Name: c.DisplayName(g, i+1), Dietary: c.Dietary, Child: c.Child()})
 	}

@@ -42,6 +42,9 @@ type Patch struct {
 	Dietary    *Dietary
 	Companions *[]Companion
 	Tastes     *Tastes
+	// AgeGroup marks the guest a child (AgeChild) or an adult ("" or
+	// AgeAdult).
+	AgeGroup *string
 }
 
 // Empty reports whether the patch changes nothing.
@@ -73,6 +76,13 @@ func (p Patch) Apply(g Guest, by string, at time.Time) (Guest, error) {
 	}
 	if p.Attending != nil {
 		g.Attending = *p.Attending
+	}
+	if p.AgeGroup != nil {
+		v, err := CleanAgeGroup("ageGroup", *p.AgeGroup)
+		if err != nil {
+			return g, err
+		}
+		g.AgeGroup = v
 	}
 	if p.Email != nil {
 		v := strings.TrimSpace(*p.Email)

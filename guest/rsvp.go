@@ -49,6 +49,10 @@ type MemberNeeds struct {
 	ID         string       `json:"id"`
 	Dietary    *Dietary     `json:"dietary,omitempty"`
 	Companions *[]Companion `json:"companions,omitempty"`
+	// AgeGroup marks the member a child (AgeChild) or an adult (""); nil
+	// leaves it. Only another member of the group sets it: a child does
+	// not mark themselves an adult.
+	AgeGroup *string `json:"ageGroup,omitempty"`
 }
 
 // MaxPartySize bounds NumGuests: more is a typo, not a party.
@@ -97,6 +101,8 @@ type Member struct {
 	RSVPBy         string      `json:"rsvpBy,omitempty"`
 	Dietary        *Dietary    `json:"dietary,omitempty"`
 	Companions     []Companion `json:"companions,omitempty"`
+	// AgeGroup is AgeChild for a member who is a child.
+	AgeGroup string `json:"ageGroup,omitempty"`
 }
 
 // FamilyMemberOf is MemberOf with the member's dietary needs, for the
@@ -116,6 +122,7 @@ func MemberOf(g Guest) Member {
 	return Member{
 		ID: g.ID, FirstName: g.FirstName, LastName: g.LastName, Status: g.Status,
 		ExpectedGuests: g.ExpectedGuests, NumGuests: g.Heads(), RSVPDate: g.RSVPDate, RSVPBy: g.RSVPBy,
+		AgeGroup: g.AgeGroup,
 	}
 }
 
@@ -258,7 +265,17 @@ func decideNeeds(d *Decision, a Answer, me Guest, group []Guest) error {
 			}
 			out.Companions = &cs
 		}
-		if out.Dietary == nil && out.Companions == nil {
+		if m.AgeGroup != nil {
+			if m.ID == me.ID {
+				return &RuleError{Code: CodeInvalidAnswer, Message: "another member of your group, or the host, says whether you are a child"}
+			}
+			v, err := CleanAgeGroup("ageGroup", *m.AgeGroup)
+			if err != nil {
+				return &RuleError{Code: CodeInvalidAnswer, Message: err.Error()}
+			}
+			out.AgeGroup = &v
+		}
+		if out.Dietary == nil && out.Companions == nil && out.AgeGroup == nil {
 			continue
 		}
 		if m.ID == me.ID {
@@ -279,6 +296,9 @@ func decideNeeds(d *Decision, a Answer, me Guest, group []Guest) error {
 		}
 		if out.Companions == nil {
 			out.Companions = prev.Companions
+		}
+		if out.AgeGroup == nil {
+			out.AgeGroup = prev.AgeGroup
 		}
 		out.ID = m.ID
 		d.Members[m.ID] = out
@@ -462,6 +482,10 @@ func (d Decision) Apply(group []Guest, me string, at time.Time) []Guest {
 		}
 		if needs.Companions != nil {
 			g.Companions = *needs.Companions
+			g.UpdatedAt = at
+		}
+		if needs.AgeGroup != nil {
+			g.AgeGroup = *needs.AgeGroup
 			g.UpdatedAt = at
 		}
 		g.RefreshNeeds()

@@ -69,7 +69,7 @@ func GuestOf(g guest.Guest) Guest {
 		Heads:       g.Heads(),
 		Likes:       g.Tastes.Likes,
 		Dislikes:    g.Tastes.Dislikes,
-		AlcoholFree: g.Tastes.AlcoholFree,
+		AlcoholFree: g.Tastes.AlcoholFree || g.Child(),
 		Needs:       g.Dietary.Needs(),
 	}
 }
@@ -77,12 +77,10 @@ func GuestOf(g guest.Guest) Guest {
 // GuestsOf reads a guest's answer person by person: each companion with
 // needs of their own, or marked as a child, is an entry of one head (with
 // the guest's tastes; a child's alcohol-free); the guest's entry counts
-// the rest.
+// the rest. A guest who is a child is an alcohol-free entry of one head,
+// and the people they bring without needs of their own an entry apart.
 func GuestsOf(g guest.Guest) []Guest {
 	self := GuestOf(g)
-	if self.Heads == 0 || len(g.Companions) == 0 {
-		return []Guest{self}
-	}
 	out := []Guest{self}
 	for _, c := range g.Companions {
 		if self.Heads <= 1 {
@@ -92,7 +90,11 @@ func GuestsOf(g guest.Guest) []Guest {
 			continue
 		}
 		self.Heads--
-		out = append(out, Guest{Heads: 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: self.AlcoholFree || c.Child(), Needs: c.Dietary.Needs()})
+		out = append(out, Guest{Heads: 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: g.Tastes.AlcoholFree || c.Child(), Needs: c.Dietary.Needs()})
+	}
+	if g.Child() && self.Heads > 1 {
+		out = append(out, Guest{Heads: self.Heads - 1, Likes: self.Likes, Dislikes: self.Dislikes, AlcoholFree: g.Tastes.AlcoholFree})
+		self.Heads = 1
 	}
 	out[0] = self
 	return out

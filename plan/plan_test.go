@@ -508,3 +508,42 @@ func TestChildrenCountInAlcoholFreeDrinks(t *testing.T) {
 		t.Errorf("virgin mojitos %.2f (want at least the child's 2.5), headcount %d, unserved %d; plan %v", mojito, p.Headcount, p.UnservedHeads, planned)
 	}
 }
+
+// TestChildGuestCountsInAlcoholFreeDrinks (issue 26): a group member who
+// is a child (a guest with a code of their own) is planned for in
+// alcohol-free drinks alone, as a companion marked a child is; the people
+// they bring without needs of their own keep the guest's tastes.
+func TestChildGuestCountsInAlcoholFreeDrinks(t *testing.T) {
+	tests := []struct {
+		name string
+		g    guest.Guest
+		want []Guest
+	}{
+		{"a child alone", guest.Guest{Status: guest.StatusComing, ExpectedGuests: 1, AgeGroup: guest.AgeChild},
+			[]Guest{{Heads: 1, AlcoholFree: true}}},
+		{"a child with a +1 nobody described", guest.Guest{Status: guest.StatusComing, ExpectedGuests: 2, AgeGroup: guest.AgeChild},
+			[]Guest{{Heads: 1, AlcoholFree: true}, {Heads: 1}}},
+		{"an adult", guest.Guest{Status: guest.StatusComing, ExpectedGuests: 1},
+			[]Guest{{Heads: 1}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := GuestsOf(tt.g)
+			if len(got) != len(tt.want) {
+				t.Fatalf("GuestsOf = %+v, want %+v", got, tt.want)
+			}
+			for i := range got {
+				if got[i].Heads != tt.want[i].Heads || got[i].AlcoholFree != tt.want[i].AlcoholFree {
+					t.Errorf("entry %d = %+v, want %+v", i, got[i], tt.want[i])
+				}
+			}
+		})
+	}
+	p := Make(Input{Guests: GuestsOf(tests[0].g), Drinks: threeDrinks(t), Params: params(1, 1, 0)})
+	_, planned := servingsOf(p)
+	for id, n := range planned {
+		if id != "virgin-mojito" && n > 0 {
+			t.Errorf("a child planned %.2f of %s; plan %v", n, id, planned)
+		}
+	}
+}

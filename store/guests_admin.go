@@ -114,6 +114,7 @@ func (s *Store) UpdateGuest(ctx context.Context, id string, p guest.Patch, by st
 	opt("rsvpDate", after.RSVPDate != nil, after.RSVPDate)
 	opt("rsvpBy", after.RSVPBy != "", after.RSVPBy)
 	opt("companions", len(after.Companions) > 0, after.Companions)
+	opt("ageGroup", after.AgeGroup != "", after.AgeGroup)
 	opt("needs", len(after.Needs) > 0, after.Needs)
 	update := bson.D{{Key: "$set", Value: set}}
 	if len(unset) > 0 {

@@ -153,7 +153,14 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 		if m.Companions != nil {
 			set = append(set, bson.E{Key: "companions", Value: *m.Companions})
 		}
-		if err := saveNeeds(id, set); err != nil {
+		update := setWithNeeds(append(set, bson.E{Key: "updatedAt", Value: at}), needsOf(id))
+		if m.AgeGroup != nil {
+			update = withAgeGroup(update, *m.AgeGroup)
+		}
+		if err := s.retry(ctx, onBusy, func() error {
+			_, err := guests.UpdateOne(ctx, bson.D{{Key: "_id", Value: id}}, update)
+			return err
+		}); err != nil {
 			return nil, fmt.Errorf("save needs of %s for %s: %w", me.ID, id, err)
 		}
 	}
@@ -161,4 +168,20 @@ func (s *Store) ApplyRSVP(ctx context.Context, me guest.Guest, group []guest.Gue
 		s.log.WarnContext(ctx, "stats not updated; the next recount repairs them", "err", err)
 	}
 	return after, nil
+}
+
+// withAgeGroup adds a member's age group to an update setWithNeeds made:
+// set for a child, absent for an adult.
+func withAgeGroup(update bson.D, ageGroup string) bson.D {
+	op, field := "$set", bson.E{Key: "ageGroup", Value: ageGroup}
+	if ageGroup == "" {
+		op, field.Value = "$unset", ""
+	}
+	for i, e := range update {
+		if e.Key == op {
+			update[i].Value = append(e.Value.(bson.D), field)
+			return update
+		}
+	}
+	return append(update, bson.E{Key: op, Value: bson.D{field}})
 }

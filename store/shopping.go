@@ -26,6 +26,7 @@ func (s *Store) ComingGuests(ctx context.Context) ([]guest.Guest, error) {
 		options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}).SetProjection(bson.D{
 			{Key: "status", Value: 1}, {Key: "expectedGuests", Value: 1}, {Key: "extraGuests", Value: 1},
 			{Key: "dietary", Value: 1}, {Key: "companions", Value: 1}, {Key: "tastes", Value: 1},
+			{Key: "ageGroup", Value: 1},
 		}))
 	if err != nil {
 		return nil, fmt.Errorf("load coming guests: %w", err)

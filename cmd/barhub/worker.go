@@ -339,8 +339,9 @@ func (g guestView) Guest(ctx context.Context, id string) (ai.Guest, error) {
 		DietaryReviewed: gu.Dietary.Reviewed,
 		Likes:           gu.Tastes.Likes,
 		Dislikes:        gu.Tastes.Dislikes,
-		AlcoholFree:     gu.Tastes.AlcoholFree,
-		Language:        gu.Language,
+		// A child's suggestions are alcohol-free, as their orders are.
+		AlcoholFree: gu.Tastes.AlcoholFree || gu.Child(),
+		Language:    gu.Language,
 	}, nil
 }
 

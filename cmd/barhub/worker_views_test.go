@@ -90,3 +90,33 @@ func TestWorkerViewsOfTheStores(t *testing.T) {
 		t.Errorf("missing drink: %v, want store.ErrNotFound", err)
 	}
 }
+
+// TestWorkerViewOfAChild (issue 26): a guest marked a child is an
+// alcohol-free guest to the recommenders, whatever their taste answers
+// say, so their suggestions are alcohol-free as their orders are.
+func TestWorkerViewOfAChild(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	gv := guestView{st}
+	tests := []struct {
+		name        string
+		g           guest.Guest
+		alcoholFree bool
+	}{
+		{"a child", guest.Guest{FirstName: "Nils", LastName: "Berg", AgeGroup: guest.AgeChild}, true},
+		{"a child who likes sour", guest.Guest{FirstName: "Leo", LastName: "Berg", AgeGroup: guest.AgeChild, Tastes: guest.Tastes{Likes: []string{"sour"}}}, true},
+		{"an adult", guest.Guest{FirstName: "Mia", LastName: "Berg"}, false},
+		{"an adult who drinks none", guest.Guest{FirstName: "Sam", LastName: "Berg", Tastes: guest.Tastes{AlcoholFree: true}}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := st.CreateGuest(ctx, &tt.g); err != nil {
+				t.Fatal(err)
+			}
+			ag, err := gv.Guest(ctx, tt.g.ID)
+			if err != nil || ag.AlcoholFree != tt.alcoholFree {
+				t.Errorf("alcohol-free %v (%v), want %v", ag.AlcoholFree, err, tt.alcoholFree)
+			}
+		})
+	}
+}

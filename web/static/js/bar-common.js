@@ -147,6 +147,9 @@ export function toast(text, kind = "") {
     document.body.append(box);
   }
   box.textContent = text;
+  // Under the sticky top bar, wherever its height is today.
+  const bar = document.querySelector("header.topbar");
+  box.style.setProperty("--toast-top", `${bar && getComputedStyle(bar).position !== "static" ? Math.max(0, bar.getBoundingClientRect().bottom) : 0}px`);
   box.className = `bar-toast show ${kind}`;
   clearTimeout(box._timer);
   box._timer = setTimeout(() => (box.className = "bar-toast"), 4000);

@@ -97,6 +97,16 @@ function cell(text, className) {
   return td;
 }
 
+// clamped is free text cut to two lines in the table, so one guest's long
+// needs or large group do not make the row tall; the whole text is its title.
+function clamped(text) {
+  const span = document.createElement("span");
+  span.className = "clamp";
+  span.textContent = text;
+  if (text) span.title = text;
+  return span;
+}
+
 function renderRows(guests) {
   if (guests.length === 0) return showTableMessage(t("desk.noMatchFilters"));
   const rows = guests.map((g) => {
@@ -141,11 +151,11 @@ function renderRows(guests) {
       cell(name),
       cell(status, "status"),
       cell(people, "num"),
-      cell(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || t("desk.alone") : g.groupId ? "…" : ""),
-      cell([(g.needs || []).includes("review") ? t("desk.needsReview") : "", g.dietary?.text,
+      cell(clamped(group ? group.members.filter((m) => m.id !== g.id).map((m) => m.firstName).join(", ") || t("desk.alone") : g.groupId ? "…" : "")),
+      cell(clamped([(g.needs || []).includes("review") ? t("desk.needsReview") : "", g.dietary?.text,
         ...(g.dietary?.tags || []).filter((tag) => !(g.dietary?.text || "").toLowerCase().includes(tag)),
         ...(g.companions || []).filter((c) => c.dietary?.tags?.length || c.dietary?.text).map((c) => `+1 ${c.name || ""}: ${c.dietary.text || c.dietary.tags.join(", ")}`)]
-        .filter(Boolean).join(" · ")),
+        .filter(Boolean).join(" · "))),
       cell(code),
       cell(ago(g.rsvpDate)),
       cell(g.lastAccess ? ago(g.lastAccess) : g.lastLogin ? ago(g.lastLogin) : t("desk.never"), g.lastLogin ? "" : "muted"),
@@ -206,6 +216,7 @@ export async function openGuest(id) {
   $("g-email").value = g.email || "";
   $("g-attending-row").hidden = $("g-role").value === "guest";
   $("g-dietary").value = g.dietary?.text || "";
+  $("g-child").checked = g.ageGroup === "child";
   fillGroupSelect(id ? g : null);
   $("g-code-row").hidden = !id;
   $("g-code").textContent = g.code || "";
@@ -236,6 +247,7 @@ async function saveGuest() {
     status: $("g-status").value,
     extraGuests: Number($("g-extraGuests").value) || 0,
     dietary: { text: $("g-dietary").value.trim() },
+    ageGroup: $("g-child").checked ? "child" : "adult",
   };
   // Joining someone who is alone makes a new group of two: each person's
   // document gets the new group id, one update each.

@@ -129,6 +129,8 @@ export function inviteCell(g, onChange) {
     status.className += " muted";
   }
   if (g.status !== "pending") status.textContent += ` · ${t("invite.answered")}`;
+  // The guest table cuts the state to two lines; the whole of it is the title.
+  status.title ||= status.textContent;
   const name = `${g.firstName} ${g.lastName}`;
   const button = (label, aria, fn) => {
     const b = document.createElement("button");
@@ -160,7 +162,11 @@ export function inviteCell(g, onChange) {
   email.dataset.invite = again ? "again" : "email";
   email.disabled = !mail.configured || !g.email;
   email.title = !mail.configured ? setupText() : !g.email ? t("invite.noAddress") : t("invite.sendTo", { email: g.email });
-  box.append(status, " ", copy, share, email);
+  // The buttons keep together on one line; the state may go above them.
+  const actions = document.createElement("span");
+  actions.className = "invite-actions";
+  actions.append(copy, share, email);
+  box.append(status, " ", actions);
   return box;
 }
 

@@ -21,6 +21,8 @@ const state = {
   // people: whom the guest can order for (self, the people they bring,
   // the others in their group), from GET /api/rsvp.
   people: [],
+  // child: the guest is marked a child, so drinks with alcohol are not theirs to order.
+  child: false,
   // marks: the menu's marks per person ordered for (GET /api/drinks?for=), fetched
   // when first chosen, dropped when the menu or the people are read again.
   marks: new Map(),
@@ -170,7 +172,11 @@ async function loadPeople() {
   try {
     const v = await appApi("GET", "/api/rsvp");
     const g = v.guest;
-    const people = [{ ref: "", name: t("guest.me") }];
+    // A guest marked a child (by the host or whoever answered for the group) is served
+    // alcohol-free drinks only, as the people they bring who are children.
+    const wasChild = state.child;
+    state.child = g.ageGroup === "child";
+    const people = [{ ref: "", name: t("guest.me"), child: state.child }];
     const bring = Math.max(g.expectedGuests + (g.extraGuests || 0), g.expectedGuests) - 1;
     // Refs as the server writes them on order items ("id/1"), so a
     // queued order being changed keeps whom it is for.
@@ -178,9 +184,11 @@ async function loadPeople() {
       const c = g.companions?.[i - 1];
       people.push({ ref: `${g.id}/${i}`, name: c?.name || t("guest.myPlus", { n: i }), child: c?.ageGroup === "child" });
     }
-    for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim() });
+    for (const m of v.group || []) if (m.id !== g.id) people.push({ ref: m.id, name: [m.firstName, m.lastName].join(" ").trim(), child: m.ageGroup === "child" });
     state.people = people;
     state.marks.clear();
+    // The cards offer Order by it: drawn again only when it changed.
+    if (state.child !== wasChild) renderDrinks();
   } catch {
     state.people = [];
   }
@@ -310,6 +318,8 @@ function drinkCard(d) {
   if (!d.available) {
     const missing = d.missingIngredients.length ? t("guest.outOf", { what: formatList(d.missingIngredients) }) : t("guest.soldOut");
     action = h("p", { class: "badge bad unavailable" }, missing);
+  } else if (state.child && !d.alcoholFree) {
+    action = h("p", { class: "badge bad unavailable" }, t("guest.notForChild"));
   } else {
     action = h("button", {
       type: "button", class: "primary order-button", disabled: !appIsOn(),

@@ -574,7 +574,8 @@ function readNeeds(box) {
   return out;
 }
 
-// childToggle marks a person brought along as a child: the bar then offers them
+// childToggle marks a person brought along, or another member of the group, as a
+// child: the bar then offers them
 // alcohol-free drinks only, and the shopping plan counts them so.
 function childToggle(checked) {
   const label = document.createElement("label");
@@ -601,7 +602,7 @@ function readPrefs() {
       const child = ed.el.querySelector(".companion-child input").checked;
       companions.push({ name: ed.el.querySelector(".companion-name").value.trim(), dietary, ageGroup: child ? "child" : "adult" });
     }
-    if (ed.kind === "member") members.push({ id: ed.id, dietary });
+    if (ed.kind === "member") members.push({ id: ed.id, dietary, ageGroup: ed.el.querySelector(".companion-child input").checked ? "child" : "adult" });
   }
   if (editors.some((ed) => ed.kind === "companion")) body.companions = companions;
   if (members.length) body.members = members;
@@ -625,7 +626,10 @@ function fillPrefs(v) {
   }
   for (const m of v.group || []) {
     if (m.id === g.id) continue;
-    editors.push({ kind: "member", id: m.id, el: needsEditor(`m-${m.id}`, fullName(m), m.dietary) });
+    const el = needsEditor(`m-${m.id}`, fullName(m), m.dietary);
+    // A member with a login of their own may be a child too (a family's 12-year-old).
+    el.querySelector("legend").after(childToggle(m.ageGroup === "child"));
+    editors.push({ kind: "member", id: m.id, el });
   }
   // The others' blocks fold away, so a family's page stays short on a
   // phone; one with needs already given opens.
