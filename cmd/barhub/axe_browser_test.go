@@ -106,27 +106,8 @@ func TestBrowserAxeEveryPage(t *testing.T) {
 		t.Fatalf("open registration: %d", status)
 	}
 	// Orders in each state the bar, the board and the guest's list show.
-	var queued string
-	for i, action := range []string{"", "start", "ready"} {
-		var o e2eOrder
-		order := map[string]any{"items": []map[string]any{{"drinkId": "mojito", "qty": i + 1, "notes": "no ice"}}}
-		if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "axe-"+action); status != 201 {
-			t.Fatalf("order: %d", status)
-		}
-		for _, a := range []string{"start", "ready"}[:i] {
-			if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/"+a, nil, nil); status != 200 {
-				t.Fatalf("%s: %d", a, status)
-			}
-		}
-		if i == 0 {
-			queued = o.ID
-		}
-	}
-	var board struct{ Link string }
-	if status := p.bartender.call("POST", "/api/bar/boards", map[string]string{"name": "TV"}, &board); status != 200 && status != 201 {
-		t.Fatalf("board: %d", status)
-	}
-	_, fragment, _ := strings.Cut(board.Link, "/board#")
+	queued := p.ordersInEveryState(t, "axe-")[0]
+	fragment := p.openBoard(t)
 
 	f := &axeFindings{places: map[string][]string{}, first: map[string]browsertest.Violation{}}
 	b := browsertest.New(t)
@@ -180,16 +161,7 @@ func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 
 	// A drink made ready while the guest looks: the "ready!" overlay.
 	waitEval(t, phone, "guest app live", `document.getElementById("live-status").dataset.status === "open"`)
-	var o e2eOrder
-	order := map[string]any{"items": []map[string]any{{"drinkId": "negroni", "qty": 1}}}
-	if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "axe-ready-"+vp.Name); status != 201 {
-		t.Fatalf("order: %d", status)
-	}
-	for _, a := range []string{"start", "ready"} {
-		if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/"+a, nil, nil); status != 200 {
-			t.Fatalf("%s: %d", a, status)
-		}
-	}
+	p.orderThrough(t, map[string]any{"items": []map[string]any{{"drinkId": "negroni", "qty": 1}}}, "axe-ready-"+vp.Name, "start", "ready")
 	browsertest.WaitVisible(t, phone, "#ready-ok")
 	f.check(t, phone, "/ drink ready")
 	browsertest.Click(t, phone, "#ready-ok")

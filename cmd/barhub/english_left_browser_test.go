@@ -166,25 +166,8 @@ func TestBrowserNoEnglishLeft(t *testing.T) {
 		t.Fatalf("open registration: %d", status)
 	}
 	// Orders in every state the bar shows: queued, in the making, ready.
-	var ids []string
-	for i, action := range []string{"", "start", "ready"} {
-		var o e2eOrder
-		order := map[string]any{"items": []map[string]any{{"drinkId": "mojito", "qty": i + 1, "notes": "no ice"}}}
-		if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", "walk-"+action); status != 201 {
-			t.Fatalf("order: %d", status)
-		}
-		for _, a := range []string{"start", "ready"}[:i] {
-			if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/"+a, nil, nil); status != 200 {
-				t.Fatalf("%s: %d", a, status)
-			}
-		}
-		ids = append(ids, o.ID)
-	}
-	var board struct{ Link string }
-	if status := p.bartender.call("POST", "/api/bar/boards", map[string]string{"name": "TV"}, &board); status != 200 && status != 201 {
-		t.Fatalf("board: %d", status)
-	}
-	_, fragment, _ := strings.Cut(board.Link, "/board#")
+	ids := p.ordersInEveryState(t, "walk-")
+	fragment := p.openBoard(t)
 	b := browsertest.New(t)
 	for _, lang := range []struct{ code, accept string }{{"sv", "sv-SE,sv;q=0.9"}, {"pt-BR", "pt-BR,pt;q=0.9"}} {
 		english := englishOnly(t, lang.code)

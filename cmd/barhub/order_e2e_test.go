@@ -261,3 +261,44 @@ func TestSeedWhileServing(t *testing.T) {
 		t.Errorf("GET /api/sections: %d, %d sections, want the starter menu's 4", status, len(sections.Sections))
 	}
 }
+
+// orderThrough places the guest's order under the idempotency key and moves it
+// through the bar's actions ("start", "ready", …), failing the test on any refusal.
+func (p *barParty) orderThrough(t *testing.T, order map[string]any, key string, actions ...string) e2eOrder {
+	t.Helper()
+	var o e2eOrder
+	if status := p.guest.call("POST", "/api/orders", order, &o, "Idempotency-Key", key); status != 201 {
+		t.Fatalf("order: %d", status)
+	}
+	for _, a := range actions {
+		if status := p.bartender.call("POST", "/api/bar/orders/"+o.ID+"/"+a, nil, nil); status != 200 {
+			t.Fatalf("%s: %d", a, status)
+		}
+	}
+	return o
+}
+
+// ordersInEveryState leaves three of the guest's orders as the bar shows them: one
+// queued, one in the making, one ready (one, two and three mojitos, "no ice"), and
+// returns their ids in that order.
+func (p *barParty) ordersInEveryState(t *testing.T, keyPrefix string) []string {
+	t.Helper()
+	var ids []string
+	for i, action := range []string{"", "start", "ready"} {
+		order := map[string]any{"items": []map[string]any{{"drinkId": "mojito", "qty": i + 1, "notes": "no ice"}}}
+		ids = append(ids, p.orderThrough(t, order, keyPrefix+action, []string{"start", "ready"}[:i]...).ID)
+	}
+	return ids
+}
+
+// openBoard makes a pick-up board named "TV" and returns its link's fragment, the
+// part after /board#.
+func (p *barParty) openBoard(t *testing.T) string {
+	t.Helper()
+	var board struct{ Link string }
+	if status := p.bartender.call("POST", "/api/bar/boards", map[string]string{"name": "TV"}, &board); status != 200 && status != 201 {
+		t.Fatalf("board: %d", status)
+	}
+	_, fragment, _ := strings.Cut(board.Link, "/board#")
+	return fragment
+}
