@@ -40,6 +40,11 @@ type Config struct {
 	// storetest sets the store's own MaxUpdateStatements so a batch the
 	// store forgot to split fails its tests.
 	MaxUpdateStatements int
+	// GateWait is how long a command may wait for room before it is
+	// answered busy; zero is 30 s. Tests of a crowd set more: what they
+	// claim is that every command finishes, and under the race detector
+	// on a loaded machine three hundred writes, one at a time, took longer.
+	GateWait time.Duration
 }
 
 // SyncModes are the values Config.Sync accepts.
@@ -226,6 +231,9 @@ func Start(ctx context.Context, cfg Config, logger *slog.Logger) (*Server, error
 	}
 	runCtx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	e := &Server{f: f, cancel: cancel, done: make(chan struct{}), dir: dir, log: fdbLogger, gate: newGate(cfg.MaxUpdateStatements, fdbLogger)}
+	if cfg.GateWait > 0 {
+		e.gate.wait = cfg.GateWait
+	}
 	var wg sync.WaitGroup
 	wg.Add(3)
 	go func() {
