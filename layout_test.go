@@ -66,7 +66,7 @@ func underAny(p string, folders ...string) bool {
 
 // The domain: plain types, tested without HTTP or a database. text and
 // safecsv are the small pure helpers the domain writes with.
-var domain = []string{"guest", "order", "menu", "diet", "plan", "text", "safecsv"}
+var domain = []string{"guest", "order", "menu", "diet", "plan", "event", "text", "safecsv"}
 
 // rule says which of the module's packages a set of packages may import
 // (nil: any), and which they must not.

@@ -111,6 +111,7 @@ var policy = map[string]access{
 	"POST /api/admin/announcements":                admin,
 	"GET /api/admin/presence":                      admin,
 	"GET /api/admin/audit":                         admin,
+	"GET /api/admin/events":                        admin,
 	"GET /api/sections":                            menuReader,
 	"GET /api/drinks":                              menuReader,
 	"GET /api/drinks/{id}":                         menuReader,

@@ -127,6 +127,7 @@ func (s *Server) routes() http.Handler {
 			r.Put("/admin/guests/{id}/dietary", s.handleReviewDietary)
 			r.Post("/admin/guests/{id}/signout", s.handleSignOutGuest)
 			r.Get("/admin/groups", s.handleGroups)
+			r.Get("/admin/events", s.handleListEvents)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)
 			r.Get("/admin/registrations", s.handleAdminRegistrations)

@@ -19,10 +19,16 @@ const settingsEvent = "event"
 // Settings returns the event's settings, or the defaults before the host
 // has saved any.
 func (s *Store) Settings(ctx context.Context) (guest.Settings, error) {
+	return settingsIn(ctx, s.db)
+}
+
+// settingsIn reads the settings of the event whose database is db: the
+// store's own, or another event's for the list of events (events.go).
+func settingsIn(ctx context.Context, db *mongo.Database) (guest.Settings, error) {
 	var doc struct {
 		guest.Settings `bson:",inline"`
 	}
-	err := s.coll(collSettings).FindOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}).Decode(&doc)
+	err := db.Collection(collSettings).FindOne(ctx, bson.D{{Key: "_id", Value: settingsEvent}}).Decode(&doc)
 	if errors.Is(err, mongo.ErrNoDocuments) {
 		return guest.DefaultSettings(), nil
 	}

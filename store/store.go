@@ -122,6 +122,12 @@ func Open(ctx context.Context, cfg Config, logger *slog.Logger) (*Store, error) 
 		s.Close(context.Background())
 		return nil, err
 	}
+	// A database written before there were events becomes the first
+	// event (docs/EVENTS.md). Like the upgrade below, a failure leaves the
+	// party served as before and is said in the log.
+	if _, err := s.EnsureFirstEvent(ctx); err != nil {
+		logger.WarnContext(ctx, "register the first event", "err", err)
+	}
 	if n, err := s.UpgradeDietary(ctx); err != nil {
 		logger.WarnContext(ctx, "upgrade dietary answers", "err", err)
 	} else if n > 0 {
@@ -245,7 +251,7 @@ var collections = []string{
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
 	collDeliveries, collReminders, collGuestChanges, collHealth,
-	collRegistrations,
+	collRegistrations, collEvents,
 }
 
 // indexModels lists every index per collection. Each file that owns a
@@ -268,5 +274,8 @@ func indexModels() map[string][]mongo.IndexModel {
 
 		// Invitations and reminders sent (deliveries.go, reminders.go).
 		collDeliveries: deliveryIndexes(),
+
+		// The registry of events, one per database (events.go).
+		collEvents: eventIndexes(),
 	}
 }

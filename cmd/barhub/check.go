@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"crypto/rand"
 	"encoding/hex"
@@ -86,6 +87,9 @@ type checker struct {
 	drinkID                 string
 	live                    *websocket.Conn
 	events                  chan checkEvent
+	// eventList is what the deployment said of its events, one line
+	// each, printed beside the steps (listEvents).
+	eventList []string
 }
 
 type checkResult struct {
@@ -140,6 +144,9 @@ func (c *checker) check(ctx context.Context, code, last string, kill bool) {
 		c.admin = tok
 		return "", err
 	})
+	if c.admin != "" {
+		c.listEvents(ctx)
+	}
 	// Everything made from here on is removed at the end, whatever fails.
 	defer c.cleanup(context.WithoutCancel(ctx))
 	var guestCode, barCode string
@@ -353,11 +360,74 @@ func (c *checker) report(w io.Writer) error {
 		fmt.Fprintf(tw, "%s\t%s\t%d ms\t%s\n", r.name, result, r.took.Milliseconds(), r.note)
 	}
 	tw.Flush()
+	if len(c.eventList) > 0 {
+		fmt.Fprintln(w)
+		tw = tabwriter.NewWriter(w, 0, 4, 2, ' ', 0)
+		fmt.Fprintln(tw, "EVENT\tSTATUS\tSTARTS\tPLACE\tID\t")
+		for _, line := range c.eventList {
+			fmt.Fprintln(tw, line)
+		}
+		tw.Flush()
+	}
 	fmt.Fprintf(w, "barhub check of %s: %d of %d steps passed\n", strings.Join(uniq(c.guestBase, c.staffBase), " and "), passed, passed+failed)
 	if failed > 0 {
 		return fmt.Errorf("check failed: %d of %d steps did not pass", failed, passed+failed)
 	}
 	return nil
+}
+
+// checkedEvent is one event of GET /api/admin/events.
+type checkedEvent struct {
+	ID       string     `json:"id"`
+	Name     string     `json:"name"`
+	StartsAt *time.Time `json:"startsAt"`
+	Timezone string     `json:"timezone"`
+	Location string     `json:"location"`
+	Status   string     `json:"status"`
+	Current  bool       `json:"current"`
+}
+
+// listEvents notes the deployment's events, one line each, for the
+// report (docs/EVENTS.md). It is not a step: a deployment older than the
+// list of events serves its party as well, and the check says so rather
+// than failing it.
+func (c *checker) listEvents(ctx context.Context) {
+	var page struct{ Events []checkedEvent }
+	st, err := c.do(ctx, c.staffBase, "GET", "/api/admin/events", c.admin, nil, &page)
+	switch {
+	case st == http.StatusNotFound:
+		c.eventList = []string{"(this version of barhub does not list its events)"}
+		return
+	case err != nil || st != http.StatusOK:
+		c.eventList = []string{fmt.Sprintf("(the events could not be listed: %d %v)", st, err)}
+		return
+	}
+	if len(page.Events) == 0 {
+		c.eventList = []string{"(no events registered)"}
+	}
+	for _, e := range page.Events {
+		c.eventList = append(c.eventList, eventLine(e))
+	}
+}
+
+// eventLine is one event of the report: name, status, start in the
+// event's own time zone, place, id, and whether the checked server
+// serves it.
+func eventLine(e checkedEvent) string {
+	starts := "no date"
+	if e.StartsAt != nil {
+		loc, err := time.LoadLocation(e.Timezone)
+		if err != nil || e.Timezone == "" {
+			loc = time.UTC
+		}
+		starts = e.StartsAt.In(loc).Format("2006-01-02 15:04") + " " + loc.String()
+	}
+	place := cmp.Or(e.Location, "-")
+	current := ""
+	if e.Current {
+		current = "served here"
+	}
+	return strings.Join([]string{e.Name, e.Status, starts, place, e.ID, current}, "\t")
 }
 
 func uniq(a, b string) []string {

@@ -1,0 +1,303 @@
+package store_test
+
+import (
+	"context"
+	"log/slog"
+	"slices"
+	"sync"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+	"go.mongodb.org/mongo-driver/v2/mongo/options"
+
+	"github.com/barhub/barhub/event"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/order"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
+)
+
+// midsummer are the settings of the party the upgrade tests keep.
+func midsummer(date time.Time) guest.Settings {
+	return guest.Settings{EventName: "Midsummer at Ada's", EventDate: &date, Location: "Ada's garden", Timezone: "Europe/Stockholm"}
+}
+
+var midsummerDate = time.Date(2099, 6, 20, 16, 0, 0, 0, time.UTC)
+
+// writeParty fills s through today's store methods: settings, two guests
+// and an order, as a party served before there were events.
+func writeParty(t *testing.T, s *store.Store) {
+	t.Helper()
+	ctx := context.Background()
+	if _, err := s.SaveSettings(ctx, midsummer(midsummerDate)); err != nil {
+		t.Fatal(err)
+	}
+	ada := &guest.Guest{FirstName: "Ada", LastName: "Åberg"}
+	bo := &guest.Guest{FirstName: "Bo", LastName: "Åberg", Role: guest.RoleBartender}
+	for _, g := range []*guest.Guest{ada, bo} {
+		if err := s.CreateGuest(ctx, g); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := s.CreateOrder(ctx, newOrder("o1", ada.ID, order.Queued, t0)); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// forgetEvents deletes the registry, so s's database stands for one
+// written by barhub before there were events.
+func forgetEvents(t *testing.T, s *store.Store) {
+	t.Helper()
+	if _, err := s.DB().Collection("events").DeleteMany(context.Background(), bson.D{}); err != nil {
+		t.Fatal(err)
+	}
+	if n := registryRows(t, s); n != 0 {
+		t.Fatalf("%d registry rows left after deleting them", n)
+	}
+}
+
+func registryRows(t *testing.T, s *store.Store) int64 {
+	t.Helper()
+	n, err := s.DB().Collection("events").CountDocuments(context.Background(), bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+// snapshot is every document of every collection but the registry, as
+// stored, so a test can tell that nothing was moved or rewritten.
+func snapshot(t *testing.T, s *store.Store) map[string][]bson.Raw {
+	t.Helper()
+	ctx := context.Background()
+	names, err := s.DB().ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs := map[string][]bson.Raw{}
+	for _, name := range names {
+		if name == "events" {
+			continue
+		}
+		cur, err := s.DB().Collection(name).Find(ctx, bson.D{}, options.Find().SetSort(bson.D{{Key: "_id", Value: 1}}))
+		if err != nil {
+			t.Fatal(err)
+		}
+		var raw []bson.Raw
+		if err := cur.All(ctx, &raw); err != nil {
+			t.Fatal(err)
+		}
+		docs[name] = raw
+	}
+	return docs
+}
+
+func sameSnapshot(t *testing.T, before, after map[string][]bson.Raw) {
+	t.Helper()
+	for name, docs := range before {
+		if !slices.EqualFunc(docs, after[name], func(a, b bson.Raw) bool { return slices.Equal(a, b) }) {
+			t.Errorf("collection %s changed: %d documents before, %d after:\nbefore %v\nafter  %v", name, len(docs), len(after[name]), docs, after[name])
+		}
+	}
+	for name, docs := range after {
+		if _, ok := before[name]; !ok && len(docs) > 0 {
+			t.Errorf("collection %s appeared with %d documents", name, len(docs))
+		}
+	}
+}
+
+// checkOnlyEvent asserts s lists exactly one event, the party of
+// writeParty on s's database, and returns it.
+func checkOnlyEvent(t *testing.T, s *store.Store) event.Event {
+	t.Helper()
+	events, err := s.Events(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(events) != 1 {
+		t.Fatalf("%d events, want 1: %+v", len(events), events)
+	}
+	e := events[0]
+	if e.ID == "" || e.Name != "Midsummer at Ada's" || e.StartsAt == nil || !e.StartsAt.Equal(midsummerDate) ||
+		e.Location != "Ada's garden" || e.Timezone != "Europe/Stockholm" || e.Database != s.DB().Name() ||
+		e.Status != event.Upcoming || e.CreatedAt.IsZero() {
+		t.Errorf("event %+v, want the party's settings on database %s, upcoming", e, s.DB().Name())
+	}
+	return e
+}
+
+// A database written before there were events becomes exactly one event
+// when a store opens it, with every document left as it was; opening it
+// again, or twice at once, still gives one.
+func TestFirstEventUpgradesInPlace(t *testing.T) {
+	s := storetest.New(t)
+	writeParty(t, s)
+	forgetEvents(t, s)
+	before := snapshot(t, s)
+
+	first := storetest.Instance(t, s)
+	if n := registryRows(t, s); n != 1 {
+		t.Fatalf("%d registry rows after the upgrade, want 1", n)
+	}
+	e := checkOnlyEvent(t, first)
+	sameSnapshot(t, before, snapshot(t, s))
+
+	// Started again: the same one event.
+	again := storetest.Instance(t, s)
+	if got := checkOnlyEvent(t, again); got.ID != e.ID || !got.CreatedAt.Equal(e.CreatedAt) {
+		t.Errorf("after a restart the event is %+v, want %+v", got, e)
+	}
+
+	// Two instances starting together on the old database: one event.
+	forgetEvents(t, s)
+	const n = 2
+	opened := make([]*store.Store, n)
+	errs := make([]error, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			opened[i], errs[i] = store.Open(context.Background(), store.Config{URI: storetest.URI(t), Database: s.DB().Name()}, slog.New(slog.DiscardHandler))
+		})
+	}
+	wg.Wait()
+	var ids []string
+	for i := range n {
+		if errs[i] != nil {
+			t.Fatalf("open %d: %v", i, errs[i])
+		}
+		defer opened[i].Close(context.Background())
+		ids = append(ids, checkOnlyEvent(t, opened[i]).ID)
+	}
+	if rows := registryRows(t, s); rows != 1 {
+		t.Errorf("%d registry rows after two instances started together, want 1", rows)
+	}
+	if ids[0] != ids[1] {
+		t.Errorf("the two instances list events %s and %s", ids[0], ids[1])
+	}
+	sameSnapshot(t, before, snapshot(t, s))
+
+	// The party itself reads as before.
+	guests, err := s.AllGuests(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(guests) != 2 {
+		t.Errorf("%d guests, want 2", len(guests))
+	}
+	orders, total, err := s.ListOrders(context.Background(), store.OrderFilter{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if total != 1 || len(orders) != 1 || orders[0].ID != "o1" {
+		t.Errorf("orders %v (total %d), want o1 alone", orderIDs(orders), total)
+	}
+}
+
+// Started on the defaults, barhub serve opens its data folder through an
+// embedded server of its own: a folder written before there were events
+// becomes one event at the next start, as a shared database does.
+func TestFirstEventUpgradesADataFolder(t *testing.T) {
+	dir := t.TempDir()
+	s := storetest.SingleProcess(t, dir)
+	writeParty(t, s)
+	forgetEvents(t, s)
+	before := snapshot(t, s)
+	if err := s.Close(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+
+	for range 2 { // the upgrade, then an ordinary restart
+		s = storetest.SingleProcess(t, dir)
+		checkOnlyEvent(t, s)
+		if n := registryRows(t, s); n != 1 {
+			t.Errorf("%d registry rows, want 1", n)
+		}
+		sameSnapshot(t, before, snapshot(t, s))
+		if err := s.Close(context.Background()); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+// Instances racing to register the same database register it once, and
+// every one of them is given the winner's row.
+func TestEnsureFirstEventRace(t *testing.T) {
+	s := storetest.New(t)
+	stores := []*store.Store{s, storetest.Instance(t, s), storetest.Instance(t, s), storetest.Instance(t, s)}
+	for round := range 3 {
+		forgetEvents(t, s)
+		ids := make([]string, len(stores))
+		errs := make([]error, len(stores))
+		var wg sync.WaitGroup
+		for i, st := range stores {
+			wg.Go(func() {
+				e, err := st.EnsureFirstEvent(context.Background())
+				ids[i], errs[i] = e.ID, err
+			})
+		}
+		wg.Wait()
+		for i, err := range errs {
+			if err != nil {
+				t.Fatalf("round %d, store %d: %v", round, i, err)
+			}
+		}
+		if n := registryRows(t, s); n != 1 {
+			t.Errorf("round %d: %d registry rows, want 1", round, n)
+		}
+		if len(slices.Compact(slices.Clone(ids))) != 1 {
+			t.Errorf("round %d: the stores were given events %v, want one", round, ids)
+		}
+	}
+}
+
+// The list reads each event's name, time and place from its settings, so
+// a change of the settings is the list's change too, and the status
+// follows the date.
+func TestEventsFollowTheSettings(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+
+	// A new database is an event from its first start, on the defaults.
+	events, err := s.Events(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	def := guest.DefaultSettings()
+	if len(events) != 1 || events[0].Name != def.EventName || events[0].StartsAt != nil || events[0].Timezone != def.Timezone ||
+		events[0].Location != "" || events[0].Status != event.Upcoming || events[0].Database != s.DB().Name() {
+		t.Fatalf("a new database lists %+v, want one upcoming event on the default settings", events)
+	}
+	id := events[0].ID
+
+	tests := []struct {
+		name       string
+		settings   guest.Settings
+		wantStatus event.Status
+	}{
+		{"dated far ahead", midsummer(midsummerDate), event.Upcoming},
+		{"renamed and moved", guest.Settings{EventName: "Kräftskiva", EventDate: &midsummerDate, Location: "The boathouse", Timezone: "America/Sao_Paulo"}, event.Upcoming},
+		{"held in 2020", midsummer(time.Date(2020, 8, 14, 17, 0, 0, 0, time.UTC)), event.Past},
+		{"date taken away", guest.Settings{EventName: "Some day", Timezone: "UTC"}, event.Upcoming},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, err := s.SaveSettings(ctx, tt.settings); err != nil {
+				t.Fatal(err)
+			}
+			events, err := s.Events(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if len(events) != 1 {
+				t.Fatalf("%d events, want 1", len(events))
+			}
+			e := events[0]
+			sameTime := (e.StartsAt == nil) == (tt.settings.EventDate == nil) && (e.StartsAt == nil || e.StartsAt.Equal(*tt.settings.EventDate))
+			if e.ID != id || e.Name != tt.settings.EventName || !sameTime || e.Location != tt.settings.Location ||
+				e.Timezone != tt.settings.Timezone || e.Status != tt.wantStatus {
+				t.Errorf("event %+v, want id %s with settings %+v, %s", e, id, tt.settings, tt.wantStatus)
+			}
+		})
+	}
+}
