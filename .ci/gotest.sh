@@ -30,7 +30,7 @@ echo "gotest: downloading the modules (once; quiet)…"
 go mod download || exit 1
 # shellcheck disable=SC2086
 $GOTESTSUM --version >/dev/null || exit 1
-echo "gotest: testing $* (browser tests and the crowd beside, without the race detector); each package is printed as it ends"
+echo "gotest: testing $* (the browser tests, the crowd and the AI evaluation's model path beside, without the race detector); each package is printed as it ends"
 
 # shellcheck disable=SC2086 # GOTESTSUM, TESTFLAGS and BARHUB_RACE are word lists
 run() { $GOTESTSUM --format "$GOTESTSUM_FORMAT" --format-hide-empty-pkg -- "$@"; }

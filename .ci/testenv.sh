@@ -131,6 +131,10 @@ start_redis() {
 
 start_testdb() {
 	local start=$SECONDS i line
+	# The modules first, quietly, under a line saying so: on a fresh machine the build
+	# would otherwise print a "go: downloading" line for each.
+	log "downloading the modules (once; quiet) and building the embedded test database…"
+	go mod download 2>/dev/null || true
 	go build -o "$workdir/testdb" ./store/storetest/testdb || die "could not build store/storetest/testdb"
 	mkdir -p "$workdir/testdb-data"
 	"$workdir/testdb" -data "$workdir/testdb-data" >"$workdir/testdb.out" 2>"$workdir/testdb.log" &
