@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/barhub/barhub/web/browsertest"
@@ -49,6 +50,11 @@ func TestBrowserGroupMemberChild(t *testing.T) {
 	browsertest.WaitText(t, nilsPhone, negroni, "not for a child")
 	if browsertest.Eval[bool](t, nilsPhone, `!!document.querySelector(`+jsString(negroni+" .order-button")+`)`) {
 		t.Error("Nils, a child, is offered a Negroni")
+	}
+	// The flag under the drink says why, as a child's: the host or Mia set the
+	// mark, Nils told us nothing.
+	if flag := browsertest.WaitText(t, nilsPhone, negroni+" .allergen-flag", "Not for a child: it has alcohol"); strings.Contains(flag, "told us") {
+		t.Errorf("Nils's Negroni flag reads %q: he told us nothing", flag)
 	}
 	browsertest.WaitVisible(t, nilsPhone, mojito+" .order-button")
 	browsertest.ScreenshotOf(t, nilsPhone, negroni, "negroni-for-a-child")
