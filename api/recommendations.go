@@ -213,6 +213,10 @@ type jobList struct {
 	// id, or "local".
 	Source string `json:"source"`
 	Model  string `json:"model,omitempty"`
+	// ImageModel is the model that pictures drinks, absent when barhub
+	// draws them itself: the drink editor offers "New picture" only
+	// with one, as regenerating answers 409 no_image_model without.
+	ImageModel string `json:"imageModel,omitempty"`
 }
 
 // handleListJobs lists jobs, newest first, filtered by ?status= ?kind=
@@ -253,7 +257,7 @@ func (s *Server) handleListJobs(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	cfg := s.aiConfig()
-	writeJSON(w, http.StatusOK, jobList{Jobs: jobs, Total: total, Limit: f.Limit, Offset: f.Offset, Counts: counts, Source: cfg.Source, Model: cfg.Model})
+	writeJSON(w, http.StatusOK, jobList{Jobs: jobs, Total: total, Limit: f.Limit, Offset: f.Offset, Counts: counts, Source: cfg.Source, Model: cfg.Model, ImageModel: cfg.ImageModel})
 }
 
 // handleRetryJob gives a dead job another round of attempts.

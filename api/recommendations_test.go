@@ -337,6 +337,33 @@ func TestAdminJobs(t *testing.T) {
 	}
 }
 
+// TestAdminJobsImageModel: the jobs list names the image model when
+// drinks' pictures are generated and leaves it out when barhub draws them,
+// so the drink editor shows "New picture" only when it can work.
+func TestAdminJobsImageModel(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		ai   AIConfig
+		want string
+	}{
+		{"bedrock", AIConfig{Source: "bedrock", Model: "amazon.nova-pro-v1:0", ImageModel: "amazon.nova-canvas-v1:0"}, "amazon.nova-canvas-v1:0"},
+		{"bedrock without pictures", AIConfig{Source: "bedrock", Model: "amazon.nova-pro-v1:0"}, ""},
+		{"local", AIConfig{Source: "local"}, ""},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			e := newTestEnv(t, func(d *Deps) { d.AI = tc.ai })
+			admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))
+			status, body := e.do("GET", "/api/admin/jobs?limit=1", admin, nil)
+			var list map[string]any
+			decodeInto(t, body, &list)
+			got, present := list["imageModel"]
+			if status != 200 || (tc.want == "" && present) || (tc.want != "" && got != tc.want) {
+				t.Errorf("GET /api/admin/jobs: %d, imageModel %v (present %v), want %q", status, got, present, tc.want)
+			}
+		})
+	}
+}
+
 func TestRegenerateImagePrompt(t *testing.T) {
 	e := newTestEnv(t)
 	admin := e.tokenFor(e.addGuest(guest.Guest{Role: guest.RoleAdmin}))

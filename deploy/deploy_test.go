@@ -47,6 +47,43 @@ func configNames(t *testing.T) map[string]bool {
 	return names
 }
 
+// aiSettings are the Bedrock and image settings that have a default in
+// cmd/barhub/config.go, with that default. The deployment files state each
+// one, so whoever deploys sees what the models are and where to change them.
+// An empty default (the endpoint override) means "unset" and is left out.
+func aiSettings(t *testing.T) map[string]string {
+	t.Helper()
+	b, err := os.ReadFile("../cmd/barhub/config.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	settings := map[string]string{}
+	re := regexp.MustCompile(`e\.str\("(BARHUB_(?:BEDROCK|IMAGE)_[A-Z0-9_]+)", "([^"]+)"\)`)
+	for _, m := range re.FindAllSubmatch(b, -1) {
+		settings[string(m[1])] = string(m[2])
+	}
+	for _, want := range []string{"BARHUB_BEDROCK_MODEL", "BARHUB_IMAGE_MODEL"} {
+		if settings[want] == "" {
+			t.Fatalf("found no default for %s in cmd/barhub/config.go: %v", want, settings)
+		}
+	}
+	return settings
+}
+
+// checkAISettings reports each AI setting that env leaves out or sets to
+// something other than barhub's default.
+func checkAISettings(t *testing.T, where string, env any, settings map[string]string) {
+	t.Helper()
+	for name, def := range settings {
+		v, ok := get(env, name).(string)
+		if !ok {
+			t.Errorf("%s does not state %s (default %q)", where, name, def)
+		} else if v != def {
+			t.Errorf("%s sets %s = %q, want barhub's default %q", where, name, v, def)
+		}
+	}
+}
+
 // metricNames are the barhub_* metrics the Go code registers.
 func metricNames(t *testing.T) map[string]bool {
 	t.Helper()
@@ -126,6 +163,7 @@ func mongoMajor(image string) int {
 
 func TestKustomizeOverlays(t *testing.T) {
 	envs := configNames(t)
+	ai := aiSettings(t)
 	for _, overlay := range []string{"trial", "atlas"} {
 		t.Run(overlay, func(t *testing.T) {
 			objs := render(t, "k8s/overlays/"+overlay)
@@ -182,6 +220,7 @@ func TestKustomizeOverlays(t *testing.T) {
 			if v, ok := get(objs["ConfigMap/barhub"], "data").(map[string]any)["BARHUB_TRUSTED_PROXIES"]; !ok || v != "" {
 				t.Errorf("BARHUB_TRUSTED_PROXIES = %v, want present and empty (set per cluster)", v)
 			}
+			checkAISettings(t, "the ConfigMap", get(objs["ConfigMap/barhub"], "data"), ai)
 			if str(objs["ConfigMap/barhub"], "data", "BARHUB_NO_WORKER") != "1" {
 				t.Error("web replicas run the AI worker too")
 			}
@@ -346,6 +385,7 @@ func readYAML(t *testing.T, path string, out any) {
 
 func TestCompose(t *testing.T) {
 	envs := configNames(t)
+	ai := aiSettings(t)
 	var c object
 	readYAML(t, "compose.yaml", &c)
 	services, _ := get(c, "services").(map[string]any)
@@ -366,6 +406,7 @@ func TestCompose(t *testing.T) {
 					t.Errorf("%s sets %s, which barhub does not read (cmd/barhub/config.go)", name, key)
 				}
 			}
+			checkAISettings(t, name, get(s, "environment"), ai)
 			// Exactly the load balancer's fixed address is trusted.
 			lbAddr := str(services["lb"], "networks", "default", "ipv4_address")
 			trusted := trustedProxies(t, str(s, "environment", "BARHUB_TRUSTED_PROXIES"))

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/barhub/barhub/web/browsertest"
@@ -11,7 +12,8 @@ import (
 // On Nils's phone the Negroni says it is not for a child and has no Order
 // button, the Virgin Mojito has one; Mia is not offered Nils for a
 // Negroni. The host sees him marked in the guest dialog and unmarks him
-// there. Before, only a "+1" could be marked a child.
+// there; the guest table shows the mark as a word beside his name until
+// then. Before, only a "+1" could be marked a child.
 func TestBrowserGroupMemberChild(t *testing.T) {
 	p := startBarParty(t, nil)
 	var mia, nils e2eGuest
@@ -50,6 +52,11 @@ func TestBrowserGroupMemberChild(t *testing.T) {
 	if browsertest.Eval[bool](t, nilsPhone, `!!document.querySelector(`+jsString(negroni+" .order-button")+`)`) {
 		t.Error("Nils, a child, is offered a Negroni")
 	}
+	// The flag under the drink says why, as a child's: the host or Mia set the
+	// mark, Nils told us nothing.
+	if flag := browsertest.WaitText(t, nilsPhone, negroni+" .allergen-flag", "Not for a child: it has alcohol"); strings.Contains(flag, "told us") {
+		t.Errorf("Nils's Negroni flag reads %q: he told us nothing", flag)
+	}
 	browsertest.WaitVisible(t, nilsPhone, mojito+" .order-button")
 	browsertest.ScreenshotOf(t, nilsPhone, negroni, "negroni-for-a-child")
 
@@ -64,7 +71,14 @@ func TestBrowserGroupMemberChild(t *testing.T) {
 	// The host's dialog shows the mark, and takes it off.
 	desk := b.Page(t, browsertest.Viewport{Name: "laptop-1280", Width: 1280, Height: 800, Scale: 1})
 	browsertest.SignIn(t, desk, p.s.URL, p.s.Code, p.s.LastName, "/admin")
-	browsertest.Click(t, desk, `tr[data-id="`+nils.ID+`"] button.edit`)
+	// The guest table marks him in words beside his name, and only him.
+	nilsRow, miaRow := `tr[data-id="`+nils.ID+`"]`, `tr[data-id="`+mia.ID+`"]`
+	browsertest.WaitText(t, desk, nilsRow+" .name .badge.child", "child")
+	browsertest.WaitVisible(t, desk, miaRow)
+	if browsertest.Eval[bool](t, desk, `!!document.querySelector(`+jsString(miaRow+" .badge.child")+`)`) {
+		t.Error("Mia, an adult, is marked a child in the guest table")
+	}
+	browsertest.Click(t, desk, nilsRow+` button.edit`)
 	browsertest.WaitVisible(t, desk, "#g-child")
 	waitEval(t, desk, "Nils marked a child", `document.getElementById("g-child").checked`)
 	browsertest.Click(t, desk, "#g-child")
@@ -73,6 +87,7 @@ func TestBrowserGroupMemberChild(t *testing.T) {
 	}
 	browsertest.Click(t, desk, "#g-save")
 	browsertest.WaitNotVisible(t, desk, "#guest-dialog")
+	waitEval(t, desk, "the child mark gone from Nils's row", `!document.querySelector(`+jsString(nilsRow+" .badge.child")+`)`)
 	var nilsAfter struct{ AgeGroup string }
 	if status := p.admin.call("GET", "/api/admin/guests/"+nils.ID, nil, &nilsAfter); status != 200 || nilsAfter.AgeGroup != "" {
 		t.Errorf("Nils after the host's edit: %d %+v", status, nilsAfter)

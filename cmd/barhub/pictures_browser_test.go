@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"strings"
 	"testing"
 	"time"
@@ -30,7 +31,8 @@ const allPicturesJS = `(async () => {
 // TestBrowserDrinkPictures: every drink has a picture. Without AWS the
 // guest's menu and the pick-up board show barhub's drawing of each drink;
 // with Bedrock the image job pictures a new drink with Nova Canvas, and
-// the menu shows that picture.
+// the menu shows that picture. The drink editor offers "New picture" only
+// with an image model.
 func TestBrowserDrinkPictures(t *testing.T) {
 	b := browsertest.New(t)
 
@@ -65,6 +67,16 @@ func TestBrowserDrinkPictures(t *testing.T) {
 			return pics.length === 2 && pics.every((i) => i.getAttribute("src").startsWith("/images/drinks/") && i.complete && i.naturalWidth === 240);
 		})()`)
 		browsertest.Screenshot(t, tv, "board-drawn-pictures")
+
+		// Without an image model nothing could make a new picture: the drink
+		// editor does not offer one (the server would answer 409).
+		desk := b.Page(t, browsertest.Laptop)
+		browsertest.SignIn(t, desk, p.s.URL, p.s.Code, p.s.LastName, "/admin")
+		openDrinkEditor(t, desk, "negroni")
+		waitEval(t, desk, "the drawn picture's source shown", `!document.getElementById("photo-source").hidden`)
+		if browsertest.Eval[bool](t, desk, `!document.getElementById("photo-regenerate").hidden`) {
+			t.Error(`the drink editor offers "New picture" without an image model`)
+		}
 	})
 
 	t.Run("generated", func(t *testing.T) {
@@ -105,5 +117,20 @@ func TestBrowserDrinkPictures(t *testing.T) {
 			return !!img && img.getAttribute("src") === `+"`"+shown.ImageURL+"`"+` && img.complete && img.naturalWidth === 1024;
 		})()`)
 		browsertest.ScreenshotScreen(t, phone, "menu-generated-picture")
+
+		// With one, the host may have the picture made anew.
+		desk := b.Page(t, browsertest.Laptop)
+		browsertest.SignIn(t, desk, s.URL, s.Code, s.LastName, "/admin")
+		openDrinkEditor(t, desk, d.ID)
+		browsertest.WaitVisible(t, desk, "#photo-regenerate")
 	})
+}
+
+// openDrinkEditor opens the admin page's editor of the drink id.
+func openDrinkEditor(t *testing.T, ctx context.Context, id string) {
+	t.Helper()
+	row := `#drink-rows tr[data-id="` + id + `"] button.link-button`
+	browsertest.WaitVisible(t, ctx, row)
+	browsertest.Click(t, ctx, row)
+	browsertest.WaitVisible(t, ctx, "#drink-dialog")
 }

@@ -121,6 +121,14 @@ function renderRows(guests) {
       role.textContent = (g.role === "admin" ? t("desk.badge.host") : g.role === "bartender" ? t("desk.badge.bartender") : g.role) + (g.attending ? ` · ${t("desk.badge.guest")}` : "");
       name.append(" ", role);
     }
+    if (g.ageGroup === "child") {
+      // Marked a child (here or by whoever answered for the group): the bar serves them
+      // alcohol-free drinks only. A word, so it does not rest on colour.
+      const child = document.createElement("span");
+      child.className = "badge child";
+      child.textContent = t("desk.badge.child");
+      name.append(" ", child);
+    }
     const label = STATUS[g.status] ? t(`desk.status.${g.status}`) : g.status;
     const cls = STATUS[g.status] || "";
     const badge = document.createElement("span");

@@ -14,7 +14,9 @@ const ICES = [["", "—"], ["cubes", t("drinks.ice.cubes")], ["crushed", t("drin
 const ALLERGENS = ["gluten", "crustaceans", "eggs", "fish", "peanuts", "soy", "milk", "nuts", "celery", "mustard", "sesame", "sulphites", "lupin", "molluscs", "honey"];
 const MAX_PHOTO = 5 * 1024 * 1024;
 
-const state = { drinks: [], sections: [], appKey: null, query: "" };
+// imageModel is the model that pictures drinks, "" while unknown or when barhub draws
+// them itself: "New picture" is offered only with one (the server answers 409 without).
+const state = { drinks: [], sections: [], appKey: null, query: "", imageModel: "" };
 
 if (area && me?.role === "admin") start();
 
@@ -73,6 +75,19 @@ function start() {
   loadAppKey();
   loadDrinks();
   loadCounts();
+  loadImageModel();
+}
+
+// loadImageModel learns from the jobs list whether drinks' pictures can be generated.
+async function loadImageModel() {
+  try {
+    const out = await api("GET", "/api/admin/jobs?limit=1");
+    state.imageModel = out.imageModel || "";
+  } catch (err) {
+    console.warn("image model", err);
+    return;
+  }
+  if (document.getElementById("drink-dialog").open) document.getElementById("photo-regenerate").hidden = !canRegenerate(editing);
 }
 
 // ---- Guest app switch ---------------------------------------------------------------------
@@ -274,11 +289,17 @@ function showPhoto(d) {
   label.hidden = !source;
   if (source) label.textContent = t(`drinks.f.pictureSource.${source}`);
   const regenerate = document.getElementById("photo-regenerate");
-  regenerate.hidden = !d || source === "uploaded";
+  regenerate.hidden = !canRegenerate(d);
   regenerate.onclick = () => regeneratePicture();
   const remove = document.getElementById("photo-remove");
   remove.hidden = !d || (source !== "uploaded" && source !== "generated");
   remove.onclick = () => removePicture();
+}
+
+// canRegenerate: a new picture can be had for d when an image model is configured and
+// the host has not uploaded a photo of their own.
+function canRegenerate(d) {
+  return !!d && d.imageSource !== "uploaded" && !!state.imageModel;
 }
 
 async function regeneratePicture() {

@@ -342,10 +342,23 @@ function drinkCard(d) {
       h("div", { class: "drink-head" }, h("h3", {}, toggle), strength),
       d.description && h("p", { class: "desc" }, d.i18n?.[lang]?.description || d.description)),
     h("div", { class: "drink-action" }, action),
-    warn && h("p", { class: "allergen-flag", role: "note" }, warn.join() === "check" ? t("guest.unreadFlag", { words: "“" + state.unread.join("”, “") + "”" }) : t("guest.notForYou", { causes: causeText(warn) })),
+    warn && h("p", { class: "allergen-flag", role: "note" }, flagText(warn)),
     details);
   if (openDetails.has(d.id)) toggleDetails(card, d);
   return card;
+}
+
+// flagText says why a drink is flagged for the guest. A child's "has alcohol" comes from
+// the mark the host or the group's answer set, not from anything the child told us, so it
+// is said as a child's; "you told us" is kept for the needs they gave themselves.
+function flagText(warn) {
+  const childAlcohol = state.child && warn.includes("alcohol");
+  const told = childAlcohol ? warn.filter((c) => c !== "alcohol") : warn;
+  const parts = [];
+  if (childAlcohol) parts.push(t("guest.notForChildFlag"));
+  if (told.join() === "check") parts.push(t("guest.unreadFlag", { words: "“" + state.unread.join("”, “") + "”" }));
+  else if (told.length > 0) parts.push(t("guest.notForYou", { causes: causeText(told) }));
+  return parts.join(". ");
 }
 
 function toggleDetails(card, d) {
