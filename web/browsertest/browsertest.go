@@ -217,9 +217,37 @@ func step(t testing.TB, ctx context.Context, what string, actions ...chromedp.Ac
 	t.Helper()
 	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
 	defer cancel()
-	if err := chromedp.Do(sctx, actions...); err != nil {
+	if err := againIfReplaced(sctx, func() error { return chromedp.Do(sctx, actions...) }); err != nil {
 		t.Fatalf("%s: %v%s", what, err, pageState(ctx))
 	}
+}
+
+// againIfReplaced runs do, and runs it again while it fails because the element it
+// found was replaced before it could act on it: a page redraws a list or a form when a
+// live event or its catalogue arrives, and a person would simply type into, or look at,
+// the new one. Under load the redraw can fall between chromedp finding the node and
+// using it ("Could not find node with given id"). Any other error, or ctx's end, stops it.
+func againIfReplaced(ctx context.Context, do func() error) error {
+	for {
+		err := do()
+		if err == nil || !replacedNode(err) || ctx.Err() != nil {
+			return err
+		}
+		select {
+		case <-ctx.Done():
+			return err
+		case <-time.After(50 * time.Millisecond):
+		}
+	}
+}
+
+// replacedNode reports whether err is the browser saying a node it was given is no
+// longer in the document.
+func replacedNode(err error) bool {
+	msg := err.Error()
+	return strings.Contains(msg, "Could not find node with given id") ||
+		strings.Contains(msg, "No node with given id found") ||
+		strings.Contains(msg, "Node with given id does not belong to the document")
 }
 
 // pageState describes where the tab is, to make a failed step easy to read.
@@ -503,7 +531,11 @@ func ScreenshotOf(t testing.TB, ctx context.Context, sel, name string) string {
 	t.Helper()
 	sctx, cancel := context.WithTimeout(ctx, StepTimeout)
 	defer cancel()
-	png, err := chromedp.Run(sctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
+	var png []byte
+	err := againIfReplaced(sctx, func() (err error) {
+		png, err = chromedp.Run(sctx, chromedp.Screenshot(chromedp.CSS(sel), chromedp.NodeVisible))
+		return err
+	})
 	if err != nil {
 		t.Fatalf("screenshot %s of %s: %v%s", name, sel, err, pageState(ctx))
 	}
