@@ -529,7 +529,7 @@ func (u *Registrations) declined(ctx context.Context, g guest.Guest) ([]guest.Re
 }
 
 func errNoPlaces() *Error {
-	return NewError(Conflict, "no_places", "the event is full now; you can join the waiting list")
+	return NewError(Conflict, "no_places", "the event is full now: there is no free place for you or the people you bring; ask the host")
 }
 
 // Coming stores an RSVP answer (apply) that leaves the group as planned.
