@@ -368,6 +368,10 @@ func (s *Server) handleDeleteGuest(w http.ResponseWriter, r *http.Request) {
 	}
 	s.accessChanged(ctx, id)
 	audit.Note(ctx, "name", removed.Name())
+	// A registered guest's places go to the next in line.
+	if err := s.guests.registrations.GuestRemoved(ctx, removed); err != nil {
+		s.log.ErrorContext(ctx, "free the places of a deleted registered guest", "guest", id, "err", err)
+	}
 	s.guestsChanged(ctx, "deleted", identity(ctx), nil, []string{id})
 	w.WriteHeader(http.StatusNoContent)
 }

@@ -27,8 +27,10 @@ import (
 // chi route pattern. TestEveryAuditedRouteHasAnAction walks the router:
 // a mutating admin, stock or door route missing here fails it.
 // systemActions are written by the use cases themselves, outside a
-// request (app.Registrations' offers, expiries and declined places).
-var systemActions = []string{app.ActionRegistrationOffer, app.ActionRegistrationExpire, app.ActionRegistrationDeclined}
+// request (app.Registrations' offers, expiries, and the places of
+// registered guests who declined, came back or were deleted).
+var systemActions = []string{app.ActionRegistrationOffer, app.ActionRegistrationExpire, app.ActionRegistrationDeclined,
+	app.ActionRegistrationComing, app.ActionRegistrationDeleted}
 
 var auditActions = map[string]string{
 	"POST /api/admin/guests":                       "guest.create",

@@ -47,5 +47,7 @@ func (s *Server) newGuestSide() guestSide {
 	g.registrations = app.NewRegistrations(regs)
 	// A registered guest who declines gives the places back to the line.
 	g.rsvp.OnDeclined(g.registrations.Declined)
+	// One coming again, or bringing more, takes places first.
+	g.rsvp.OnComing(g.registrations.Coming)
 	return g
 }

@@ -279,3 +279,75 @@ func FuzzParseRegistration(f *testing.F) {
 		}
 	})
 }
+
+// TestRegisteredGuestPlacesOverHTTP: answering "coming" again after a
+// decline is refused with 409 no_places while the places are offered on,
+// and the host deleting a registered guest gives their places to the
+// next in line.
+func TestRegisteredGuestPlacesOverHTTP(t *testing.T) {
+	e := newTestEnv(t, lowWork)
+	ctx := context.Background()
+	adminTok := e.tokenFor(e.addGuest(guest.Guest{FirstName: "Hosta", LastName: "Host", Role: guest.RoleAdmin}))
+	settings := map[string]any{"eventName": "Crayfish party", "timezone": "Europe/Stockholm", "registration": "open", "capacity": 2}
+	if code, body := e.do("PUT", "/api/admin/settings", adminTok, settings); code != http.StatusOK {
+		t.Fatalf("settings: %d %s", code, body)
+	}
+	register := func(name string) app.RegistrationView {
+		t.Helper()
+		var v app.RegistrationView
+		code, raw := e.do("POST", "/api/register", "", registerBody(t, e.srv.URL, name, 1))
+		decodeInto(t, raw, &v)
+		if code != http.StatusCreated {
+			t.Fatalf("%s: %d %s", name, code, raw)
+		}
+		return v
+	}
+	status := func(v app.RegistrationView) guest.RegStatus {
+		t.Helper()
+		_, raw := e.do("GET", "/api/register/"+v.Token, "", nil)
+		decodeInto(t, raw, &v)
+		return v.Status
+	}
+	taken := func() int {
+		t.Helper()
+		p, err := e.store.RegistrationPlaces(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p.Taken
+	}
+
+	ada, bo, cy := register("Ada"), register("Bo"), register("Cy")
+	if ada.Status != guest.RegPlaced || bo.Status != guest.RegWaiting || cy.Status != guest.RegWaiting {
+		t.Fatalf("Ada %s, Bo %s, Cy %s; want placed, waiting, waiting", ada.Status, bo.Status, cy.Status)
+	}
+	var login loginResponse
+	_, raw := e.do("POST", "/api/auth/login", "", map[string]string{"code": ada.Code, "lastName": "lind"})
+	decodeInto(t, raw, &login)
+	if code, raw := e.do("PUT", "/api/rsvp", login.Token, map[string]any{"status": "declined"}); code != http.StatusOK {
+		t.Fatalf("decline: %d %s", code, raw)
+	}
+	if code, raw := e.do("PUT", "/api/rsvp", login.Token, map[string]any{"status": "coming"}); code != http.StatusConflict || !bytes.Contains(raw, []byte(`"no_places"`)) {
+		t.Fatalf("coming again while Bo holds the offer: %d %s, want 409 no_places", code, raw)
+	}
+	if s, n := status(bo), taken(); s != guest.RegOffered || n != 2 {
+		t.Fatalf("Bo %s, %d taken; want offered, 2", s, n)
+	}
+
+	// Bo takes the place; the host deletes his guest: Cy is offered it.
+	if code, raw := e.do("POST", "/api/register/"+bo.Token+"/accept", "", nil); code != http.StatusOK {
+		t.Fatalf("accept: %d %s", code, raw)
+	}
+	_, raw = e.do("GET", "/api/register/"+bo.Token, "", nil)
+	decodeInto(t, raw, &bo)
+	g, err := e.store.GuestByCode(ctx, bo.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if code, raw := e.do("DELETE", "/api/admin/guests/"+g.ID, adminTok, nil); code != http.StatusNoContent {
+		t.Fatalf("delete Bo: %d %s", code, raw)
+	}
+	if s, c, n := status(bo), status(cy), taken(); s != guest.RegCancelled || c != guest.RegOffered || n != 2 {
+		t.Fatalf("after deleting Bo: Bo %s, Cy %s, %d taken; want cancelled, offered, 2", s, c, n)
+	}
+}

@@ -53,11 +53,14 @@ type HostTeller interface {
 }
 
 // The audit actions barhub writes itself, outside a request: an offer
-// made, an offer expired, the places of a registered guest who declined.
+// made, an offer expired, the places of a registered guest who declined,
+// who came back or took more people, or whom the host deleted.
 const (
 	ActionRegistrationOffer    = "registration.offer"
 	ActionRegistrationExpire   = "registration.expire"
 	ActionRegistrationDeclined = "registration.declined"
+	ActionRegistrationComing   = "registration.coming"
+	ActionRegistrationDeleted  = "registration.deleted"
 )
 
 // registrationLockTTL bounds the turn should its holder die holding it.
@@ -522,6 +525,161 @@ func (u *Registrations) declined(ctx context.Context, g guest.Guest) ([]guest.Re
 		return nil, err
 	}
 	u.record(ctx, ActionRegistrationDeclined, r.ID, map[string]any{"people": r.Heads()})
+	return u.fill(ctx)
+}
+
+func errNoPlaces() *Error {
+	return NewError(Conflict, "no_places", "the event is full now: there is no free place for you or the people you bring; ask the host")
+}
+
+// Coming stores an RSVP answer (apply) that leaves the group as planned.
+// A registered guest coming with more people than their registration's
+// places (coming again after declining, or bringing more) takes the
+// missing places first, in the turn, under the rules of a new
+// registration: when they fit and nobody is waiting. Otherwise the
+// answer is refused with no_places and nothing changes. Fewer people
+// keep the places held. RSVP.OnComing calls it under the group's turn.
+func (u *Registrations) Coming(ctx context.Context, planned []guest.Guest, apply func() ([]guest.Guest, error)) ([]guest.Guest, error) {
+	registered := false
+	for _, g := range planned {
+		registered = registered || (g.Source == guest.SourceRegistration && g.Email != "" && g.Heads() > 0)
+	}
+	if !registered {
+		return apply()
+	}
+	st, err := u.store.Settings(ctx)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := u.store.Lock(ctx, store.RegistrationLock, registrationLockTTL)
+	if err != nil {
+		return nil, err
+	}
+	after, took, err := u.coming(ctx, planned, st, apply)
+	unlock()
+	if took {
+		u.changed(ctx)
+	}
+	return after, err
+}
+
+// coming is Coming in the turn; took says places were taken.
+func (u *Registrations) coming(ctx context.Context, planned []guest.Guest, st guest.Settings, apply func() ([]guest.Guest, error)) ([]guest.Guest, bool, error) {
+	type growth struct {
+		r     guest.Registration
+		more  int
+		heads int
+	}
+	var grow []growth
+	for _, g := range planned {
+		if g.Source != guest.SourceRegistration || g.Email == "" || g.Heads() == 0 {
+			continue
+		}
+		r, err := u.store.Registration(ctx, guest.RegistrationID(g.Email))
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if r.GuestID != g.ID {
+			continue
+		}
+		held := 0
+		switch r.Status {
+		case guest.RegPlaced:
+			held = r.Heads()
+		case guest.RegDeclined, guest.RegCancelled:
+			// The places went back to the line: they are taken anew.
+		default:
+			continue
+		}
+		if g.Heads() > held {
+			grow = append(grow, growth{r: r, more: g.Heads() - held, heads: g.Heads()})
+		}
+	}
+	if len(grow) == 0 {
+		after, err := apply()
+		return after, false, err
+	}
+	// As for a new registration: whoever waits is ahead.
+	ahead, err := u.store.RegistrationsWith(ctx, guest.RegWaiting, 1)
+	if err != nil {
+		return nil, false, err
+	}
+	if len(ahead) > 0 {
+		return nil, false, errNoPlaces()
+	}
+	taken := 0
+	giveBack := func() {
+		if taken == 0 {
+			return
+		}
+		if err := u.store.ReleasePlaces(context.WithoutCancel(ctx), taken); err != nil {
+			u.log.ErrorContext(ctx, "places taken for an answer that failed; the host's capacity is short", "people", taken, "err", err)
+		}
+	}
+	for _, gr := range grow {
+		ok, err := u.store.TakePlaces(ctx, gr.more, st.Capacity)
+		if err != nil || !ok {
+			giveBack()
+			if err != nil {
+				return nil, false, err
+			}
+			return nil, false, errNoPlaces()
+		}
+		taken += gr.more
+	}
+	after, err := apply()
+	if err != nil {
+		giveBack()
+		return nil, false, err
+	}
+	for _, gr := range grow {
+		r := gr.r
+		// The registration holds what its guest brings now.
+		r.Status, r.PlusOnes, r.OfferedUntil = guest.RegPlaced, gr.heads-1, nil
+		if err := u.store.SaveRegistration(ctx, &r); err != nil {
+			return after, true, err
+		}
+		u.record(ctx, ActionRegistrationComing, r.ID, map[string]any{"people": r.Heads(), "taken": gr.more})
+	}
+	return after, true, nil
+}
+
+// GuestRemoved gives back the places of a registered guest the host
+// deleted: the registration is cancelled and its places offered to the
+// next in line, as a decline's are.
+func (u *Registrations) GuestRemoved(ctx context.Context, g guest.Guest) error {
+	if g.Source != guest.SourceRegistration || g.Email == "" {
+		return nil
+	}
+	unlock, err := u.store.Lock(context.WithoutCancel(ctx), store.RegistrationLock, registrationLockTTL)
+	if err != nil {
+		return err
+	}
+	offers, err := u.guestRemoved(ctx, g)
+	unlock()
+	u.tell(ctx, offers)
+	return err
+}
+
+func (u *Registrations) guestRemoved(ctx context.Context, g guest.Guest) ([]guest.Registration, error) {
+	r, err := u.store.Registration(ctx, guest.RegistrationID(g.Email))
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil || r.GuestID != g.ID || !r.Status.Holds() {
+		return nil, err
+	}
+	r.Status, r.OfferedUntil = guest.RegCancelled, nil
+	if err := u.store.SaveRegistration(ctx, &r); err != nil {
+		return nil, err
+	}
+	if err := u.store.ReleasePlaces(ctx, r.Heads()); err != nil {
+		return nil, err
+	}
+	u.record(ctx, ActionRegistrationDeleted, r.ID, map[string]any{"people": r.Heads()})
 	return u.fill(ctx)
 }
 

@@ -236,3 +236,125 @@ func TestRegistrationMailsTheCode(t *testing.T) {
 		t.Fatalf("again: %v, %d jobs", err, len(queued))
 	}
 }
+
+// TestRegisteredGuestComingAgain: a registered guest who declined gave
+// their places back; answering "coming" again takes them back only when
+// they fit and nobody waits, in the turn, else it is refused and nothing
+// changes.
+func TestRegisteredGuestComingAgain(t *testing.T) {
+	for _, tc := range []struct {
+		name       string
+		boWaits    bool
+		wantCode   string
+		wantStatus guest.RegStatus
+		wantGuest  guest.Status
+	}{
+		{"Bo holds the offer", true, "no_places", guest.RegDeclined, guest.StatusDeclined},
+		{"nobody waits", false, "", guest.RegPlaced, guest.StatusComing},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			ctx := context.Background()
+			st := storetest.New(t)
+			regs := app.NewRegistrations(app.RegistrationsDeps{Store: st})
+			rsvp := app.NewRSVP(st, nil)
+			rsvp.OnDeclined(regs.Declined)
+			rsvp.OnComing(regs.Coming)
+			setRegistration(t, st, guest.RegistrationOpen, 2)
+
+			ada, err := regs.Register(ctx, registration("Ada", 1))
+			if err != nil || ada.Status != guest.RegPlaced {
+				t.Fatalf("Ada: %+v, %v; want placed", ada, err)
+			}
+			var bo app.RegistrationView
+			if tc.boWaits {
+				if bo, err = regs.Register(ctx, registration("Bo", 1)); err != nil || bo.Status != guest.RegWaiting {
+					t.Fatalf("Bo: %+v, %v; want waiting", bo, err)
+				}
+			}
+			g, err := st.GuestByCode(ctx, ada.Code)
+			if err != nil {
+				t.Fatal(err)
+			}
+			who := auth.Identity{GuestID: g.ID, Role: guest.RoleGuest}
+			if _, err := rsvp.Answer(ctx, who, guest.Answer{Status: guest.StatusDeclined}); err != nil {
+				t.Fatal(err)
+			}
+			wantTaken := 0
+			if tc.boWaits {
+				wantTaken = 2
+				if bo, _ = regs.Status(ctx, bo.Token); bo.Status != guest.RegOffered {
+					t.Fatalf("after Ada declined, Bo is %s, want offered", bo.Status)
+				}
+			}
+			if p, _ := st.RegistrationPlaces(ctx); p.Taken != wantTaken {
+				t.Fatalf("after the decline %d places taken, want %d", p.Taken, wantTaken)
+			}
+
+			_, err = rsvp.Answer(ctx, who, guest.Answer{Status: guest.StatusComing})
+			if tc.wantCode == "" && err != nil {
+				t.Fatalf("coming again: %v, want the places back", err)
+			}
+			if tc.wantCode != "" && !errors.Is(err, &app.Error{Code: tc.wantCode}) {
+				t.Fatalf("coming again: %v, want %s", err, tc.wantCode)
+			}
+			if p, _ := st.RegistrationPlaces(ctx); p.Taken != 2 {
+				t.Fatalf("after coming again %d places taken, want 2", p.Taken)
+			}
+			if a, _ := regs.Status(ctx, ada.Token); a.Status != tc.wantStatus {
+				t.Fatalf("Ada's registration is %s, want %s", a.Status, tc.wantStatus)
+			}
+			if g, _ := st.GuestByID(ctx, g.ID); g.Status != tc.wantGuest {
+				t.Fatalf("Ada's guest is %s, want %s", g.Status, tc.wantGuest)
+			}
+			if tc.boWaits {
+				if bo, _ = regs.Status(ctx, bo.Token); bo.Status != guest.RegOffered {
+					t.Fatalf("Bo is %s, want still offered", bo.Status)
+				}
+			}
+		})
+	}
+}
+
+// TestRegisteredGuestMorePeople: a registered guest who brings more
+// people than registered takes the extra places under the same rules.
+func TestRegisteredGuestMorePeople(t *testing.T) {
+	ctx := context.Background()
+	st := storetest.New(t)
+	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st})
+	rsvp := app.NewRSVP(st, nil)
+	rsvp.OnDeclined(regs.Declined)
+	rsvp.OnComing(regs.Coming)
+	setRegistration(t, st, guest.RegistrationOpen, 3)
+	ada, err := regs.Register(ctx, registration("Ada", 1))
+	if err != nil || ada.Status != guest.RegPlaced {
+		t.Fatalf("Ada: %+v, %v; want placed", ada, err)
+	}
+	g, err := st.GuestByCode(ctx, ada.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	who := auth.Identity{GuestID: g.ID, Role: guest.RoleGuest}
+	n := func(v int) *int { return &v }
+	for _, step := range []struct {
+		name      string
+		people    int
+		wantCode  string
+		wantTaken int
+		wantHeads int
+	}{
+		{"one more fits", 3, "", 3, 3},
+		{"a fourth does not", 4, "no_places", 3, 3},
+		{"back to three takes nothing", 3, "", 3, 3},
+	} {
+		_, err := rsvp.Answer(ctx, who, guest.Answer{Status: guest.StatusComing, NumGuests: n(step.people), Confirm: true})
+		if (step.wantCode == "" && err != nil) || (step.wantCode != "" && !errors.Is(err, &app.Error{Code: step.wantCode})) {
+			t.Fatalf("%s: %v, want %q", step.name, err, step.wantCode)
+		}
+		if p, _ := st.RegistrationPlaces(ctx); p.Taken != step.wantTaken {
+			t.Fatalf("%s: %d places taken, want %d", step.name, p.Taken, step.wantTaken)
+		}
+		if g, _ := st.GuestByID(ctx, g.ID); g.Heads() != step.wantHeads {
+			t.Fatalf("%s: Ada brings %d, want %d", step.name, g.Heads(), step.wantHeads)
+		}
+	}
+}

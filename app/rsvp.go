@@ -34,11 +34,22 @@ type RSVP struct {
 	now       func() time.Time
 	// declined hears of guests who declined (the registrations' places).
 	declined func(ctx context.Context, guests []guest.Guest)
+	// coming stores an answer that may make registered guests hold
+	// places again (the registrations' places).
+	coming func(ctx context.Context, planned []guest.Guest, apply func() ([]guest.Guest, error)) ([]guest.Guest, error)
 }
 
 // OnDeclined has fn hear, after each answer that declines, the guests as
 // they are after it.
 func (u *RSVP) OnDeclined(fn func(ctx context.Context, guests []guest.Guest)) { u.declined = fn }
+
+// OnComing has fn store each answer that changes a status: fn gets the
+// group as the answer would leave it and apply, which stores it, and
+// either calls apply (having taken the places the answer needs) or
+// refuses the answer, so a registered guest never comes without a place.
+func (u *RSVP) OnComing(fn func(ctx context.Context, planned []guest.Guest, apply func() ([]guest.Guest, error)) ([]guest.Guest, error)) {
+	u.coming = fn
+}
 
 // NewRSVP returns the RSVP use case over st, telling the host's dashboard
 // of every answer.
@@ -131,7 +142,13 @@ func (u *RSVP) Answer(ctx context.Context, who auth.Identity, a guest.Answer) (R
 		}
 		return RSVPView{}, ruleError(err)
 	}
-	after, err := u.store.ApplyRSVP(ctx, me, group, d, now)
+	apply := func() ([]guest.Guest, error) { return u.store.ApplyRSVP(ctx, me, group, d, now) }
+	var after []guest.Guest
+	if d.Status != "" && u.coming != nil {
+		after, err = u.coming(ctx, d.Apply(group, me.ID, now), apply)
+	} else {
+		after, err = apply()
+	}
 	unlock()
 	if err != nil {
 		return RSVPView{}, err

@@ -29,6 +29,8 @@ function actionName(action) {
     "registration.offer": t("audit.action.registrationOffer"),
     "registration.expire": t("audit.action.registrationExpire"),
     "registration.declined": t("audit.action.registrationDeclined"),
+    "registration.coming": t("audit.action.registrationComing"),
+    "registration.deleted": t("audit.action.registrationDeleted"),
     "drink.create": t("audit.action.drinkCreate"),
     "drink.update": t("audit.action.drinkUpdate"),
     "drink.delete": t("audit.action.drinkDelete"),
