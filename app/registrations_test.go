@@ -254,26 +254,13 @@ func TestRegisteredGuestComingAgain(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ctx := context.Background()
-			st := storetest.New(t)
-			regs := app.NewRegistrations(app.RegistrationsDeps{Store: st})
-			rsvp := app.NewRSVP(st, nil)
-			rsvp.OnDeclined(regs.Declined)
-			rsvp.OnComing(regs.Coming)
-			setRegistration(t, st, guest.RegistrationOpen, 2)
-
-			ada, err := regs.Register(ctx, registration("Ada", 1))
-			if err != nil || ada.Status != guest.RegPlaced {
-				t.Fatalf("Ada: %+v, %v; want placed", ada, err)
-			}
+			st, regs, rsvp, ada, g := placedAda(t, 2)
 			var bo app.RegistrationView
+			var err error
 			if tc.boWaits {
 				if bo, err = regs.Register(ctx, registration("Bo", 1)); err != nil || bo.Status != guest.RegWaiting {
 					t.Fatalf("Bo: %+v, %v; want waiting", bo, err)
 				}
-			}
-			g, err := st.GuestByCode(ctx, ada.Code)
-			if err != nil {
-				t.Fatal(err)
 			}
 			who := auth.Identity{GuestID: g.ID, Role: guest.RoleGuest}
 			if _, err := rsvp.Answer(ctx, who, guest.Answer{Status: guest.StatusDeclined}); err != nil {
@@ -319,20 +306,7 @@ func TestRegisteredGuestComingAgain(t *testing.T) {
 // people than registered takes the extra places under the same rules.
 func TestRegisteredGuestMorePeople(t *testing.T) {
 	ctx := context.Background()
-	st := storetest.New(t)
-	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st})
-	rsvp := app.NewRSVP(st, nil)
-	rsvp.OnDeclined(regs.Declined)
-	rsvp.OnComing(regs.Coming)
-	setRegistration(t, st, guest.RegistrationOpen, 3)
-	ada, err := regs.Register(ctx, registration("Ada", 1))
-	if err != nil || ada.Status != guest.RegPlaced {
-		t.Fatalf("Ada: %+v, %v; want placed", ada, err)
-	}
-	g, err := st.GuestByCode(ctx, ada.Code)
-	if err != nil {
-		t.Fatal(err)
-	}
+	st, _, rsvp, _, g := placedAda(t, 3)
 	who := auth.Identity{GuestID: g.ID, Role: guest.RoleGuest}
 	n := func(v int) *int { return &v }
 	for _, step := range []struct {
@@ -357,4 +331,27 @@ func TestRegisteredGuestMorePeople(t *testing.T) {
 			t.Fatalf("%s: Ada brings %d, want %d", step.name, g.Heads(), step.wantHeads)
 		}
 	}
+}
+
+// placedAda opens registration with capacity, wires the RSVP to the
+// registrations' places as the server does, and has Ada register with one
+// +1: placed, with her guest.
+func placedAda(t *testing.T, capacity int) (*store.Store, *app.Registrations, *app.RSVP, app.RegistrationView, guest.Guest) {
+	t.Helper()
+	ctx := context.Background()
+	st := storetest.New(t)
+	regs := app.NewRegistrations(app.RegistrationsDeps{Store: st})
+	rsvp := app.NewRSVP(st, nil)
+	rsvp.OnDeclined(regs.Declined)
+	rsvp.OnComing(regs.Coming)
+	setRegistration(t, st, guest.RegistrationOpen, capacity)
+	ada, err := regs.Register(ctx, registration("Ada", 1))
+	if err != nil || ada.Status != guest.RegPlaced {
+		t.Fatalf("Ada: %+v, %v; want placed", ada, err)
+	}
+	g, err := st.GuestByCode(ctx, ada.Code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return st, regs, rsvp, ada, g
 }
