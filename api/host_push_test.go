@@ -253,15 +253,7 @@ func (d smtpDigest) SendDigest(ctx context.Context, to, subject, text string) er
 func TestHostDigestByMail(t *testing.T) {
 	p := newPushEnv(t)
 	ctx := context.Background()
-	srv := mailtest.Start(t)
-	settings, err := mail.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <party@example.com>", RootCAs: srv.Pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, sender := startSMTP(t)
 	cat, err := locale.New()
 	if err != nil {
 		t.Fatal(err)
@@ -304,4 +296,20 @@ func TestHostDigestByMail(t *testing.T) {
 	if n := len(srv.Messages()); n != 1 {
 		t.Errorf("%d digests, want 1", n)
 	}
+}
+
+// startSMTP starts a real SMTP server for the test and a sender to it, as
+// party@example.com.
+func startSMTP(t *testing.T) (*mailtest.Server, *mail.Sender) {
+	t.Helper()
+	srv := mailtest.Start(t)
+	settings, err := mail.ParseURL(srv.URL())
+	if err != nil {
+		t.Fatal(err)
+	}
+	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <party@example.com>", RootCAs: srv.Pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return srv, sender
 }

@@ -12,7 +12,6 @@ import (
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
-	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
 	"github.com/barhub/barhub/store"
 )
@@ -39,15 +38,7 @@ func TestRegistrationConfirmByEmail(t *testing.T) {
 		d.Config.Now = c.now
 	})
 	ctx := context.Background()
-	srv := mailtest.Start(t)
-	settings, err := mail.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <party@example.com>", RootCAs: srv.Pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, sender := startSMTP(t)
 	mailer := invite.NewMailer(invite.MailerConfig{Store: p.store, Sender: sender, PublicURL: "http://party.test", PublicURLSet: true, Rate: 1000, Now: c.now})
 	// runConfirms runs the confirmation e-mails queued since the last run,
 	// each twice.

@@ -11,7 +11,6 @@ import (
 	"github.com/barhub/barhub/app"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/invite"
-	"github.com/barhub/barhub/mail"
 	"github.com/barhub/barhub/mail/mailtest"
 	"github.com/barhub/barhub/store"
 )
@@ -46,15 +45,7 @@ func TestRegistrationOfferTold(t *testing.T) {
 	})
 	_, h, _, laptop := hostEnvOf(t, p, c)
 	ctx := context.Background()
-	srv := mailtest.Start(t)
-	settings, err := mail.ParseURL(srv.URL())
-	if err != nil {
-		t.Fatal(err)
-	}
-	sender, err := mail.NewSender(mail.Config{Settings: settings, From: "barhub <party@example.com>", RootCAs: srv.Pool})
-	if err != nil {
-		t.Fatal(err)
-	}
+	srv, sender := startSMTP(t)
 	mailer := invite.NewMailer(invite.MailerConfig{Store: p.store, Sender: sender, PublicURL: "http://party.test", PublicURLSet: true, Rate: 1000, Now: c.now})
 	// runOffers runs the offer e-mails queued so far, each twice: a job
 	// retried after its send.
