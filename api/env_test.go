@@ -124,7 +124,7 @@ func liveRules(c hub.Config) hub.Config {
 		return nil
 	}
 	c.Authorize = func(id hub.Identity, topic string) error {
-		if !live.MayHear(guest.Role(id.Role), id.ID, topic) {
+		if !live.MayHear(guest.Role(id.Role), id.ID, id.Scope, topic) {
 			return hub.ErrForbidden
 		}
 		return nil

@@ -43,6 +43,10 @@ type Identity struct {
 	// IssuedAt is when the token was signed (for a ticket, when the token
 	// it was taken with was signed).
 	IssuedAt time.Time
+	// Event is the id of the event the holder signed in to; empty for
+	// the installation's first event, which tokens signed before there
+	// were events name that way (docs/EVENTS.md).
+	Event string
 }
 
 // Claims is the token payload.
@@ -53,6 +57,8 @@ type Claims struct {
 	// SV is the session version; tokens signed before it existed have
 	// none and count as version 0.
 	SV int64 `json:"sv,omitempty"`
+	// Evt is Identity.Event; absent for the first event.
+	Evt string `json:"evt,omitempty"`
 }
 
 // ErrInvalidToken covers every reason a token is refused; the reason is in
@@ -214,6 +220,7 @@ func (k *Keys) Sign(id Identity) (string, time.Time, error) {
 		Name: id.Name,
 		Role: id.Role,
 		SV:   id.SessionVersion,
+		Evt:  id.Event,
 	}
 	tok := jwt.NewWithClaims(jwt.SigningMethodRS256, claims)
 	tok.Header["kid"] = cur.kid
@@ -293,7 +300,7 @@ func (k *Keys) verify(ctx context.Context, token string) (Identity, string, time
 	if claims.Subject == "" || !(claims.Role.Valid() || claims.Role == guest.RoleBoard) {
 		return Identity{}, "", time.Time{}, fmt.Errorf("%w: missing subject or role", ErrInvalidToken)
 	}
-	id := Identity{GuestID: claims.Subject, Name: claims.Name, Role: claims.Role, SessionVersion: claims.SV}
+	id := Identity{GuestID: claims.Subject, Name: claims.Name, Role: claims.Role, SessionVersion: claims.SV, Event: claims.Evt}
 	if claims.IssuedAt != nil {
 		id.IssuedAt = claims.IssuedAt.Time
 	}

@@ -73,10 +73,12 @@ type ticketClaims struct {
 	IssuedAt int64  `json:"i,omitempty"`
 	Expires  int64  `json:"e"` // Unix milliseconds
 	Nonce    string `json:"n"`
+	// Event is Identity.Event: the socket hears that event's topics only.
+	Event string `json:"ev,omitempty"`
 }
 
 // maxTicketLen bounds what Redeem looks at: claims with a 64-character
-// guest id and a long role come to well under 400 characters.
+// guest id, an event id and a long role come to well under 450 characters.
 const maxTicketLen = 512
 
 // Issue makes a ticket for id.
@@ -87,6 +89,7 @@ func (t *Tickets) Issue(ctx context.Context, id Identity) (string, error) {
 		GuestID:        id.GuestID,
 		Role:           string(id.Role),
 		SessionVersion: id.SessionVersion,
+		Event:          id.Event,
 		Expires:        t.now().Add(t.ttl).UnixMilli(),
 		Nonce:          base64.RawURLEncoding.EncodeToString(nonce[:]),
 	}
@@ -122,7 +125,7 @@ func (t *Tickets) Redeem(ctx context.Context, ticket string) (Identity, error) {
 	if !fresh {
 		return Identity{}, fmt.Errorf("%w: already used", ErrBadTicket)
 	}
-	id := Identity{GuestID: c.GuestID, Role: guest.Role(c.Role), SessionVersion: c.SessionVersion}
+	id := Identity{GuestID: c.GuestID, Role: guest.Role(c.Role), SessionVersion: c.SessionVersion, Event: c.Event}
 	if c.IssuedAt != 0 {
 		id.IssuedAt = time.Unix(c.IssuedAt, 0)
 	}

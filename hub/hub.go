@@ -39,6 +39,10 @@ type Identity struct {
 	// only hands it to Config's Admit and Authorize.
 	Role string
 	Name string
+	// Scope is the application's name for the part of its world the
+	// holder belongs to (barhub: the event); like Role, the hub only
+	// hands it to Authorize.
+	Scope string
 }
 
 // TicketRedeemer turns a single-use WebSocket ticket into the identity it

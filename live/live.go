@@ -29,7 +29,38 @@ const (
 
 	guestTopicPrefix = "guest:"
 	maxGuestIDLen    = 64
+
+	// eventTopicPrefix starts the topics of every event but the first
+	// (InEvent).
+	eventTopicPrefix = "e/"
 )
+
+// InEvent returns topic as event's. The installation's first event, ""
+// here as in tokens, keeps the names the protocol always had, so its
+// clients and the tokens signed before there were events go on working;
+// every other event's topics are "e/{event}/{topic}", so one event's
+// sockets never hear another's and an instance's broker follows only the
+// events its sockets hold (docs/EVENTS.md).
+func InEvent(event, topic string) string {
+	if event == "" {
+		return topic
+	}
+	return eventTopicPrefix + event + "/" + topic
+}
+
+// EventOf splits topic into its event ("" for the first) and its name
+// within that event; ok is false when it names an event malformed.
+func EventOf(topic string) (event, name string, ok bool) {
+	rest, scoped := strings.CutPrefix(topic, eventTopicPrefix)
+	if !scoped {
+		return "", topic, true
+	}
+	event, name, ok = strings.Cut(rest, "/")
+	if !ok || !validGuestID(event) {
+		return "", "", false
+	}
+	return event, name, true
+}
 
 // GuestTopic returns the private topic of one guest: their orders,
 // recommendations and personal messages.
@@ -45,8 +76,14 @@ func GuestOf(topic string) (guestID string, ok bool) {
 	return id, true
 }
 
-// Exists reports whether topic is one of the protocol's topics.
+// Exists reports whether topic is one of the protocol's topics, in any
+// event.
 func Exists(topic string) bool {
+	_, name, ok := EventOf(topic)
+	return ok && existsInEvent(name)
+}
+
+func existsInEvent(topic string) bool {
 	switch topic {
 	case TopicGuests, TopicBar, TopicAdmin, TopicMenu, TopicBoard:
 		return true
@@ -82,12 +119,13 @@ func MayConnect(role guest.Role) bool {
 	return false
 }
 
-// MayHear reports whether the person (or board) guestID, signed in with
-// role, may subscribe to topic. The host hears everything; a guest only
-// their own private topic besides the shared ones; a board only the
-// board.
-func MayHear(role guest.Role, guestID, topic string) bool {
-	if !Exists(topic) {
+// MayHear reports whether the person (or board) guestID, signed in to
+// event with role, may subscribe to topic. Nobody hears another event's
+// topics. Within the event the host hears everything; a guest only their
+// own private topic besides the shared ones; a board only the board.
+func MayHear(role guest.Role, guestID, event, topic string) bool {
+	in, topic, ok := EventOf(topic)
+	if !ok || in != event || !existsInEvent(topic) {
 		return false
 	}
 	switch role {

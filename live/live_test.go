@@ -54,14 +54,61 @@ func TestMayHear(t *testing.T) {
 			for _, h := range tt.hears {
 				want = want || h == topic
 			}
-			if got := MayHear(tt.role, me, topic); got != want {
-				t.Errorf("MayHear(%q, %q, %q) = %v, want %v", tt.role, me, topic, got, want)
+			for _, event := range []string{"", "6b11aa00ff00ee00dd00cc00"} {
+				if got := MayHear(tt.role, me, event, InEvent(event, topic)); got != want {
+					t.Errorf("MayHear(%q, %q, %q, %q) = %v, want %v", tt.role, me, event, InEvent(event, topic), got, want)
+				}
 			}
 		}
 	}
 	// A guest with no id has no private topic to hear.
-	if MayHear(guest.RoleGuest, "", "guest:") {
+	if MayHear(guest.RoleGuest, "", "", "guest:") {
 		t.Error("a guest without an id may hear guest:")
+	}
+}
+
+// TestMayHearOnlyOwnEvent: whatever the role, a socket of one event hears
+// none of another event's topics, the first event's included.
+func TestMayHearOnlyOwnEvent(t *testing.T) {
+	const mine, other = "6b11aa00ff00ee00dd00cc00", "7c22bb11ee11dd11cc11bb11"
+	for _, role := range []guest.Role{guest.RoleGuest, guest.RoleBartender, guest.RoleAdmin, guest.RoleBoard} {
+		for _, topic := range []string{TopicGuests, TopicMenu, TopicBar, TopicAdmin, TopicBoard, GuestTopic("g1")} {
+			for _, tt := range []struct{ socket, topicEvent string }{
+				{mine, other}, {mine, ""}, {"", mine},
+			} {
+				if MayHear(role, "g1", tt.socket, InEvent(tt.topicEvent, topic)) {
+					t.Errorf("a %s of event %q may hear %q", role, tt.socket, InEvent(tt.topicEvent, topic))
+				}
+			}
+		}
+	}
+}
+
+func TestEventOf(t *testing.T) {
+	for _, tt := range []struct {
+		topic, event, name string
+		ok                 bool
+	}{
+		{"bar", "", "bar", true},
+		{"guest:g1", "", "guest:g1", true},
+		{"e/6b11/bar", "6b11", "bar", true},
+		{"e/6b11/guest:g1", "6b11", "guest:g1", true},
+		{"e/6b11", "", "", false},
+		{"e//bar", "", "", false},
+		{"e/a b/bar", "", "", false},
+	} {
+		event, name, ok := EventOf(tt.topic)
+		if event != tt.event || name != tt.name || ok != tt.ok {
+			t.Errorf("EventOf(%q) = %q, %q, %v; want %q, %q, %v", tt.topic, event, name, ok, tt.event, tt.name, tt.ok)
+		}
+		if tt.ok && InEvent(event, name) != tt.topic {
+			t.Errorf("InEvent(%q, %q) = %q, want %q", event, name, InEvent(event, name), tt.topic)
+		}
+	}
+	for topic, want := range map[string]bool{"e/6b11/bar": true, "e/6b11/guest:g1": true, "e/6b11/nope": false, "e/6b11/e/7c22/bar": false, "e/6b11": false} {
+		if Exists(topic) != want {
+			t.Errorf("Exists(%q) = %v, want %v", topic, !want, want)
+		}
 	}
 }
 

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"log/slog"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/redis/go-redis/v9"
@@ -30,7 +31,7 @@ func Rules(c hub.Config) hub.Config {
 		return nil
 	}
 	c.Authorize = func(id hub.Identity, topic string) error {
-		if !live.MayHear(guest.Role(id.Role), id.ID, topic) {
+		if !live.MayHear(guest.Role(id.Role), id.ID, id.Scope, topic) {
 			return hub.ErrForbidden
 		}
 		return nil
@@ -59,9 +60,55 @@ type Config struct {
 // Live is a started hub with the tickets and sessions that admit its
 // sockets.
 type Live struct {
-	Hub      *hub.Hub
-	Tickets  *auth.Tickets
+	Hub     *hub.Hub
+	Tickets *auth.Tickets
+	// Sessions is the first event's cache of its people's sessions.
 	Sessions *auth.Sessions
+
+	events *atomic.Pointer[SessionsOf]
+}
+
+// SessionsOf finds the session cache of another event's people, for the
+// sockets signed in to it (docs/EVENTS.md).
+type SessionsOf func(ctx context.Context, event string) (*auth.Sessions, error)
+
+// ServeEvents lets sockets of the installation's other events in, each
+// checked against its own event's people; until it is called only the
+// first event's are.
+func (l *Live) ServeEvents(of SessionsOf) { l.events.Store(&of) }
+
+// ForEvent is the hub as one event's publishers and listeners use it.
+func (l *Live) ForEvent(event string) EventHub { return EventHub{hub: l.Hub, event: event} }
+
+// EventHub is the hub seen from one event: the topics its users name are
+// that event's (live.InEvent), so the menu cache, the bar's queue and the
+// worker of one event publish and hear nothing of another's.
+type EventHub struct {
+	hub   *hub.Hub
+	event string
+}
+
+// Publish sends an event on the event's topic.
+func (e EventHub) Publish(ctx context.Context, topic, event string, data any) error {
+	return e.hub.Publish(ctx, live.InEvent(e.event, topic), event, data)
+}
+
+// PublishMany sends several on the event's topics, in one exchange.
+func (e EventHub) PublishMany(ctx context.Context, out []hub.Outgoing) error {
+	if e.event != "" {
+		scoped := make([]hub.Outgoing, len(out))
+		for i, o := range out {
+			o.Topic = live.InEvent(e.event, o.Topic)
+			scoped[i] = o
+		}
+		out = scoped
+	}
+	return e.hub.PublishMany(ctx, out)
+}
+
+// OnEvent hears the event's topic, from every instance.
+func (e EventHub) OnEvent(topic string, fn func(hub.Event)) {
+	e.hub.OnEvent(live.InEvent(e.event, topic), fn)
 }
 
 // Start builds the hub over st and starts it.
@@ -82,19 +129,21 @@ func Start(ctx context.Context, st *store.Store, cfg Config, logger *slog.Logger
 		return nil, err
 	}
 	sessions := auth.NewSessions(st, auth.SessionsConfig{})
-	h := hub.New(Rules(cfg.Hub), broker, redeemer{tickets, sessions}, logger)
+	events := new(atomic.Pointer[SessionsOf])
+	h := hub.New(Rules(cfg.Hub), broker, redeemer{tickets, sessions, events}, logger)
 	if err := h.Start(ctx); err != nil {
 		return nil, fmt.Errorf("start the live hub: %w", err)
 	}
 	h.OnPeopleChanged((&peopleAnnouncer{hub: h, log: logger}).changed)
-	return &Live{Hub: h, Tickets: tickets, Sessions: sessions}, nil
+	return &Live{Hub: h, Tickets: tickets, Sessions: sessions, events: events}, nil
 }
 
 // redeemer adapts auth's tickets to the hub's interface, checking the
 // holder's current state as every API request does.
 type redeemer struct {
-	t *auth.Tickets
-	s *auth.Sessions
+	t      *auth.Tickets
+	s      *auth.Sessions
+	events *atomic.Pointer[SessionsOf]
 }
 
 func (r redeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity, error) {
@@ -102,12 +151,22 @@ func (r redeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity
 	if err != nil {
 		return hub.Identity{}, err
 	}
+	sessions := r.s
+	if id.Event != "" {
+		of := r.events.Load()
+		if of == nil {
+			return hub.Identity{}, fmt.Errorf("ticket of event %s: %w", id.Event, auth.ErrSessionEnded)
+		}
+		if sessions, err = (*of)(ctx, id.Event); err != nil {
+			return hub.Identity{}, fmt.Errorf("ticket of event %s: %w", id.Event, err)
+		}
+	}
 	// A ticket issued before its holder's access changed opens nothing,
 	// and the socket gets the current role.
-	if id, err = r.s.Current(ctx, id); err != nil {
+	if id, err = sessions.Current(ctx, id); err != nil {
 		return hub.Identity{}, err
 	}
-	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name, Scope: id.Event}, nil
 }
 
 // peopleAnnouncer tells the host's desk, on TopicAdmin, how many people
