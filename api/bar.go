@@ -162,7 +162,8 @@ func (s *Server) optionalIdentity(r *http.Request) (auth.Identity, bool) {
 		return id, true
 	}
 	id, err := s.keys.Verify(r.Context(), tok)
-	if err != nil {
+	if err != nil || id.Event != s.event {
+		// Another event's token reads nothing of this one's.
 		return auth.Identity{}, false
 	}
 	s.bar.tokens.put(tok, id)

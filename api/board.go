@@ -151,7 +151,7 @@ func (s *Server) handleBoardLogin(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	tok, exp, err := s.keys.Sign(auth.Identity{GuestID: b.ID, Name: b.Name, Role: guest.RoleBoard})
+	tok, exp, err := s.keys.Sign(auth.Identity{GuestID: b.ID, Name: b.Name, Role: guest.RoleBoard, Event: s.event})
 	if err != nil {
 		s.fail(w, r, err)
 		return

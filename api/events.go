@@ -1,13 +1,92 @@
 package api
 
 import (
+	"context"
+	"errors"
 	"net/http"
+	"strings"
 	"time"
 
+	"github.com/go-chi/chi/v5"
+
 	"github.com/barhub/barhub/event"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/store"
 )
 
-// eventListing is one event of GET /api/admin/events.
+// Events is the installation's events as one event's API reaches the
+// others (docs/EVENTS.md). The first event is "" here, as in tokens.
+type Events interface {
+	// FirstID is the registry id of the installation's first event.
+	FirstID() string
+	// List returns the events in the host's order (event.Sort).
+	List(ctx context.Context) ([]event.Event, error)
+	// Runtime returns the event's API and data, started on first use;
+	// an unknown id is store.ErrNotFound.
+	Runtime(ctx context.Context, id string) (EventRuntime, error)
+	// Changed says the list changed (an event made, archived or
+	// deleted), so a cached list is read again.
+	Changed()
+}
+
+// EventRuntime is one event as it is served: its API and its data.
+type EventRuntime struct {
+	API   http.Handler
+	Store *store.Store
+}
+
+
+// eventKey is how a token names an event: "" for the first.
+func (s *Server) eventKey(id string) string {
+	if s.events != nil && id == s.events.FirstID() {
+		return ""
+	}
+	return id
+}
+
+// eventID is the registry id of the event a token names.
+func (s *Server) eventID(key string) string {
+	if key == "" && s.events != nil {
+		return s.events.FirstID()
+	}
+	return key
+}
+
+// toTokensEvent hands a request whose token was signed for another event
+// to that event's API, which routes it from the start: every route, its
+// store, its caches and its topics are that event's, so nothing a token
+// of one event asks can read or change another's. A token that does not
+// verify goes on here, where the route refuses it as it always has.
+func (s *Server) toTokensEvent(next http.Handler) http.Handler {
+	if s.events == nil {
+		return next
+	}
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !ok || token == "" {
+			next.ServeHTTP(w, r)
+			return
+		}
+		id, err := s.keys.Verify(r.Context(), token)
+		if err != nil || id.Event == s.event {
+			next.ServeHTTP(w, r)
+			return
+		}
+		rt, err := s.events.Runtime(r.Context(), id.Event)
+		if errors.Is(err, store.ErrNotFound) {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
+			s.writeError(w, r, http.StatusUnauthorized, "event_gone", "the event you signed in to no longer exists; please sign in again")
+			return
+		}
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		rt.API.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, nil)))
+	})
+}
+
+// eventListing is one event of GET /api/admin/events and /api/me/events.
 type eventListing struct {
 	ID       string       `json:"id"`
 	Name     string       `json:"name"`
@@ -15,8 +94,8 @@ type eventListing struct {
 	Timezone string       `json:"timezone"`
 	Location string       `json:"location"`
 	Status   event.Status `json:"status"`
-	// Current marks the event this server serves: today each server
-	// serves the event of the database it was started on (docs/EVENTS.md).
+	// Current marks the event the request was made in: the one its
+	// token was signed for.
 	Current bool `json:"current"`
 }
 
@@ -24,10 +103,32 @@ type eventsPage struct {
 	Events []eventListing `json:"events"`
 }
 
-// handleListEvents gives the host the installation's events, upcoming
-// first (the soonest first), then past ones (the most recent first).
+func (s *Server) listing(e event.Event) eventListing {
+	return eventListing{
+		ID: e.ID, Name: e.Name, StartsAt: e.StartsAt, Timezone: e.Timezone, Location: e.Location,
+		Status: e.Status, Current: s.eventKey(e.ID) == s.event,
+	}
+}
+
+// allEvents lists the installation's events; an API without others (a
+// test's, or one built before the runtime) lists its own store's.
+func (s *Server) allEvents(ctx context.Context) ([]event.Event, error) {
+	if s.events == nil {
+		return s.store.Events(ctx)
+	}
+	return s.events.List(ctx)
+}
+
+// handleListEvents gives the host the events they host, upcoming first
+// (the soonest first), then past ones (the most recent first). A host of
+// the first event hosts them all; a host of another event sees the
+// events they are invited to (docs/EVENTS.md, "Who hosts what").
 func (s *Server) handleListEvents(w http.ResponseWriter, r *http.Request) {
-	events, err := s.store.Events(r.Context())
+	if s.event != "" {
+		s.handleMyEvents(w, r)
+		return
+	}
+	events, err := s.allEvents(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -35,10 +136,160 @@ func (s *Server) handleListEvents(w http.ResponseWriter, r *http.Request) {
 	current := s.store.DB().Name()
 	page := eventsPage{Events: make([]eventListing, 0, len(events))}
 	for _, e := range events {
-		page.Events = append(page.Events, eventListing{
-			ID: e.ID, Name: e.Name, StartsAt: e.StartsAt, Timezone: e.Timezone, Location: e.Location,
-			Status: e.Status, Current: e.Database == current,
-		})
+		l := s.listing(e)
+		l.Current = e.Database == current
+		page.Events = append(page.Events, l)
 	}
 	writeJSON(w, http.StatusOK, page)
+}
+
+// handleMyEvents lists the events the signed-in person is invited to,
+// the next one first: the same person is the same guest id in each
+// event's list (docs/EVENTS.md, "People across events").
+func (s *Server) handleMyEvents(w http.ResponseWriter, r *http.Request) {
+	me := identity(r.Context())
+	events, err := s.allEvents(r.Context())
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	page := eventsPage{Events: []eventListing{}}
+	for _, e := range events {
+		if e.Status == event.Archived {
+			continue
+		}
+		if s.eventKey(e.ID) != s.event {
+			if _, err := s.guestIn(r.Context(), e.ID, me.GuestID); errors.Is(err, store.ErrNotFound) {
+				continue
+			} else if err != nil {
+				s.fail(w, r, err)
+				return
+			}
+		}
+		page.Events = append(page.Events, s.listing(e))
+	}
+	writeJSON(w, http.StatusOK, page)
+}
+
+// guestIn finds guestID in the event's list.
+func (s *Server) guestIn(ctx context.Context, eventID, guestID string) (guest.Guest, error) {
+	if s.eventKey(eventID) == s.event {
+		return s.store.GuestByID(ctx, guestID)
+	}
+	if s.events == nil {
+		return guest.Guest{}, store.ErrNotFound
+	}
+	rt, err := s.events.Runtime(ctx, s.eventKey(eventID))
+	if err != nil {
+		return guest.Guest{}, err
+	}
+	return rt.Store.GuestByID(ctx, guestID)
+}
+
+type switchRequest struct {
+	Event string `json:"event"`
+}
+
+type switchResponse struct {
+	loginResponse
+	Event eventListing `json:"event"`
+}
+
+// handleSwitchEvent trades the caller's token for one of another event
+// they are invited to, with the role they have there: one sign-in opens
+// every event of the same person.
+func (s *Server) handleSwitchEvent(w http.ResponseWriter, r *http.Request) {
+	var req switchRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	req.Event = strings.TrimSpace(req.Event)
+	if req.Event == "" {
+		s.fail(w, r, errBadRequest("missing_event", "say which event to switch to"))
+		return
+	}
+	me := identity(r.Context())
+	if me.Role == guest.RoleBoard {
+		s.writeError(w, r, http.StatusForbidden, "forbidden", "a pick-up board may only show the board")
+		return
+	}
+	e, err := s.findEvent(r.Context(), req.Event)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	g, err := s.guestIn(r.Context(), e.ID, me.GuestID)
+	if errors.Is(err, store.ErrNotFound) || (err == nil && e.Status == event.Archived) {
+		s.fail(w, r, &apiError{Status: http.StatusNotFound, Code: "not_invited", Message: "you are not invited to that event"})
+		return
+	}
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	id := identityOf(g)
+	id.Event = s.eventKey(e.ID)
+	token, exp, err := s.keys.Sign(id)
+	if err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	l := s.listing(e)
+	l.Current = true
+	writeJSON(w, http.StatusOK, switchResponse{loginResponse: loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g}, Event: l})
+}
+
+// findEvent finds a registered event by id; an unknown id is 404.
+func (s *Server) findEvent(ctx context.Context, id string) (event.Event, error) {
+	events, err := s.allEvents(ctx)
+	if err != nil {
+		return event.Event{}, err
+	}
+	for _, e := range events {
+		if e.ID == id {
+			return e, nil
+		}
+	}
+	return event.Event{}, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
+}
+
+// signInEvent finds the event a code and last name sign in to when the
+// installation has more than one: the first in the host's order (the
+// next upcoming first) whose list has the code under that name. It
+// returns "" for this server's own event or when none matches, so the
+// sign-in goes on here and fails or succeeds as it always has.
+func (s *Server) signInEvent(ctx context.Context, req loginBody) (EventRuntime, bool, error) {
+	if s.events == nil || s.event != "" {
+		return EventRuntime{}, false, nil
+	}
+	events, err := s.events.List(ctx)
+	if err != nil || len(events) < 2 {
+		return EventRuntime{}, false, err
+	}
+	for _, e := range events {
+		if e.Status == event.Archived {
+			continue
+		}
+		key := s.eventKey(e.ID)
+		st := s.store
+		var rt EventRuntime
+		if key != "" {
+			if rt, err = s.events.Runtime(ctx, key); err != nil {
+				return EventRuntime{}, false, err
+			}
+			st = rt.Store
+		}
+		g, err := st.GuestByCode(ctx, req.Code)
+		if errors.Is(err, store.ErrNotFound) {
+			continue
+		}
+		if err != nil {
+			return EventRuntime{}, false, err
+		}
+		if g.LastNameKey != "" && guest.NameKey(req.LastName) == g.LastNameKey {
+			return rt, key != "", nil
+		}
+	}
+	return EventRuntime{}, false, nil
 }

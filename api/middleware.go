@@ -193,6 +193,14 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", msg)
 			return
 		}
+		// Behind toTokensEvent only this event's tokens get here; without
+		// it (an API serving one event alone) another's are refused, so a
+		// token never acts on an event it was not signed for.
+		if id.Event != s.event {
+			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
+			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", "your sign-in is for another event; please sign in again")
+			return
+		}
 		// The request acts as its holder is now, not as the token says:
 		// a deleted guest or an ended session is refused, a new role
 		// applies at once. A small cache keeps this off the database.

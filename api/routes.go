@@ -12,7 +12,7 @@ import (
 // enforcement points: public, signed in (any role), bartender, admin.
 func (s *Server) routes() http.Handler {
 	r := chi.NewRouter()
-	r.Use(s.withBodyDeadline, withRequestID, s.withClientIP, s.observe, s.recoverer, s.checkInput)
+	r.Use(s.withBodyDeadline, withRequestID, s.withClientIP, s.observe, s.recoverer, s.toTokensEvent, s.checkInput)
 	r.NotFound(func(w http.ResponseWriter, r *http.Request) {
 		s.writeError(w, r, http.StatusNotFound, "not_found", "no such endpoint: "+r.Method+" "+r.URL.Path)
 	})
@@ -69,6 +69,8 @@ func (s *Server) routes() http.Handler {
 			r.Post("/ws/ticket", s.handleWSTicket)
 			r.With(s.recordAudit).Post("/auth/signout-everywhere", s.handleSignOutEverywhere)
 			r.Get("/me", s.handleMe)
+			r.Get("/me/events", s.handleMyEvents)
+			r.With(s.recordAudit).Post("/auth/switch", s.handleSwitchEvent)
 			r.Get("/rsvp", s.handleGetRSVP)
 			r.Get("/event.ics", s.handleEventICS)
 			r.With(s.recordAudit).Put("/rsvp", s.handlePutRSVP)

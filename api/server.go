@@ -155,6 +155,13 @@ type Deps struct {
 	// Host tells the host's devices when a waiting-list offer is accepted
 	// or expires (app.Host); nil tells no one.
 	Host app.HostTeller
+	// Event is the id of the event this API serves, "" for the
+	// installation's first (docs/EVENTS.md); its tokens carry it.
+	Event string
+	// Events reaches the installation's other events: a request whose
+	// token is another event's is served by that event's API. nil serves
+	// this event alone.
+	Events Events
 }
 
 // Server holds the dependencies the handlers use.
@@ -217,6 +224,10 @@ type Server struct {
 	challenge    challenger
 	placeOffered app.OfferNotifier
 	host         app.HostTeller
+
+	// The event served, and the others (events.go).
+	event  string
+	events Events
 }
 
 // New builds the API and returns its handler.
@@ -286,6 +297,7 @@ func New(d Deps) http.Handler {
 		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
 	s.placeOffered, s.host = d.PlaceOffered, d.Host
+	s.event, s.events = d.Event, d.Events
 	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {

@@ -1,12 +1,17 @@
 package api
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
+	"io"
 	"net/http"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/go-chi/chi/v5"
 
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/guest"
@@ -72,6 +77,26 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		s.writeThrottled(w, r, refused)
 		return
 	}
+	// With several events, the code may be another event's: that event
+	// signs the guest in, as if asked directly (docs/EVENTS.md).
+	rt, other, err := s.signInEvent(r.Context(), req)
+	if err != nil {
+		s.throttle.Succeeded(r.Context(), attempt) // not a failure of the guest's
+		s.fail(w, r, err)
+		return
+	}
+	if other {
+		s.throttle.Succeeded(r.Context(), attempt)
+		body, err := json.Marshal(req)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		r2 := r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, nil))
+		r2.Body, r2.ContentLength = io.NopCloser(bytes.NewReader(body)), int64(len(body))
+		rt.API.ServeHTTP(w, r2)
+		return
+	}
 	// Checked at once, even when the throttle gave a turn ahead: a right
 	// sign-in gives its turn back and goes in, and only a failure waits
 	// for its turn (auth.SignInThrottle).
@@ -94,7 +119,9 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	s.throttle.Succeeded(r.Context(), attempt)
-	token, exp, err := s.keys.Sign(identityOf(g))
+	id := identityOf(g)
+	id.Event = s.event
+	token, exp, err := s.keys.Sign(id)
 	if err != nil {
 		s.fail(w, r, err)
 		return
