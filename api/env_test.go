@@ -110,7 +110,7 @@ func (tt testTickets) RedeemTicket(ctx context.Context, ticket string) (hub.Iden
 			return hub.Identity{}, err
 		}
 	}
-	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name}, nil
+	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name, Scope: id.Event}, nil
 }
 
 // liveRules gives the test hub barhub's topics and who may hear them, as

@@ -19,7 +19,6 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
-	"github.com/barhub/barhub/activity"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/audit"
@@ -29,10 +28,8 @@ import (
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/jobs"
-	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/embedded"
-	"github.com/barhub/barhub/web"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -230,7 +227,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	if err != nil {
 		return err
 	}
-	live, tickets, sessions := lh.Hub, lh.Tickets, lh.Sessions
+	live := lh.Hub
 	registry.MustRegister(live.Collectors()...)
 
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -243,68 +240,22 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 		cfg.PublicURL = "http://" + ln.Addr().String()
 	}
 
-	activityRec := activity.New(a.store, activity.Config{Publish: live}, logger, registry)
-	go activityRec.Run(ctx)
-	// The periodic work: sweeps, recounts and repairs, each registered
-	// here or by its part, all stopped with ctx.
-	maint := jobs.NewMaintenance(logger)
-	scheduleSweeps(maint, a, logger)
-	// Every event worth a notification also goes to the guests' devices
-	// (docs/PUSH.md).
-	sender, err := startPush(ctx, a, registry, logger)
+	// Every event is served by a runtime of its own (events.go): the
+	// first, in the database barhub was started on, now; the others when
+	// a request first needs them.
+	inst := &installation{cfg: cfg, app: a, log: logger, rdb: rdb, live: lh, ready: ready, listenAddr: ln.Addr().String()}
+	events, err := newEventRuntimes(ctx, inst)
 	if err != nil {
 		return err
 	}
-	publish := push.Forward(live, sender)
-	host, err := startHost(cfg, a, sender, maint, logger)
+	first, err := inst.startEvent(ctx, a.store, "", registry, events)
 	if err != nil {
 		return err
 	}
-	bartender, err := startAI(ctx, cfg, a, live, publish, maint, registry, logger)
-	if err != nil {
-		return err
-	}
-	defer bartender.stop()
-
-	handler := api.New(api.Deps{
-		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, PublicMenu: cfg.PublicMenu, Version: version, TrustedProxies: cfg.TrustedProxies,
-			ListenAddr: ln.Addr().String(), LANAddrs: cfg.lanAddrs,
-			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
-			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
-			RegistrationWork: cfg.RegistrationWork,
-			// Guests never read the metrics: the guests' port serves
-			// them only to a scraper with the token.
-			Metrics: api.MetricsAccess{Off: true, Token: cfg.MetricsToken}},
-		Logger:  logger,
-		Store:   a.store,
-		Keys:    a.keys,
-		Tickets: tickets,
-		// Revocation: the same cache checks tickets and requests, and the
-		// hub carries ended sessions to every instance.
-		Sessions:   sessions,
-		SessionBus: live,
-		Publish:    publish,
-		Live:       live,
-		Presence:   live.Presence,
-		People:     live.People,
-		Activity:   activityRec,
-		Web:        web.Handler(),
-		Ready:      ready,
-		Registry:   registry,
-
-		// The AI bartender (worker.go).
-		AI:             bartender.api,
-		Mail:           bartender.mail,
-		OnDrinkCreated: bartender.onDrinkCreated,
-		// The host hears of waiting-list offers accepted or expired.
-		Host: host,
-		// Menu caches drop on every instance's menu events, the worker's
-		// image prompts included.
-		Bar:         barConfig(cfg, a.store, rdb, live),
-		Maintenance: maint,
-	})
-	stopMaint := runMaintenance(ctx, maint)
-	defer stopMaint()
+	events.first = first
+	defer events.stopAll()
+	lh.ServeEvents(events.sessionsOf)
+	handler, host := first.api, first.host
 
 	srv := &http.Server{
 		Handler:           handler,
@@ -391,17 +342,16 @@ func bootstrapAdmin(ctx context.Context, st *store.Store, stdout io.Writer) erro
 // scheduleSweeps registers the removal of what has expired (the store
 // rules use sweepers, not TTL indexes, because the embedded database has
 // none) and the recount of the host's figures.
-func scheduleSweeps(m *jobs.Maintenance, a *app, logger *slog.Logger) {
+func scheduleSweeps(m *jobs.Maintenance, st *store.Store, logger *slog.Logger) {
 	m.Every("sweep claims", time.Minute, func(ctx context.Context) error {
-		_, err := a.store.SweepClaims(ctx, time.Now().UTC())
+		_, err := st.SweepClaims(ctx, time.Now().UTC())
 		return err
 	})
 	m.Every("sweep audit log", time.Minute, func(ctx context.Context) error {
-		_, err := a.store.SweepAudit(ctx, time.Now().UTC().Add(-audit.Retention))
+		_, err := st.SweepAudit(ctx, time.Now().UTC().Add(-audit.Retention))
 		return err
 	})
-	m.Every("delete retired keys", time.Minute, a.keys.DeleteRetired)
-	m.Every("recount guest stats", statsRecountEvery, recountGuestStats(a.store, logger))
+	m.Every("recount guest stats", statsRecountEvery, recountGuestStats(st, logger))
 }
 
 // runMaintenance runs m until ctx ends or the returned function is

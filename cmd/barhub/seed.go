@@ -21,7 +21,7 @@ import (
 )
 
 // barConfig is the menu, ordering and bar part of serve's configuration.
-func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live *hub.Hub) api.BarConfig {
+func barConfig(cfg *config, st *store.Store, rdb *redis.Client, live api.EventSource) api.BarConfig {
 	return api.BarConfig{
 		Images:        photoStore(cfg, st),
 		RateBrowse:    cfg.RateBrowse,

@@ -45,7 +45,7 @@ type aiParts struct {
 // startAI picks Bedrock or the local implementations and, unless
 // --no-worker, starts a job runner in this process, and registers the
 // reminders' check with maint.
-func startAI(ctx context.Context, cfg *config, a *app, lh *hub.Hub, pub ai.Publisher, maint *jobs.Maintenance, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
+func startAI(ctx context.Context, cfg *config, a *app, lh ai.Publisher, pub ai.Publisher, maint *jobs.Maintenance, reg prometheus.Registerer, logger *slog.Logger) (*aiParts, error) {
 	model, err := newModel(ctx, cfg, logger)
 	if err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func newImageModel(ctx context.Context, cfg *config, chat ai.Model, logger *slog
 // for a runner slot behind image prompts, e-mails or other guests' model
 // calls, and one that finds every model slot busy is answered locally in
 // milliseconds.
-func newRunner(cfg *config, st *store.Store, lh *hub.Hub, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+func newRunner(cfg *config, st *store.Store, lh ai.Publisher, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
 		Logger:     logger,
@@ -216,7 +216,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	sender, err := startPush(ctx, a, reg, logger)
+	sender, err := startPush(ctx, a, a.store, reg, logger)
 	if err != nil {
 		return err
 	}
@@ -368,7 +368,7 @@ func (g guestView) PastOrders(ctx context.Context, guestID string) ([]ai.PastOrd
 // menu cache that the drink changed.
 type promptSink struct {
 	st   *store.Store
-	live *hub.Hub
+	live ai.Publisher
 	log  *slog.Logger
 }
 
@@ -388,7 +388,7 @@ func (p promptSink) SaveImagePrompt(ctx context.Context, drinkID string, ip ai.I
 type pictureStore struct {
 	st     *store.Store
 	photos images.Store
-	live   *hub.Hub
+	live   ai.Publisher
 	log    *slog.Logger
 }
 
@@ -437,7 +437,9 @@ func (p pictureStore) SaveGenerated(ctx context.Context, drinkID string, img []b
 
 // startPush loads (on first start, makes) the Web Push keys and starts
 // the sender that notifies guests' devices until ctx ends (docs/PUSH.md).
-func startPush(ctx context.Context, a *app, reg prometheus.Registerer, logger *slog.Logger) (*push.Sender, error) {
+// The keys are the installation's, in the control database (a.store);
+// the subscriptions are the event's, in st.
+func startPush(ctx context.Context, a *app, st *store.Store, reg prometheus.Registerer, logger *slog.Logger) (*push.Sender, error) {
 	keys, err := a.store.VAPIDKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("web push keys: %w", err)
@@ -449,7 +451,7 @@ func startPush(ctx context.Context, a *app, reg prometheus.Registerer, logger *s
 	translate := func(lang, key string, vars map[string]any) (string, bool) {
 		return cat.Text(language.Make(lang), key, vars)
 	}
-	s := push.New(a.store, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy(), Translate: translate}, logger, reg)
+	s := push.New(st, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy(), Translate: translate}, logger, reg)
 	go s.Run(ctx)
 	return s, nil
 }

@@ -1,0 +1,310 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"sync"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"github.com/redis/go-redis/v9"
+
+	"github.com/barhub/barhub/activity"
+	"github.com/barhub/barhub/api"
+	barapp "github.com/barhub/barhub/app"
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/cmd/internal/livehub"
+	"github.com/barhub/barhub/event"
+	"github.com/barhub/barhub/jobs"
+	"github.com/barhub/barhub/push"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/web"
+)
+
+// installation is what every event of a running barhub shares: the
+// control database and its keys, Redis, the live hub and the checks of
+// /readyz (docs/EVENTS.md).
+type installation struct {
+	cfg        *config
+	app        *app
+	log        *slog.Logger
+	rdb        *redis.Client
+	live       *livehub.Live
+	ready      map[string]api.Pinger
+	listenAddr string
+}
+
+// eventRuntime is one event as serve runs it: its store, its API and the
+// parts behind it (activity, sweeps, push, the host's notices, the AI
+// worker), each on the event's own database and topics.
+type eventRuntime struct {
+	store    *store.Store
+	api      http.Handler
+	host     *barapp.Host
+	sessions *auth.Sessions
+	stop     func()
+}
+
+// startEvent starts the runtime of the event whose data is in st; key is
+// "" for the first event, whose metrics are the process's (reg), else the
+// event's id. Its parts stop when ctx ends or stop is called.
+func (in *installation) startEvent(ctx context.Context, st *store.Store, key string, reg *prometheus.Registry, events api.Events) (*eventRuntime, error) {
+	ctx, cancel := context.WithCancel(ctx)
+	cfg, logger := in.cfg, in.log
+	if key != "" {
+		logger = logger.With("event", key)
+	}
+	// The parts that take the store take the event's; the keys stay the
+	// installation's.
+	ev := *in.app
+	ev.store = st
+	lh := in.live.ForEvent(key)
+	sessions := in.live.Sessions
+	if key != "" {
+		sessions = auth.NewSessions(st, auth.SessionsConfig{})
+	}
+	rt := &eventRuntime{store: st, sessions: sessions}
+	var stops []func()
+	rt.stop = func() {
+		cancel()
+		for i := len(stops) - 1; i >= 0; i-- {
+			stops[i]()
+		}
+	}
+	fail := func(err error) (*eventRuntime, error) {
+		rt.stop()
+		return nil, err
+	}
+
+	activityRec := activity.New(st, activity.Config{Publish: lh}, logger, reg)
+	go activityRec.Run(ctx)
+	// The periodic work: sweeps, recounts and repairs, each registered
+	// here or by its part, all stopped with ctx.
+	maint := jobs.NewMaintenance(logger)
+	scheduleSweeps(maint, st, logger)
+	if key == "" {
+		maint.Every("delete retired keys", time.Minute, in.app.keys.DeleteRetired)
+	}
+	// Every event worth a notification also goes to the guests' devices
+	// (docs/PUSH.md).
+	sender, err := startPush(ctx, in.app, st, reg, logger)
+	if err != nil {
+		return fail(err)
+	}
+	publish := push.Forward(lh, sender)
+	host, err := startHost(cfg, &ev, sender, maint, logger)
+	if err != nil {
+		return fail(err)
+	}
+	rt.host = host
+	bartender, err := startAI(ctx, cfg, &ev, lh, publish, maint, reg, logger)
+	if err != nil {
+		return fail(err)
+	}
+	stops = append(stops, bartender.stop)
+
+	rt.api = api.New(api.Deps{
+		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, PublicMenu: cfg.PublicMenu, Version: version, TrustedProxies: cfg.TrustedProxies,
+			ListenAddr: in.listenAddr, LANAddrs: cfg.lanAddrs,
+			SignIn:             auth.DefaultSignInPolicy(cfg.LoginFailures, cfg.LoginWindow),
+			WSTicketsPerMinute: cfg.WSTicketsPerMinute, PushKey: sender.PublicKey(), PushPolicy: cfg.pushPolicy(),
+			RegistrationWork: cfg.RegistrationWork,
+			// Guests never read the metrics: the guests' port serves
+			// them only to a scraper with the token.
+			Metrics: api.MetricsAccess{Off: true, Token: cfg.MetricsToken}},
+		Logger:  logger,
+		Store:   st,
+		Keys:    in.app.keys,
+		Tickets: in.live.Tickets,
+		// Revocation: the same cache checks tickets and requests, and the
+		// hub carries ended sessions to every instance.
+		Sessions:   sessions,
+		SessionBus: in.live.Hub,
+		Publish:    publish,
+		Live:       in.live.Hub,
+		Presence:   in.live.Hub.Presence,
+		People:     in.live.Hub.People,
+		Activity:   activityRec,
+		Web:        web.Handler(),
+		Ready:      in.ready,
+		Registry:   reg,
+
+		// The AI bartender (worker.go).
+		AI:             bartender.api,
+		Mail:           bartender.mail,
+		OnDrinkCreated: bartender.onDrinkCreated,
+		// The host hears of waiting-list offers accepted or expired.
+		Host: host,
+		// Menu caches drop on every instance's menu events, the worker's
+		// image prompts included.
+		Bar:         barConfig(cfg, st, in.rdb, lh),
+		Maintenance: maint,
+		Event:       key,
+		Events:      events,
+	})
+	stops = append(stops, runMaintenance(ctx, maint))
+	return rt, nil
+}
+
+// listFresh is how long the list of events is trusted: an event made on
+// another instance is signed in to here within it.
+const listFresh = 5 * time.Second
+
+// eventRuntimes is the installation's events for the API (api.Events):
+// the list, read from the registry and cached briefly, and the runtime of
+// each event, started the first time a request needs it and kept while
+// the process runs.
+type eventRuntimes struct {
+	ctx     context.Context
+	in      *installation
+	first   *eventRuntime
+	firstID string
+
+	mu       sync.Mutex
+	running  map[string]*eventStart
+	list     []event.Event
+	listRead time.Time
+}
+
+type eventStart struct {
+	done chan struct{}
+	rt   *eventRuntime
+	err  error
+}
+
+func newEventRuntimes(ctx context.Context, in *installation) (*eventRuntimes, error) {
+	first, err := in.app.store.EnsureFirstEvent(ctx)
+	if err != nil {
+		return nil, fmt.Errorf("the first event: %w", err)
+	}
+	return &eventRuntimes{ctx: context.WithoutCancel(ctx), in: in, firstID: first.ID, running: make(map[string]*eventStart)}, nil
+}
+
+// FirstID is the first event's registry id.
+func (e *eventRuntimes) FirstID() string { return e.firstID }
+
+// List returns the events in the host's order.
+func (e *eventRuntimes) List(ctx context.Context) ([]event.Event, error) {
+	e.mu.Lock()
+	if e.list != nil && time.Since(e.listRead) < listFresh {
+		list := e.list
+		e.mu.Unlock()
+		return list, nil
+	}
+	e.mu.Unlock()
+	list, err := e.in.app.store.Events(ctx)
+	if err != nil {
+		return nil, err
+	}
+	e.mu.Lock()
+	e.list, e.listRead = list, time.Now()
+	e.mu.Unlock()
+	return list, nil
+}
+
+// Changed drops the cached list.
+func (e *eventRuntimes) Changed() {
+	e.mu.Lock()
+	e.list = nil
+	e.mu.Unlock()
+}
+
+// Runtime returns the event's API and store, starting it once however
+// many requests ask at the same time.
+func (e *eventRuntimes) Runtime(ctx context.Context, id string) (api.EventRuntime, error) {
+	rt, err := e.runtime(ctx, id)
+	if err != nil {
+		return api.EventRuntime{}, err
+	}
+	return api.EventRuntime{API: rt.api, Store: rt.store}, nil
+}
+
+func (e *eventRuntimes) runtime(ctx context.Context, id string) (*eventRuntime, error) {
+	if id == "" {
+		return e.first, nil
+	}
+	e.mu.Lock()
+	s, ok := e.running[id]
+	if !ok {
+		s = &eventStart{done: make(chan struct{})}
+		e.running[id] = s
+		go func() {
+			defer close(s.done)
+			s.rt, s.err = e.start(id)
+			if s.err != nil {
+				// The next request tries again: the event may exist by
+				// then, or the database answer.
+				e.mu.Lock()
+				delete(e.running, id)
+				e.mu.Unlock()
+			}
+		}()
+	}
+	e.mu.Unlock()
+	select {
+	case <-s.done:
+		return s.rt, s.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+func (e *eventRuntimes) start(id string) (*eventRuntime, error) {
+	ev, err := e.in.app.store.Event(e.ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	if ev.Database == e.in.app.store.DB().Name() {
+		return e.first, nil
+	}
+	st, err := e.in.app.store.OpenEvent(e.ctx, ev.Database)
+	if err != nil {
+		return nil, fmt.Errorf("open event %s: %w", id, err)
+	}
+	// Each event's metrics in a registry of its own: the process's
+	// /metrics counts every request once, where it arrived.
+	rt, err := e.in.startEvent(e.ctx, st, id, prometheus.NewRegistry(), e)
+	if err != nil {
+		st.Close(context.Background())
+		return nil, err
+	}
+	stop := rt.stop
+	rt.stop = func() {
+		stop()
+		st.Close(context.Background())
+	}
+	e.in.log.Info("event started", "event", id, "name", ev.Name, "database", ev.Database)
+	return rt, nil
+}
+
+// sessionsOf gives the hub the session cache of an event's people.
+func (e *eventRuntimes) sessionsOf(ctx context.Context, id string) (*auth.Sessions, error) {
+	rt, err := e.runtime(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return nil, fmt.Errorf("%w: no event %s", auth.ErrSessionEnded, id)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return rt.sessions, nil
+}
+
+// stopAll stops every runtime, the first last.
+func (e *eventRuntimes) stopAll() {
+	e.mu.Lock()
+	running := e.running
+	e.running = map[string]*eventStart{}
+	e.mu.Unlock()
+	for _, s := range running {
+		<-s.done
+		if s.rt != nil && s.rt != e.first {
+			s.rt.stop()
+		}
+	}
+	if e.first != nil {
+		e.first.stop()
+	}
+}
