@@ -47,6 +47,8 @@ var policy = map[string]access{
 	"POST /api/ws/ticket":                          signedIn,
 	"POST /api/auth/signout-everywhere":            signedIn,
 	"GET /api/me":                                  signedIn,
+	"GET /api/me/events":                           signedIn,
+	"POST /api/auth/switch":                        signedIn,
 	"GET /api/rsvp":                                signedIn,
 	"PUT /api/rsvp":                                signedIn,
 	"POST /api/dietary/read":                       signedIn,

@@ -1,0 +1,294 @@
+package api
+
+import (
+	"bytes"
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"net/http"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"go.mongodb.org/mongo-driver/v2/bson"
+
+	"github.com/barhub/barhub/auth"
+	"github.com/barhub/barhub/event"
+	"github.com/barhub/barhub/guest"
+	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
+)
+
+// Two events' registry ids in the tests: the first ("" in tokens) and
+// another.
+const (
+	firstEventID  = "aaaaaaaaaaaaaaaaaaaaaaaa"
+	secondEventID = "bbbbbbbbbbbbbbbbbbbbbbbb"
+)
+
+// twoEvents is api.Events over two test APIs, as serve's runtimes are.
+type twoEvents struct {
+	first, second EventRuntime
+}
+
+func (e *twoEvents) FirstID() string { return firstEventID }
+func (e *twoEvents) Changed()        {}
+
+func (e *twoEvents) List(ctx context.Context) ([]event.Event, error) {
+	var list []event.Event
+	for _, ev := range []struct {
+		id string
+		st *store.Store
+	}{{firstEventID, e.first.Store}, {secondEventID, e.second.Store}} {
+		s, err := ev.st.Settings(ctx)
+		if err != nil {
+			return nil, err
+		}
+		list = append(list, event.Event{ID: ev.id, Name: s.EventName, StartsAt: s.EventDate, Timezone: s.Timezone,
+			Database: ev.st.DB().Name(), Status: event.StatusAt(s.EventDate, false, time.Now())})
+	}
+	event.Sort(list)
+	return list, nil
+}
+
+func (e *twoEvents) Runtime(_ context.Context, id string) (EventRuntime, error) {
+	switch id {
+	case "":
+		return e.first, nil
+	case secondEventID:
+		return e.second, nil
+	}
+	return EventRuntime{}, store.ErrNotFound
+}
+
+// eventHub is the test hub as one event's API publishes to it.
+type eventHub struct {
+	h     *hub.Hub
+	event string
+}
+
+func (p eventHub) Publish(ctx context.Context, topic, ev string, data any) error {
+	return p.h.Publish(ctx, scopedTopic(p.event, topic), ev, data)
+}
+
+func (p eventHub) PublishMany(ctx context.Context, out []hub.Outgoing) error {
+	scoped := make([]hub.Outgoing, len(out))
+	for i, o := range out {
+		o.Topic = scopedTopic(p.event, o.Topic)
+		scoped[i] = o
+	}
+	return p.h.PublishMany(ctx, scoped)
+}
+
+func (p eventHub) OnEvent(topic string, fn func(hub.Event)) {
+	p.h.OnEvent(scopedTopic(p.event, topic), fn)
+}
+
+func scopedTopic(event, topic string) string {
+	if event == "" {
+		return topic
+	}
+	return "e/" + event + "/" + topic
+}
+
+// eventParty is one event's people, signed in to it, and what they made.
+type eventParty struct {
+	*barEnv
+	event   string
+	marker  string
+	board   string
+	orderID string
+}
+
+// twoEventEnv starts the first event's API, which every request reaches,
+// and a second event's on its own database behind it, sharing the keys
+// and the hub as serve's runtimes do.
+func twoEventEnv(t *testing.T) (first, second *eventParty) {
+	t.Helper()
+	events := &twoEvents{}
+	a := newTestEnv(t, func(d *Deps) { d.Events = events })
+	b := newTestEnvOn(t, storetest.New(t), func(d *Deps) {
+		d.Keys, d.Tickets, d.Event, d.Events = a.keys, a.deps.Tickets, secondEventID, events
+		d.Publish, d.Live, d.SessionBus = eventHub{a.hub, secondEventID}, a.hub, a.hub
+		d.Bar.Events = eventHub{a.hub, secondEventID}
+	})
+	b.keys = a.keys
+	events.first = EventRuntime{API: a.srv.Config.Handler, Store: a.store}
+	events.second = EventRuntime{API: b.srv.Config.Handler, Store: b.store}
+	party := func(e *testEnv, event, marker string) *eventParty {
+		ctx := context.Background()
+		if _, err := e.store.SaveSettings(ctx, guest.Settings{EventName: marker + " night", Timezone: "UTC"}); err != nil {
+			t.Fatal(err)
+		}
+		p := &eventParty{barEnv: barEnvOf(e), event: event, marker: marker}
+		// People whose names say their event.
+		p.guest = e.addGuest(guest.Guest{FirstName: marker, LastName: marker + "Guest"})
+		p.bartender = e.addGuest(guest.Guest{FirstName: marker, LastName: marker + "Bar", Role: guest.RoleBartender})
+		p.admin = e.addGuest(guest.Guest{FirstName: marker, LastName: marker + "Host", Role: guest.RoleAdmin})
+		p.gTok, p.bTok, p.aTok = p.sign(p.guest), p.sign(p.bartender), p.sign(p.admin)
+		b, _, err := e.store.CreateBoard(ctx, marker+" board", "test")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.board, _, err = e.keys.Sign(auth.Identity{GuestID: b.ID, Name: b.Name, Role: guest.RoleBoard, Event: event}); err != nil {
+			t.Fatal(err)
+		}
+		p.orderID = p.order(p.gTok, 201, one("daiquiri")).ID
+		return p
+	}
+	return party(a, "", "Alpha"), party(b, secondEventID, "Bravo")
+}
+
+// sign signs a token for g in the party's event.
+func (p *eventParty) sign(g guest.Guest) string {
+	p.t.Helper()
+	id := identityOf(g)
+	id.Event = p.event
+	tok, _, err := p.keys.Sign(id)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return tok
+}
+
+// secrets are the strings of this event nobody of another may read.
+func (p *eventParty) secrets() []string {
+	return []string{p.marker, p.guest.ID, p.guest.Code, p.bartender.ID, p.bartender.Code, p.admin.ID, p.admin.Code, p.orderID}
+}
+
+// fingerprint sums every document of every collection of the event's
+// database: equal sums, nothing written.
+func fingerprint(t *testing.T, st *store.Store) map[string]string {
+	t.Helper()
+	ctx := context.Background()
+	names, err := st.DB().ListCollectionNames(ctx, bson.D{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sums := map[string]string{}
+	for _, name := range names {
+		cur, err := st.DB().Collection(name).Find(ctx, bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var docs []string
+		for cur.Next(ctx) {
+			docs = append(docs, cur.Current.String())
+		}
+		if err := cur.Err(); err != nil {
+			t.Fatal(err)
+		}
+		sort.Strings(docs)
+		sum := sha256.Sum256([]byte(strings.Join(docs, "\n")))
+		sums[name] = hex.EncodeToString(sum[:])
+	}
+	return sums
+}
+
+// TestEveryRouteAcrossEvents calls every route as every role of one
+// event (guest, bartender, host, pick-up board) with the ids of the
+// other event's guests, orders, drinks and boards, through the server
+// every request reaches, both ways. Nothing of the other event may be in
+// any answer, and its database must be unchanged to the byte.
+func TestEveryRouteAcrossEvents(t *testing.T) {
+	first, second := twoEventEnv(t)
+	for _, tt := range []struct{ me, other *eventParty }{{second, first}, {first, second}} {
+		t.Run(tt.me.marker+" reaches for "+tt.other.marker, func(t *testing.T) {
+			before := fingerprint(t, tt.other.store)
+			tokens := map[string]string{"guest": tt.me.gTok, "bartender": tt.me.bTok, "admin": tt.me.aTok, "board": tt.me.board}
+			ids := []string{tt.other.guest.ID, tt.other.orderID, tt.other.admin.ID}
+			for _, route := range walkRoutes(t, first.srv.Config.Handler) {
+				if route == "GET /ws" {
+					continue
+				}
+				method, pattern, _ := strings.Cut(route, " ")
+				for _, id := range ids {
+					path := strings.NewReplacer("{id}", id, "{action}", "start", "{ingredient}", "lime",
+						"{name}", id+".jpg", "{file}", id+".png", "{token}", id).Replace(pattern)
+					for who, tok := range tokens {
+						// Through the entry server, as a browser would.
+						status, body := first.do(method, path, tok, map[string]any{})
+						if status >= 500 {
+							t.Errorf("%s as %s with %s: %d: %s", route, who, id, status, body)
+						}
+						secrets := tt.other.secrets()
+						if route == "GET /api/admin/events" && who == "admin" && tt.me.event == "" {
+							// The first event's hosts host every event: they
+							// list the others' names, and nothing more.
+							secrets = secrets[1:]
+						}
+						for _, s := range secrets {
+							if bytes.Contains(body, []byte(s)) {
+								t.Errorf("%s %s as %s of %s: the answer holds %q of %s: %s", method, path, who, tt.me.marker, s, tt.other.marker, body)
+							}
+						}
+						if route == "POST /api/auth/signout-everywhere" {
+							tt.me.gTok, tt.me.bTok, tt.me.aTok = tt.me.resign(tt.me.guest), tt.me.resign(tt.me.bartender), tt.me.resign(tt.me.admin)
+							tokens["guest"], tokens["bartender"], tokens["admin"] = tt.me.gTok, tt.me.bTok, tt.me.aTok
+						}
+					}
+				}
+			}
+			after := fingerprint(t, tt.other.store)
+			for name, sum := range before {
+				if after[name] != sum {
+					t.Errorf("%s's %s changed under %s's requests", tt.other.marker, name, tt.me.marker)
+				}
+			}
+			for name := range after {
+				if _, ok := before[name]; !ok {
+					t.Errorf("%s's requests made %s's collection %s", tt.me.marker, tt.other.marker, name)
+				}
+			}
+		})
+	}
+}
+
+// resign signs g in again after "sign out everywhere" ended their tokens.
+func (p *eventParty) resign(g guest.Guest) string {
+	p.t.Helper()
+	g, err := p.store.GuestByID(context.Background(), g.ID)
+	if err != nil {
+		p.t.Fatal(err)
+	}
+	return p.sign(g)
+}
+
+// TestTokenIsServedByItsEvent: whichever route, a token is answered from
+// its own event's data, and a token of an event that is gone, or of
+// another event at an API serving one alone, is refused.
+func TestTokenIsServedByItsEvent(t *testing.T) {
+	first, second := twoEventEnv(t)
+	for _, p := range []*eventParty{first, second} {
+		status, body := first.do("GET", "/api/me", p.gTok, nil)
+		if status != http.StatusOK || !bytes.Contains(body, []byte(p.marker+"Guest")) {
+			t.Errorf("GET /api/me as %s's guest: %d %s", p.marker, status, body)
+		}
+		status, body = first.do("GET", "/api/bar/queue", p.bTok, nil)
+		if status != http.StatusOK || !bytes.Contains(body, []byte(p.orderID)) {
+			t.Errorf("GET /api/bar/queue as %s's bartender: %d, want its order %s: %s", p.marker, status, p.orderID, body)
+		}
+		status, body = first.do("GET", "/api/event", p.gTok, nil)
+		if status != http.StatusOK || !bytes.Contains(body, []byte(p.marker+" night")) {
+			t.Errorf("GET /api/event as %s's guest: %d %s", p.marker, status, body)
+		}
+	}
+	id := identityOf(second.guest)
+	id.Event = "cccccccccccccccccccccccc"
+	gone, _, err := first.keys.Sign(id)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if status, body := first.do("GET", "/api/me", gone, nil); status != http.StatusUnauthorized || errorCode(t, body) != "event_gone" {
+		t.Errorf("a token of an event that is gone: %d %s, want 401 event_gone", status, body)
+	}
+	// An API that serves one event alone refuses another event's token
+	// rather than answer it from the wrong data.
+	alone := newTestEnvOn(t, first.store, func(d *Deps) { d.Keys = first.keys })
+	alone.keys = first.keys
+	if status, body := alone.do("GET", "/api/me", second.gTok, nil); status != http.StatusUnauthorized {
+		t.Errorf("another event's token at an API of one event: %d %s, want 401", status, body)
+	}
+}
