@@ -199,6 +199,10 @@ func (s *Server) handleJWKS(w http.ResponseWriter, r *http.Request) {
 type ticketResponse struct {
 	Ticket    string `json:"ticket"`
 	ExpiresIn int    `json:"expiresIn"`
+	// TopicPrefix starts the names of the event's topics on the wire
+	// ("e/{event}/"), absent for the first event's (live.InEvent): the
+	// web apps name topics as always and add it when they subscribe.
+	TopicPrefix string `json:"topicPrefix,omitempty"`
 }
 
 // handleWSTicket trades the bearer token for a one-time ticket, so the
@@ -212,7 +216,7 @@ func (s *Server) handleWSTicket(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, err)
 		return
 	}
-	writeJSON(w, http.StatusOK, ticketResponse{Ticket: t, ExpiresIn: int(s.tickets.TTL().Seconds())})
+	writeJSON(w, http.StatusOK, ticketResponse{Ticket: t, ExpiresIn: int(s.tickets.TTL().Seconds()), TopicPrefix: live.InEvent(s.event, "")})
 }
 
 // handleMe returns the signed-in person, fresh from the store.

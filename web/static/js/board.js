@@ -168,7 +168,7 @@ function startLive() {
     storage: null,
     getTicket: async () => {
       try {
-        return (await call("POST", "/api/board/ws/ticket")).ticket;
+        return await call("POST", "/api/board/ws/ticket");
       } catch (err) {
         throw err instanceof Revoked ? new LiveAuthError(err.message) : err;
       }

@@ -34,7 +34,8 @@ const CLOSE_SLOW_CONSUMER = 4000;
 const CLOSE_SESSION_ENDED = 4001;
 const CLOSE_TOO_MANY = 4008;
 
-// defaultGetTicket trades the signed-in token for a one-time WebSocket ticket.
+// defaultGetTicket trades the signed-in token for a one-time WebSocket ticket
+// ({ticket, topicPrefix}).
 async function defaultGetTicket() {
   const token = localStorage.getItem(KEY_TOKEN);
   if (!token) throw new LiveAuthError("not signed in");
@@ -44,8 +45,7 @@ async function defaultGetTicket() {
   });
   if (res.status === 401 || res.status === 403) throw new LiveAuthError("sign-in expired");
   if (!res.ok) throw new Error(`ticket request failed with ${res.status}`);
-  const body = await res.json();
-  return body.ticket;
+  return res.json();
 }
 
 export class LiveAuthError extends Error {
@@ -70,15 +70,25 @@ function load(storage, key) {
 }
 
 // connect opens the live connection and keeps it open until close().
-// Options: getTicket (async, returns a ticket), url (ticket → WebSocket URL),
-// storage (where seqs persist; sessionStorage by default).
+// Options: getTicket (async, returns a ticket, or the ticket route's answer
+// {ticket, topicPrefix}), url (ticket → WebSocket URL), storage (where seqs
+// persist; sessionStorage by default).
+//
+// Pages name topics as the protocol always has ("bar", "guest:<id>"). The
+// events of an installation's other events travel as "e/<event>/bar": the
+// ticket's topicPrefix says so, and it is added and taken off here, so a page
+// never hears another event's topics and never needs to know (docs/EVENTS.md).
 export function connect(options = {}) {
   const getTicket = options.getTicket || defaultGetTicket;
   const urlFor = options.url || defaultURL;
   const storage = options.storage === undefined ? globalThis.sessionStorage : options.storage;
 
-  const topics = new Set();
-  const seqs = load(storage, KEY_SEQ); // topic → last seq seen
+  const topics = new Set(); // as the page names them
+  // The wire's names: the event's prefix (from the ticket) and the topic.
+  let prefix = "";
+  const wire = (topic) => prefix + topic;
+  const local = (topic) => (prefix && typeof topic === "string" && topic.startsWith(prefix) ? topic.slice(prefix.length) : topic);
+  const seqs = load(storage, KEY_SEQ); // wire topic → last seq seen
   const epochs = load(storage, KEY_EPOCH); // topic → epoch of that seq
   const handlers = new Map(); // event name or "*" → Set of fn
   const resyncHandlers = new Map(); // topic or "*" → Set of fn
@@ -119,7 +129,8 @@ export function connect(options = {}) {
     if (ws && ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(msg));
   }
 
-  function sendSubscribe(topic) {
+  function sendSubscribe(name) {
+    const topic = wire(name);
     const msg = { type: "subscribe", topic };
     if (Number.isSafeInteger(seqs[topic])) {
       // "<epoch>:<seq>" lets the server tell a seq of a lost history from
@@ -160,7 +171,7 @@ export function connect(options = {}) {
         if (!Number.isSafeInteger(seqs[msg.topic])) setPosition(msg.topic, msg.epoch, msg.seq);
         break;
       case "event":
-        if (!topics.has(msg.topic)) break;
+        if (!topics.has(local(msg.topic))) break;
         // A repeat is an event of the same epoch at or before the last seq;
         // the server announces a new epoch with a resync first.
         if (
@@ -170,14 +181,14 @@ export function connect(options = {}) {
         )
           break;
         setPosition(msg.topic, msg.epoch, msg.seq);
-        emit(handlers, msg.event, msg.data, msg);
+        emit(handlers, msg.event, msg.data, { ...msg, topic: local(msg.topic) });
         break;
       case "resync":
         setPosition(msg.topic, msg.epoch, msg.seq);
-        emit(resyncHandlers, msg.topic, msg.topic);
+        emit(resyncHandlers, local(msg.topic), local(msg.topic));
         break;
       case "error":
-        for (const fn of errorHandlers) safeCall(fn, msg);
+        for (const fn of errorHandlers) safeCall(fn, { ...msg, topic: local(msg.topic) });
         break;
       default:
         // pong, and message types from newer servers.
@@ -194,7 +205,9 @@ export function connect(options = {}) {
     setStatus(offline() ? "offline" : attempt === 0 ? "connecting" : "reconnecting");
     let ticket;
     try {
-      ticket = await getTicket();
+      const t = await getTicket();
+      ticket = typeof t === "string" ? t : t.ticket;
+      prefix = (typeof t === "object" && t.topicPrefix) || "";
     } catch (err) {
       if (err instanceof LiveAuthError) {
         setStatus("unauthorized");
@@ -337,10 +350,10 @@ export function connect(options = {}) {
     },
     unsubscribe(topic) {
       if (!topics.delete(topic)) return;
-      delete seqs[topic];
-      delete epochs[topic];
+      delete seqs[wire(topic)];
+      delete epochs[wire(topic)];
       saveSeqs();
-      send({ type: "unsubscribe", topic });
+      send({ type: "unsubscribe", topic: wire(topic) });
     },
     // on calls fn(data, msg) for every event named name ("order.ready"),
     // or every event with "*". Returns a function that removes it.
@@ -369,10 +382,10 @@ export function connect(options = {}) {
     // lastSeq returns the last seq seen on topic; lastEpoch the epoch it
     // counts in.
     lastSeq(topic) {
-      return seqs[topic];
+      return seqs[wire(topic)];
     },
     lastEpoch(topic) {
-      return epochs[topic];
+      return epochs[wire(topic)];
     },
     get status() {
       return status;
