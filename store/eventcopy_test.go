@@ -129,6 +129,19 @@ func writeEvening(t *testing.T, s *store.Store) evening {
 	if _, err := s.RecordActivity(ctx, []store.Activity{{GuestID: p["Sam"].ID, LastLogin: ptr(time.Now())}}); err != nil {
 		t.Fatal(err)
 	}
+	if err := s.SetInvite(ctx, p["Ada"].ID, guest.Invite{How: guest.InviteEmail, At: time.Now(), Status: guest.InviteSent}); err != nil {
+		t.Fatal(err)
+	}
+	walkIn := guest.Guest{ID: store.NewID(), FirstName: "Wes", LastName: "Walk", Source: guest.SourceWalkIn, WalkIn: &guest.WalkIn{At: time.Now(), By: "Hal Host"}}
+	if _, created, err := s.AddWalkIn(ctx, walkIn); err != nil || !created {
+		t.Fatalf("walk-in: created %v, %v", created, err)
+	}
+	if err := s.SaveRegistration(ctx, &guest.Registration{ID: "rae", FirstName: "Rae", LastName: "Reg", Email: "rae@example.com", Status: guest.RegWaiting, Seq: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if ok, err := s.TakePlaces(ctx, 2, 40); err != nil || !ok {
+		t.Fatalf("take places: %v, %v", ok, err)
+	}
 	ev := evening{oldCode: p["Bob"].Code, drink: "negroni", photo: "negroni.jpg"}
 	if _, err := s.RegenerateCode(ctx, p["Bob"].ID); err != nil {
 		t.Fatal(err)
@@ -156,6 +169,12 @@ func writeEvening(t *testing.T, s *store.Store) evening {
 	}
 	if g := ev.guests["Dee"]; g.CheckedInAt == nil || g.ArrivedHeads != 1 {
 		t.Fatalf("Dee's check-in was not stored: %+v", g)
+	}
+	if g := ev.guests["Ada"]; g.Invite == nil {
+		t.Fatalf("Ada's invitation was not stored: %+v", g)
+	}
+	if g := ev.guests["Wes"]; !g.IsWalkIn() || g.WalkIn == nil {
+		t.Fatalf("the walk-in was not stored: %+v", g)
 	}
 	if g := ev.guests["Bob"]; g.SessionVersion == 0 || g.Code == ev.oldCode {
 		t.Fatalf("Bob's new code was not stored: %+v", g)
@@ -205,7 +224,7 @@ func TestCreateEventCopiesGuestsWithAnswersReset(t *testing.T) {
 		}
 		if g.Status != guest.StatusPending || g.Heads() != 0 || g.ExtraGuests != 0 || g.RSVPDate != nil || g.RSVPBy != "" ||
 			g.LastLogin != nil || g.LastAccess != nil || g.CheckedInAt != nil || g.CheckedInBy != "" || g.ArrivedHeads != 0 ||
-			g.Invite != nil || g.SessionVersion != 0 {
+			g.Invite != nil || g.SessionVersion != 0 || g.Source != "" || g.WalkIn != nil {
 			t.Errorf("%s's answers were not reset: %+v", name, g)
 		}
 		byCode, err := e.GuestByCode(ctx, was.Code)
@@ -225,15 +244,15 @@ func TestCreateEventCopiesGuestsWithAnswersReset(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Ada, Bob, Cy, Sam, Dee: the admin and the bartender do not attend.
-	if stats.Invited != 5 || stats.Pending != 5 || stats.Coming != 0 || stats.ComingHeads != 0 || stats.Declined != 0 ||
-		stats.CheckedIn != 0 || stats.NeverLoggedIn != 5 || stats.Expected != 6 {
+	// Ada, Bob, Cy, Sam, Dee, Wes: the admin and the bartender do not attend.
+	if stats.Invited != 6 || stats.Pending != 6 || stats.Coming != 0 || stats.ComingHeads != 0 || stats.Declined != 0 ||
+		stats.CheckedIn != 0 || stats.NeverLoggedIn != 6 || stats.Expected != 7 {
 		t.Errorf("new event's stats = %+v", stats.Counts)
 	}
-	if list, total, err := e.ListGuests(ctx, store.GuestQuery{}); err != nil || total != 7 || len(list) != 7 {
+	if list, total, err := e.ListGuests(ctx, store.GuestQuery{}); err != nil || total != 8 || len(list) != 8 {
 		t.Errorf("host's list: %d of %d, %v", len(list), total, err)
 	}
-	if list, total, err := e.ListGuests(ctx, store.GuestQuery{Status: guest.StatusPending}); err != nil || total != 5 || len(list) != 5 {
+	if list, total, err := e.ListGuests(ctx, store.GuestQuery{Status: guest.StatusPending}); err != nil || total != 6 || len(list) != 6 {
 		t.Errorf("host's list of pending guests: %d of %d, %v", len(list), total, err)
 	}
 
@@ -280,6 +299,9 @@ func TestCreateEventCopiesGuestsWithAnswersReset(t *testing.T) {
 		if n, err := e.DB().Collection(name).CountDocuments(ctx, filter); err != nil || n != 0 {
 			t.Errorf("collection %s of the new event holds %d documents (%v)", name, n, err)
 		}
+	}
+	if p, err := e.RegistrationPlaces(ctx); err != nil || p.Taken != 0 {
+		t.Errorf("new event's registration places = %+v, %v", p, err)
 	}
 	if n, err := s.DB().Collection("orders").CountDocuments(ctx, bson.D{}); err != nil || n != 1 {
 		t.Errorf("the first event's orders: %d, %v", n, err)
