@@ -151,6 +151,17 @@ func (s *Store) copyGuests(ctx context.Context, src *mongo.Database, all bool) e
 		resetAnswers(&gs[i], now)
 	}
 	codes = slices.DeleteFunc(codes, func(c codeDoc) bool { return !ids[c.GuestID] })
+	// A guest whose code has no reservation (written by other code than
+	// this package's) gets one, or the code would sign nobody in.
+	reserved := make(map[string]bool, len(codes))
+	for _, c := range codes {
+		reserved[c.Code] = true
+	}
+	for _, g := range gs {
+		if g.Code != "" && !reserved[g.Code] {
+			codes = append(codes, codeDoc{Code: g.Code, GuestID: g.ID, At: now})
+		}
+	}
 
 	defer s.guestWrites.begin()()
 	if err := insertCopies(ctx, s, collCodes, codes); err != nil {
