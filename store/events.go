@@ -20,6 +20,19 @@ import (
 // moving a document.
 const collEvents = "events"
 
+// ErrControlEvent is returned for what cannot be done to the control
+// event, the one whose database holds the registry: deleting it, or
+// opening it a second time beside the store that serves it.
+var ErrControlEvent = errors.New("the control event")
+
+// ErrInvalidEvent is returned when a new event's details are wrong; the
+// error also wraps a *guest.FieldError naming the field.
+var ErrInvalidEvent = errors.New("invalid event")
+
+// eventDatabaseInfix joins the control database's name and an event's id
+// into the name of that event's database.
+const eventDatabaseInfix = "_e_"
+
 // eventDoc is one row of the registry. An event's name, time, place and
 // time zone are not here: they are its settings, read from its own
 // database, so the list can never disagree with the settings page.
@@ -128,4 +141,114 @@ func (s *Store) eventOf(ctx context.Context, doc eventDoc) (event.Event, error) 
 		Status:    event.StatusAt(st.EventDate, doc.Archived, time.Now()),
 		CreatedAt: doc.CreatedAt,
 	}, nil
+}
+
+// OpenEvent returns a store on database, another database of the same
+// server: it shares s's client (no connection pool of its own), gate,
+// watchdog and logger, and has every per-database state of its own (the
+// guest index, ticket numbers, write turns, locks, and, when s is its
+// database's only writer, the in-memory state of single.go). It makes the
+// indexes of that database but registers nothing: events are registered
+// by CreateEvent. Close gives back its tickets and leaves the connection
+// to s.
+//
+// database may not be s's own: two stores on one database would each
+// keep its own copy of what a single writer holds in memory.
+func (s *Store) OpenEvent(ctx context.Context, database string) (*Store, error) {
+	if database == "" {
+		return nil, errors.New("open event: no database named")
+	}
+	if database == s.db.Name() {
+		return nil, fmt.Errorf("open event database %s: it is this store's own: %w", database, ErrControlEvent)
+	}
+	e := &Store{
+		client:     s.client,
+		db:         s.client.Database(database),
+		gate:       s.gate,
+		log:        s.log,
+		onMongoDB:  s.onMongoDB,
+		calls:      s.calls,
+		instance:   s.instance,
+		stuckAfter: s.stuckAfter,
+		shared:     true,
+	}
+	if s.single != nil {
+		e.single = &single{}
+	}
+	if err := e.EnsureIndexes(ctx); err != nil {
+		return nil, fmt.Errorf("open event database %s: %w", database, err)
+	}
+	return e, nil
+}
+
+// Event returns the registry row id, filled in from its settings; an
+// unknown id is ErrNotFound.
+func (s *Store) Event(ctx context.Context, id string) (event.Event, error) {
+	doc, err := s.eventByID(ctx, id)
+	if err != nil {
+		return event.Event{}, err
+	}
+	return s.eventOf(ctx, doc)
+}
+
+// ControlEvent returns the event of s's own database, registering it
+// first if need be (EnsureFirstEvent).
+func (s *Store) ControlEvent(ctx context.Context) (event.Event, error) {
+	return s.EnsureFirstEvent(ctx)
+}
+
+func (s *Store) eventByID(ctx context.Context, id string) (eventDoc, error) {
+	return findByID[eventDoc](ctx, s, collEvents, "event", id)
+}
+
+// SetEventArchived archives the event id, or brings it back; an unknown
+// id is ErrNotFound.
+func (s *Store) SetEventArchived(ctx context.Context, id string, archived bool) error {
+	var res *mongo.UpdateResult
+	err := s.retry(ctx, onBusy, func() (err error) {
+		res, err = s.coll(collEvents).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
+			bson.D{{Key: "$set", Value: bson.D{{Key: "archived", Value: archived}}}})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("archive event %s: %w", id, err)
+	}
+	if res.MatchedCount == 0 {
+		return fmt.Errorf("archive event %s: %w", id, ErrNotFound)
+	}
+	return nil
+}
+
+// DeleteEvent drops the database of the event id, then its registry row.
+// The control event, whose database holds the registry, is refused
+// (ErrControlEvent); an unknown id is ErrNotFound. A failure between the
+// two steps leaves the row, so the host sees the event and deletes it
+// again.
+func (s *Store) DeleteEvent(ctx context.Context, id string) error {
+	doc, err := s.eventByID(ctx, id)
+	if err != nil {
+		return fmt.Errorf("delete event: %w", err)
+	}
+	if doc.Database == s.db.Name() {
+		return fmt.Errorf("delete event %s: %w", id, ErrControlEvent)
+	}
+	if err := s.dropEvent(ctx, doc); err != nil {
+		return fmt.Errorf("delete event %s: %w", id, err)
+	}
+	return nil
+}
+
+// dropEvent drops doc's database, then removes doc from the registry.
+func (s *Store) dropEvent(ctx context.Context, doc eventDoc) error {
+	if err := s.client.Database(doc.Database).Drop(ctx); err != nil {
+		return fmt.Errorf("drop database %s: %w", doc.Database, err)
+	}
+	err := s.retry(ctx, onBusy, func() error {
+		_, err := s.coll(collEvents).DeleteOne(ctx, bson.D{{Key: "_id", Value: doc.ID}})
+		return err
+	})
+	if err != nil {
+		return fmt.Errorf("remove registry row: %w", err)
+	}
+	return nil
 }

@@ -2,6 +2,7 @@ package store_test
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 	"slices"
 	"sync"
@@ -299,5 +300,170 @@ func TestEventsFollowTheSettings(t *testing.T) {
 				t.Errorf("event %+v, want id %s with settings %+v, %s", e, id, tt.settings, tt.wantStatus)
 			}
 		})
+	}
+}
+
+func TestOpenEventIsolation(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	ev := createEvent(t, s, store.NewEvent{From: controlEvent(t, s).ID, Name: "Event B"})
+	e, err := s.OpenEvent(ctx, ev.Database)
+	if err != nil {
+		t.Fatal(err)
+	}
+	inB := &guest.Guest{FirstName: "Bea", LastName: "Bee"}
+	inA := &guest.Guest{FirstName: "Alf", LastName: "Aye"}
+	for _, w := range []struct {
+		s *store.Store
+		g *guest.Guest
+	}{{e, inB}, {s, inA}} {
+		if err := w.s.CreateGuest(ctx, w.g); err != nil {
+			t.Fatal(err)
+		}
+		if err := w.s.CreateOrder(ctx, newOrder("o-"+w.g.FirstName, w.g.ID, order.Queued, t0)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name  string
+		s     *store.Store
+		own   *guest.Guest
+		other *guest.Guest
+	}{{"control", s, inA, inB}, {"event B", e, inB, inA}} {
+		if _, err := c.s.GuestByID(ctx, c.other.ID); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s sees the other event's guest: %v", c.name, err)
+		}
+		if _, err := c.s.GuestByCode(ctx, c.other.Code); !errors.Is(err, store.ErrNotFound) {
+			t.Errorf("%s signs in the other event's code: %v", c.name, err)
+		}
+		if os, err := c.s.OrdersByGuest(ctx, c.other.ID, 10); err != nil || len(os) != 0 {
+			t.Errorf("%s sees the other event's orders: %v, %v", c.name, os, err)
+		}
+		if os, err := c.s.OrdersByGuest(ctx, c.own.ID, 10); err != nil || len(os) != 1 {
+			t.Errorf("%s's own orders: %v, %v", c.name, os, err)
+		}
+		if st, err := c.s.Stats(ctx); err != nil || st.Invited != 1 {
+			t.Errorf("%s's stats = %+v, %v", c.name, st.Counts, err)
+		}
+	}
+	if err := e.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("control store after closing event B: %v", err)
+	}
+	if err := s.CreateGuest(ctx, &guest.Guest{FirstName: "Cid", LastName: "See"}); err != nil {
+		t.Fatalf("control store after closing event B: %v", err)
+	}
+	if _, err := s.OpenEvent(ctx, s.DB().Name()); !errors.Is(err, store.ErrControlEvent) {
+		t.Errorf("opening the control database again = %v, want ErrControlEvent", err)
+	}
+}
+
+func TestOpenEventSingleProcess(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.SingleProcess(t, "")
+	ev := createEvent(t, s, store.NewEvent{From: controlEvent(t, s).ID, Name: "Event B"})
+	e := openEvent(t, s, ev)
+	if !e.SingleProcess() {
+		t.Error("an event store of a single-process store is not single-process")
+	}
+	g := &guest.Guest{FirstName: "Bea", LastName: "Bee"}
+	if err := e.CreateGuest(ctx, g); err != nil {
+		t.Fatal(err)
+	}
+	if err := e.CreateOrder(ctx, newOrder("o1", g.ID, order.Queued, t0)); err != nil {
+		t.Fatal(err)
+	}
+	if os, err := e.OrdersByGuest(ctx, g.ID, 10); err != nil || len(os) != 1 {
+		t.Errorf("event B's orders: %v, %v", os, err)
+	}
+	if os, err := s.OrdersByGuest(ctx, g.ID, 10); err != nil || len(os) != 0 {
+		t.Errorf("control sees event B's orders: %v, %v", os, err)
+	}
+	if err := e.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if err := s.Ping(ctx); err != nil {
+		t.Fatalf("control store after closing event B: %v", err)
+	}
+}
+
+func TestDeleteEvent(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	control := controlEvent(t, s)
+	ev := createEvent(t, s, store.NewEvent{From: control.ID, Name: "Short-lived", Guests: true})
+	dbs := func() []string {
+		names, err := s.DB().Client().ListDatabaseNames(ctx, bson.D{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return names
+	}
+	if !slices.Contains(dbs(), ev.Database) {
+		t.Fatalf("database %s missing before the delete", ev.Database)
+	}
+	if err := s.DeleteEvent(ctx, ev.ID); err != nil {
+		t.Fatal(err)
+	}
+	if slices.Contains(dbs(), ev.Database) {
+		t.Errorf("database %s still there", ev.Database)
+	}
+	if _, err := s.Event(ctx, ev.ID); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("Event after delete = %v, want ErrNotFound", err)
+	}
+	for _, c := range []struct {
+		name string
+		id   string
+		want error
+	}{
+		{"control", control.ID, store.ErrControlEvent},
+		{"deleted", ev.ID, store.ErrNotFound},
+		{"unknown", store.NewID(), store.ErrNotFound},
+	} {
+		if err := s.DeleteEvent(ctx, c.id); !errors.Is(err, c.want) {
+			t.Errorf("delete %s = %v, want %v", c.name, err, c.want)
+		}
+	}
+	if evs, err := s.Events(ctx); err != nil || len(evs) != 1 || evs[0].ID != control.ID {
+		t.Errorf("events after delete = %+v, %v", evs, err)
+	}
+	if !slices.Contains(dbs(), s.DB().Name()) {
+		t.Error("the control database went too")
+	}
+}
+
+func TestSetEventArchived(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.New(t)
+	ev := createEvent(t, s, store.NewEvent{From: controlEvent(t, s).ID, Name: "Old one"})
+	statusOf := func() event.Status {
+		evs, err := s.Events(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range evs {
+			if e.ID == ev.ID {
+				return e.Status
+			}
+		}
+		t.Fatalf("event %s not listed", ev.ID)
+		return ""
+	}
+	for _, archived := range []bool{true, false, true} {
+		if err := s.SetEventArchived(ctx, ev.ID, archived); err != nil {
+			t.Fatal(err)
+		}
+		want := event.Upcoming
+		if archived {
+			want = event.Archived
+		}
+		if got := statusOf(); got != want {
+			t.Errorf("archived %v: status %s, want %s", archived, got, want)
+		}
+	}
+	if err := s.SetEventArchived(ctx, store.NewID(), true); !errors.Is(err, store.ErrNotFound) {
+		t.Errorf("archive an unknown event = %v, want ErrNotFound", err)
 	}
 }

@@ -100,6 +100,9 @@ type Store struct {
 	instance string
 	// stuckAfter is Config.StuckAfter (watchdog.go).
 	stuckAfter time.Duration
+	// shared marks a store opened by OpenEvent on its owner's client:
+	// closing it leaves the client, and the owner's OnClose, to the owner.
+	shared bool
 }
 
 // Open connects to the configured database and makes sure every index
@@ -173,9 +176,13 @@ func (s *Store) DB() *mongo.Database { return s.db }
 func (s *Store) SingleProcess() bool { return s.single != nil }
 
 // Close gives back the ticket numbers claimed but not handed out,
-// disconnects, then runs Config.OnClose.
+// disconnects, then runs Config.OnClose. A store of OpenEvent only gives
+// back its tickets: the connection is its owner's.
 func (s *Store) Close(ctx context.Context) error {
 	err := s.returnUnusedTickets(ctx)
+	if s.shared {
+		return err
+	}
 	err = errors.Join(err, s.client.Disconnect(ctx))
 	if s.onClose != nil {
 		s.onClose()
