@@ -34,6 +34,9 @@ var systemActions = []string{app.ActionRegistrationOffer, app.ActionRegistration
 
 var auditActions = map[string]string{
 	"POST /api/admin/guests":                       "guest.create",
+	"POST /api/admin/events":                       "event.create",
+	"PUT /api/admin/events/{id}/archived":          "event.archive",
+	"DELETE /api/admin/events/{id}":                "event.delete",
 	"PUT /api/admin/guests/{id}":                   "guest.update",
 	"DELETE /api/admin/guests/{id}":                "guest.delete",
 	"POST /api/admin/guests/{id}/code":             "guest.code",

@@ -9,6 +9,7 @@ import (
 
 	"github.com/go-chi/chi/v5"
 
+	"github.com/barhub/barhub/audit"
 	"github.com/barhub/barhub/event"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/store"
@@ -24,9 +25,10 @@ type Events interface {
 	// Runtime returns the event's API and data, started on first use;
 	// an unknown id is store.ErrNotFound.
 	Runtime(ctx context.Context, id string) (EventRuntime, error)
-	// Changed says the list changed (an event made, archived or
-	// deleted), so a cached list is read again.
-	Changed()
+	// Changed says event id was made, archived or deleted ("" for a
+	// new one): the cached list is read again, and id's runtime, if
+	// running, stops, so the next request finds it as it is now.
+	Changed(id string)
 }
 
 // EventRuntime is one event as it is served: its API and its data.
@@ -34,7 +36,6 @@ type EventRuntime struct {
 	API   http.Handler
 	Store *store.Store
 }
-
 
 // eventKey is how a token names an event: "" for the first.
 func (s *Server) eventKey(id string) string {
@@ -72,14 +73,31 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		rt, err := s.events.Runtime(r.Context(), id.Event)
-		if errors.Is(err, store.ErrNotFound) {
+		e, err := s.findEvent(r.Context(), s.eventID(id.Event))
+		var ae *apiError
+		if errors.As(err, &ae) && ae.Code == "no_such_event" {
+			// Made on another instance since this one read the list, or
+			// deleted: read the list again to tell.
+			s.events.Changed("")
+			e, err = s.findEvent(r.Context(), s.eventID(id.Event))
+		}
+		var rt EventRuntime
+		if err == nil {
+			rt, err = s.events.Runtime(r.Context(), id.Event)
+		}
+		if errors.As(err, &ae) && ae.Code == "no_such_event" || errors.Is(err, store.ErrNotFound) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
 			s.writeError(w, r, http.StatusUnauthorized, "event_gone", "the event you signed in to no longer exists; please sign in again")
 			return
 		}
 		if err != nil {
 			s.fail(w, r, err)
+			return
+		}
+		// An archived event is kept for its hosts to read: its reports
+		// and exports. Nothing in it changes any more.
+		if e.Status == event.Archived && !(id.Role == guest.RoleAdmin && (r.Method == http.MethodGet || r.Method == http.MethodHead)) {
+			s.writeError(w, r, http.StatusConflict, "event_archived", "this event is archived: its hosts can still read it, and nothing in it changes")
 			return
 		}
 		rt.API.ServeHTTP(w, r.WithContext(context.WithValue(r.Context(), chi.RouteCtxKey, nil)))
@@ -292,4 +310,153 @@ func (s *Server) signInEvent(ctx context.Context, req loginBody) (EventRuntime, 
 		}
 	}
 	return EventRuntime{}, false, nil
+}
+
+// newEventRequest is the host's "new event from this one".
+type newEventRequest struct {
+	// From is the event copied; empty is the one the host is in.
+	From     string     `json:"from"`
+	Name     string     `json:"name"`
+	StartsAt *time.Time `json:"startsAt"`
+	// What to copy: the guest list (answers reset), the menu, and the
+	// settings besides the name and date. The hosts always come along.
+	Guests   bool `json:"guests"`
+	Menu     bool `json:"menu"`
+	Settings bool `json:"settings"`
+}
+
+// hostsAll refuses what only a host of every event may do: make, archive
+// and delete events. Those are the first event's hosts (docs/EVENTS.md).
+func (s *Server) hostsAll(w http.ResponseWriter, r *http.Request) bool {
+	if s.event == "" {
+		return true
+	}
+	s.writeError(w, r, http.StatusForbidden, "forbidden", "only a host of every event (a host of the first event) may make, archive or delete events")
+	return false
+}
+
+// handleCreateEvent makes a new event from an existing one: a database of
+// its own with the hosts, and the guest list (answers reset), the menu and
+// the settings the host picked (store.CreateEvent).
+func (s *Server) handleCreateEvent(w http.ResponseWriter, r *http.Request) {
+	if !s.hostsAll(w, r) {
+		return
+	}
+	var req newEventRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	from := req.From
+	if from == "" {
+		from = s.eventID(s.event)
+	}
+	if from == "" {
+		first, err := s.store.EnsureFirstEvent(ctx)
+		if err != nil {
+			s.fail(w, r, err)
+			return
+		}
+		from = first.ID
+	}
+	e, err := s.store.CreateEvent(ctx, store.NewEvent{From: from, Name: req.Name, StartsAt: req.StartsAt,
+		Guests: req.Guests, Menu: req.Menu, Settings: req.Settings})
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		s.fail(w, r, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"})
+		return
+	case err != nil:
+		s.fail(w, r, fieldError(err))
+		return
+	}
+	if s.events != nil {
+		s.events.Changed("")
+	}
+	audit.SetSubject(ctx, e.ID)
+	audit.Note(ctx, "name", e.Name)
+	audit.Note(ctx, "from", from)
+	writeJSON(w, http.StatusCreated, s.listing(e))
+}
+
+type archiveRequest struct {
+	Archived bool `json:"archived"`
+}
+
+// handleArchiveEvent archives an event or brings it back. An archived
+// event is read-only: its hosts may still read it (reports, exports) and
+// nobody signs in to it (toTokensEvent).
+func (s *Server) handleArchiveEvent(w http.ResponseWriter, r *http.Request) {
+	if !s.hostsAll(w, r) {
+		return
+	}
+	var req archiveRequest
+	if err := decode(r, &req); err != nil {
+		s.fail(w, r, err)
+		return
+	}
+	ctx := r.Context()
+	id := chi.URLParam(r, "id")
+	if s.eventKey(id) == "" {
+		s.fail(w, r, errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted"))
+		return
+	}
+	if err := s.store.SetEventArchived(ctx, id, req.Archived); err != nil {
+		s.fail(w, r, eventError(err))
+		return
+	}
+	if s.events != nil {
+		s.events.Changed(id)
+	}
+	e, err := s.store.Event(ctx, id)
+	if err != nil {
+		s.fail(w, r, eventError(err))
+		return
+	}
+	audit.SetSubject(ctx, id)
+	audit.Note(ctx, "name", e.Name)
+	audit.Note(ctx, "archived", req.Archived)
+	writeJSON(w, http.StatusOK, s.listing(e))
+}
+
+// handleDeleteEvent deletes an event with all its data. Its runtime stops
+// first, so nothing writes to the database being dropped.
+func (s *Server) handleDeleteEvent(w http.ResponseWriter, r *http.Request) {
+	if !s.hostsAll(w, r) {
+		return
+	}
+	ctx := r.Context()
+	id := chi.URLParam(r, "id")
+	if s.eventKey(id) == "" {
+		s.fail(w, r, errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted"))
+		return
+	}
+	e, err := s.store.Event(ctx, id)
+	if err != nil {
+		s.fail(w, r, eventError(err))
+		return
+	}
+	if s.events != nil {
+		s.events.Changed(id)
+	}
+	if err := s.store.DeleteEvent(ctx, id); err != nil {
+		s.fail(w, r, eventError(err))
+		return
+	}
+	if s.events != nil {
+		s.events.Changed(id)
+	}
+	audit.SetSubject(ctx, id)
+	audit.Note(ctx, "name", e.Name)
+	w.WriteHeader(http.StatusNoContent)
+}
+
+func eventError(err error) error {
+	switch {
+	case errors.Is(err, store.ErrNotFound):
+		return &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
+	case errors.Is(err, store.ErrControlEvent):
+		return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
+	}
+	return err
 }

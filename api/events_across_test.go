@@ -34,7 +34,7 @@ type twoEvents struct {
 }
 
 func (e *twoEvents) FirstID() string { return firstEventID }
-func (e *twoEvents) Changed()        {}
+func (e *twoEvents) Changed(string)  {}
 
 func (e *twoEvents) List(ctx context.Context) ([]event.Event, error) {
 	var list []event.Event

@@ -304,7 +304,7 @@ var Areas = map[string][]string{
 	"menu":   {"drink"},
 	"bar":    {"stock", "drink_stock", "board", "plan"},
 	"mail":   {"invitation", "reminder", "public_url"},
-	"event":  {"settings", "announcement"},
+	"event":  {"settings", "announcement", "event"},
 	"system": {"appkey", "job", "notifications", "unmapped"},
 }
 

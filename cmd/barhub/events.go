@@ -205,11 +205,20 @@ func (e *eventRuntimes) List(ctx context.Context) ([]event.Event, error) {
 	return list, nil
 }
 
-// Changed drops the cached list.
-func (e *eventRuntimes) Changed() {
+// Changed drops the cached list and stops id's runtime, if it runs, so
+// the next request starts it afresh or finds the event gone.
+func (e *eventRuntimes) Changed(id string) {
 	e.mu.Lock()
 	e.list = nil
+	s, running := e.running[id]
+	delete(e.running, id)
 	e.mu.Unlock()
+	if running && id != "" {
+		<-s.done
+		if s.rt != nil && s.rt != e.first {
+			s.rt.stop()
+		}
+	}
 }
 
 // Runtime returns the event's API and store, starting it once however
@@ -278,6 +287,25 @@ func (e *eventRuntimes) start(id string) (*eventRuntime, error) {
 	}
 	e.in.log.Info("event started", "event", id, "name", ev.Name, "database", ev.Database)
 	return rt, nil
+}
+
+// startAll starts the runtime of every event not archived, so their
+// reminders, the host's notices and their sweeps run after a restart
+// before anyone asks for them.
+func (e *eventRuntimes) startAll() {
+	list, err := e.List(e.ctx)
+	if err != nil {
+		e.in.log.Warn("start the events", "err", err)
+		return
+	}
+	for _, ev := range list {
+		if ev.Status == event.Archived || ev.ID == e.firstID {
+			continue
+		}
+		if _, err := e.runtime(e.ctx, ev.ID); err != nil {
+			e.in.log.Warn("start event", "event", ev.ID, "err", err)
+		}
+	}
 }
 
 // sessionsOf gives the hub the session cache of an event's people.

@@ -255,6 +255,7 @@ func serve(ctx context.Context, args []string, getenv func(string) string, stdou
 	events.first = first
 	defer events.stopAll()
 	lh.ServeEvents(events.sessionsOf)
+	go events.startAll()
 	handler, host := first.api, first.host
 
 	srv := &http.Server{
