@@ -98,7 +98,7 @@ func (s *Server) handleAppKey(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) handleGetAppKeyAdmin(w http.ResponseWriter, r *http.Request) {
-	k, err := s.store.AppKey(r.Context())
+	k, err := s.control.AppKey(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
@@ -115,6 +115,11 @@ type setAppKeyRequest struct {
 // app off on every instance, {enabled: true} back on; rotate replaces the
 // key.
 func (s *Server) handleSetAppKey(w http.ResponseWriter, r *http.Request) {
+	// The installation's, shared by every event: a host of one event
+	// may not change it for the others.
+	if !s.hostsAll(w, r) {
+		return
+	}
 	var req setAppKeyRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
@@ -124,7 +129,7 @@ func (s *Server) handleSetAppKey(w http.ResponseWriter, r *http.Request) {
 		s.fail(w, r, errBadRequest("missing_enabled", `say whether the guests' app is on: {"enabled": true} or {"enabled": false}`))
 		return
 	}
-	k, err := s.store.SetAppKey(r.Context(), *req.Enabled, req.Rotate, identity(r.Context()).Name)
+	k, err := s.control.SetAppKey(r.Context(), *req.Enabled, req.Rotate, identity(r.Context()).Name)
 	if err != nil {
 		s.fail(w, r, err)
 		return

@@ -100,7 +100,7 @@ func newBarParts(d Deps) *barParts {
 	} else {
 		b.limiter = ratelimit.NewMemory()
 	}
-	b.appKey = &appKeyCache{store: d.Store}
+	b.appKey = &appKeyCache{store: d.Control}
 	b.orders = newOrderViews(d.Store, d.Logger, cfg.OrderViewRefresh)
 	return b
 }

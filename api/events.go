@@ -326,12 +326,13 @@ type newEventRequest struct {
 }
 
 // hostsAll refuses what only a host of every event may do: make, archive
-// and delete events. Those are the first event's hosts (docs/EVENTS.md).
+// and delete events, and change what every event shares (the app's key,
+// the public URL). Those are the first event's hosts (docs/EVENTS.md).
 func (s *Server) hostsAll(w http.ResponseWriter, r *http.Request) bool {
 	if s.event == "" {
 		return true
 	}
-	s.writeError(w, r, http.StatusForbidden, "forbidden", "only a host of every event (a host of the first event) may make, archive or delete events")
+	s.writeError(w, r, http.StatusForbidden, "forbidden", "only a host of every event (a host of the first event) may do this")
 	return false
 }
 

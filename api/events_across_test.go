@@ -90,7 +90,7 @@ func scopedTopic(event, topic string) string {
 	if event == "" {
 		return topic
 	}
-	return "e/" + event + "/" + topic
+	return "e:" + event + ":" + topic
 }
 
 // eventParty is one event's people, signed in to it, and what they made.
@@ -110,11 +110,12 @@ func twoEventEnv(t *testing.T) (first, second *eventParty) {
 	events := &twoEvents{}
 	a := newTestEnv(t, func(d *Deps) { d.Events = events })
 	b := newTestEnvOn(t, storetest.New(t), func(d *Deps) {
-		d.Keys, d.Tickets, d.Event, d.Events = a.keys, a.deps.Tickets, secondEventID, events
+		d.Keys, d.Tickets, d.Event, d.Events, d.Control = a.keys, a.deps.Tickets, secondEventID, events, a.store
 		d.Publish, d.Live, d.SessionBus = eventHub{a.hub, secondEventID}, a.hub, a.hub
 		d.Bar.Events = eventHub{a.hub, secondEventID}
 	})
-	b.keys = a.keys
+	// The installation's app key, as the pages send it.
+	b.keys, b.appKey = a.keys, a.appKey
 	events.first = EventRuntime{API: a.srv.Config.Handler, Store: a.store}
 	events.second = EventRuntime{API: b.srv.Config.Handler, Store: b.store}
 	party := func(e *testEnv, event, marker string) *eventParty {
@@ -196,6 +197,11 @@ func TestEveryRouteAcrossEvents(t *testing.T) {
 	first, second := twoEventEnv(t)
 	for _, tt := range []struct{ me, other *eventParty }{{second, first}, {first, second}} {
 		t.Run(tt.me.marker+" reaches for "+tt.other.marker, func(t *testing.T) {
+			// The installation's keys, made on first use whichever event
+			// uses them, exist before the count.
+			if status, body := first.do("GET", "/api/register/challenge", "", nil); status != http.StatusOK {
+				t.Fatalf("registration challenge: %d %s", status, body)
+			}
 			before := fingerprint(t, tt.other.store)
 			tokens := map[string]string{"guest": tt.me.gTok, "bartender": tt.me.bTok, "admin": tt.me.aTok, "board": tt.me.board}
 			ids := []string{tt.other.guest.ID, tt.other.orderID, tt.other.admin.ID}

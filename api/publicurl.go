@@ -46,7 +46,7 @@ type publicURLView struct {
 }
 
 func (s *Server) publicURLReport(ctx context.Context) (publicURLView, error) {
-	chosen, err := s.store.PublicURLChoice(ctx)
+	chosen, err := s.control.PublicURLChoice(ctx)
 	if err != nil {
 		return publicURLView{}, err
 	}
@@ -112,6 +112,11 @@ type publicURLInput struct {
 // handlePutPublicURL keeps the host's pick: {"url": "http://192.168.1.23:8080"},
 // or {"url": ""} for the configured one again.
 func (s *Server) handlePutPublicURL(w http.ResponseWriter, r *http.Request) {
+	// The installation's, shared by every event: a host of one event
+	// may not change it for the others.
+	if !s.hostsAll(w, r) {
+		return
+	}
 	var in publicURLInput
 	if err := decode(r, &in); err != nil {
 		s.fail(w, r, err)
@@ -132,7 +137,7 @@ func (s *Server) handlePutPublicURL(w http.ResponseWriter, r *http.Request) {
 			return
 		}
 	}
-	if err := s.store.SetPublicURLChoice(r.Context(), in.URL, identity(r.Context()).GuestID); err != nil {
+	if err := s.control.SetPublicURLChoice(r.Context(), in.URL, identity(r.Context()).GuestID); err != nil {
 		s.fail(w, r, err)
 		return
 	}

@@ -53,7 +53,7 @@ func (s *Server) challengeKey(ctx context.Context) ([]byte, error) {
 	s.challenge.mu.Lock()
 	defer s.challenge.mu.Unlock()
 	if s.challenge.key == nil {
-		key, err := s.store.RegistrationChallengeKey(ctx)
+		key, err := s.control.RegistrationChallengeKey(ctx)
 		if err != nil {
 			return nil, err
 		}

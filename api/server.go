@@ -158,6 +158,11 @@ type Deps struct {
 	// Event is the id of the event this API serves, "" for the
 	// installation's first (docs/EVENTS.md); its tokens carry it.
 	Event string
+	// Control is the installation's database, which holds what every
+	// event shares: the public app's key, the public URL and the
+	// registration challenge's key (docs/EVENTS.md); nil is Store, as for
+	// the first event, whose database it is.
+	Control *store.Store
 	// Events reaches the installation's other events: a request whose
 	// token is another event's is served by that event's API. nil serves
 	// this event alone.
@@ -225,9 +230,11 @@ type Server struct {
 	placeOffered app.OfferNotifier
 	host         app.HostTeller
 
-	// The event served, and the others (events.go).
-	event  string
-	events Events
+	// The event served, the others, and the installation's database
+	// (events.go).
+	event   string
+	events  Events
+	control *store.Store
 }
 
 // New builds the API and returns its handler.
@@ -257,6 +264,9 @@ func New(d Deps) http.Handler {
 	}
 	if d.Web == nil {
 		d.Web = http.NotFoundHandler()
+	}
+	if d.Control == nil {
+		d.Control = d.Store
 	}
 	if d.Locale == nil {
 		c, err := locale.New()
@@ -297,7 +307,7 @@ func New(d Deps) http.Handler {
 		s.doorThrottle = auth.NewThrottle(app.DoorFailures, app.DoorWindow)
 	}
 	s.placeOffered, s.host = d.PlaceOffered, d.Host
-	s.event, s.events = d.Event, d.Events
+	s.event, s.events, s.control = d.Event, d.Events, d.Control
 	s.guests = s.newGuestSide()
 	s.sessions, s.sessionBus = d.Sessions, d.SessionBus
 	if s.sessions == nil && d.Store != nil {

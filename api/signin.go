@@ -200,7 +200,7 @@ type ticketResponse struct {
 	Ticket    string `json:"ticket"`
 	ExpiresIn int    `json:"expiresIn"`
 	// TopicPrefix starts the names of the event's topics on the wire
-	// ("e/{event}/"), absent for the first event's (live.InEvent): the
+	// ("e:{event}:"), absent for the first event's (live.InEvent): the
 	// web apps name topics as always and add it when they subscribe.
 	TopicPrefix string `json:"topicPrefix,omitempty"`
 }

@@ -32,20 +32,20 @@ const (
 
 	// eventTopicPrefix starts the topics of every event but the first
 	// (InEvent).
-	eventTopicPrefix = "e/"
+	eventTopicPrefix = "e:"
 )
 
 // InEvent returns topic as event's. The installation's first event, ""
 // here as in tokens, keeps the names the protocol always had, so its
 // clients and the tokens signed before there were events go on working;
-// every other event's topics are "e/{event}/{topic}", so one event's
+// every other event's topics are "e:{event}:{topic}", so one event's
 // sockets never hear another's and an instance's broker follows only the
 // events its sockets hold (docs/EVENTS.md).
 func InEvent(event, topic string) string {
 	if event == "" {
 		return topic
 	}
-	return eventTopicPrefix + event + "/" + topic
+	return eventTopicPrefix + event + ":" + topic
 }
 
 // EventOf splits topic into its event ("" for the first) and its name
@@ -55,7 +55,7 @@ func EventOf(topic string) (event, name string, ok bool) {
 	if !scoped {
 		return "", topic, true
 	}
-	event, name, ok = strings.Cut(rest, "/")
+	event, name, ok = strings.Cut(rest, ":")
 	if !ok || !validGuestID(event) {
 		return "", "", false
 	}

@@ -91,11 +91,11 @@ func TestEventOf(t *testing.T) {
 	}{
 		{"bar", "", "bar", true},
 		{"guest:g1", "", "guest:g1", true},
-		{"e/6b11/bar", "6b11", "bar", true},
-		{"e/6b11/guest:g1", "6b11", "guest:g1", true},
-		{"e/6b11", "", "", false},
-		{"e//bar", "", "", false},
-		{"e/a b/bar", "", "", false},
+		{"e:6b11:bar", "6b11", "bar", true},
+		{"e:6b11:guest:g1", "6b11", "guest:g1", true},
+		{"e:6b11", "", "", false},
+		{"e::bar", "", "", false},
+		{"e:a b:bar", "", "", false},
 	} {
 		event, name, ok := EventOf(tt.topic)
 		if event != tt.event || name != tt.name || ok != tt.ok {
@@ -105,7 +105,7 @@ func TestEventOf(t *testing.T) {
 			t.Errorf("InEvent(%q, %q) = %q, want %q", event, name, InEvent(event, name), tt.topic)
 		}
 	}
-	for topic, want := range map[string]bool{"e/6b11/bar": true, "e/6b11/guest:g1": true, "e/6b11/nope": false, "e/6b11/e/7c22/bar": false, "e/6b11": false} {
+	for topic, want := range map[string]bool{"e:6b11:bar": true, "e:6b11:guest:g1": true, "e:6b11:nope": false, "e:6b11:e:7c22:bar": false, "e:6b11": false} {
 		if Exists(topic) != want {
 			t.Errorf("Exists(%q) = %v, want %v", topic, !want, want)
 		}

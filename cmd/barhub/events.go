@@ -144,6 +144,7 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 		Maintenance: maint,
 		Event:       key,
 		Events:      events,
+		Control:     in.app.store,
 	})
 	stops = append(stops, runMaintenance(ctx, maint))
 	return rt, nil

@@ -75,7 +75,7 @@ function load(storage, key) {
 // persist; sessionStorage by default).
 //
 // Pages name topics as the protocol always has ("bar", "guest:<id>"). The
-// events of an installation's other events travel as "e/<event>/bar": the
+// events of an installation's other events travel as "e:<event>:bar": the
 // ticket's topicPrefix says so, and it is added and taken off here, so a page
 // never hears another event's topics and never needs to know (docs/EVENTS.md).
 export function connect(options = {}) {
