@@ -518,6 +518,11 @@ func (s *Server) handlePutSettings(w http.ResponseWriter, r *http.Request) {
 	// once; the data is what GET /api/rsvp gives as "event".
 	s.publishEvent(r.Context(), live.TopicGuests, live.EventEventChanged, saved.Details(time.Now()))
 	s.forgetPublicMenu()
+	if s.events != nil {
+		// The list of events names it by its settings; sign-in orders by
+		// its date.
+		s.events.Changed("")
+	}
 	if saved.Capacity != before.Capacity || saved.RegistrationMode() != before.RegistrationMode() {
 		// A raised capacity offers the new places to the waiting list.
 		if err := s.guests.registrations.Refill(r.Context()); err != nil {

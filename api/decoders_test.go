@@ -25,6 +25,9 @@ import (
 // it. TestEveryDecoderIsListed keeps it complete.
 var decoded = map[string]reflect.Type{
 	"announcementRequest":  reflect.TypeFor[announcementRequest](),
+	"archiveRequest":       reflect.TypeFor[archiveRequest](),
+	"newEventRequest":      reflect.TypeFor[newEventRequest](),
+	"switchRequest":        reflect.TypeFor[switchRequest](),
 	"boardCreateRequest":   reflect.TypeFor[boardCreateRequest](),
 	"boardLoginRequest":    reflect.TypeFor[boardLoginRequest](),
 	"checkInRequest":       reflect.TypeFor[checkInRequest](),

@@ -146,7 +146,9 @@ func (s *Server) handleListEvents(w http.ResponseWriter, r *http.Request) {
 		s.handleMyEvents(w, r)
 		return
 	}
-	events, err := s.allEvents(r.Context())
+	// Read afresh, not from the list kept for sign-ins: the host who
+	// just renamed the event sees the new name.
+	events, err := s.store.Events(r.Context())
 	if err != nil {
 		s.fail(w, r, err)
 		return
