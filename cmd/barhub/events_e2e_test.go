@@ -223,3 +223,113 @@ func subscribeRefusal(t *testing.T, c rsvpClient, topic string) string {
 		}
 	}
 }
+
+// TestEventArchiveAndDelete: the host of every event archives an event
+// (read-only for its hosts, closed to everyone else, nobody signs in to
+// it), brings it back and deletes it (its tokens then end, its database
+// is gone); each is in the first event's audit log. A host of one event
+// may do none of it, and the first event can be neither archived nor
+// deleted.
+func TestEventArchiveAndDelete(t *testing.T) {
+	p := startBarParty(t, nil)
+	admin := barClient{t: t, base: p.s.URL, token: p.admin.token}
+	var firstList e2eEvents
+	admin.call("GET", "/api/admin/events", nil, &firstList)
+	if len(firstList.Events) != 1 {
+		t.Fatalf("events at start: %+v", firstList.Events)
+	}
+	first := firstList.Events[0]
+	var ev e2eEvent
+	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Summer party", "guests": true, "menu": true}, &ev); status != 201 {
+		t.Fatalf("new event: %d", status)
+	}
+	// A host of that event alone: an admin on its list only.
+	hostOfOne := switchTo(t, admin, ev.ID)
+	var g e2eGuest
+	if status := hostOfOne.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cleo", "lastName": "Cohost", "role": "admin", "expectedGuests": 1}, &g); status != 201 {
+		t.Fatalf("add a co-host: %d", status)
+	}
+	status, lr := login(t, p.s.URL, g.Code, "Cohost")
+	if status != 200 {
+		t.Fatalf("co-host sign-in: %d", status)
+	}
+	cohost := barClient{t: t, base: p.s.URL, token: lr.Token}
+	var theirs e2eEvents
+	if status := cohost.call("GET", "/api/admin/events", nil, &theirs); status != 200 || len(theirs.Events) != 1 || theirs.Events[0].ID != ev.ID {
+		t.Errorf("the co-host's events: %d %+v, want only %s", status, theirs.Events, ev.ID)
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"POST", "/api/admin/events"},
+		{"PUT", "/api/admin/events/" + ev.ID + "/archived"},
+		{"DELETE", "/api/admin/events/" + ev.ID},
+		{"PUT", "/api/admin/app-key"},
+	} {
+		if status := cohost.call(tc.method, tc.path, map[string]any{"name": "Mine", "archived": true, "enabled": false}, nil); status != 403 {
+			t.Errorf("%s %s as a host of one event: %d, want 403", tc.method, tc.path, status)
+		}
+	}
+	for _, tc := range []struct{ method, path string }{
+		{"PUT", "/api/admin/events/" + first.ID + "/archived"},
+		{"DELETE", "/api/admin/events/" + first.ID},
+	} {
+		if status := admin.call(tc.method, tc.path, map[string]any{"archived": true}, nil); status != 409 {
+			t.Errorf("%s %s on the first event: %d, want 409", tc.method, tc.path, status)
+		}
+	}
+
+	adaThere := switchTo(t, p.guest, ev.ID)
+	var archived e2eEvent
+	if status := admin.call("PUT", "/api/admin/events/"+ev.ID+"/archived", map[string]bool{"archived": true}, &archived); status != 200 || archived.Status != "archived" {
+		t.Fatalf("archive: %d %+v", status, archived)
+	}
+	if status := adaThere.call("PUT", "/api/rsvp", map[string]any{"status": "declined"}, nil); status != 409 {
+		t.Errorf("a guest answering an archived event: %d, want 409", status)
+	}
+	if status := hostOfOne.call("GET", "/api/admin/guests", nil, nil); status != 200 {
+		t.Errorf("its host reading an archived event's guests: %d, want 200", status)
+	}
+	if status := hostOfOne.call("POST", "/api/admin/guests", map[string]any{"firstName": "Late", "lastName": "Guest", "expectedGuests": 1}, nil); status != 409 {
+		t.Errorf("its host adding a guest to an archived event: %d, want 409", status)
+	}
+	if status := p.guest.call("POST", "/api/auth/switch", map[string]string{"event": ev.ID}, nil); status != 404 {
+		t.Errorf("switching to an archived event: %d, want 404", status)
+	}
+	var mine e2eEvents
+	p.guest.call("GET", "/api/me/events", nil, &mine)
+	if len(mine.Events) != 1 || mine.Events[0].ID != first.ID {
+		t.Errorf("a guest's events with one archived: %+v", mine.Events)
+	}
+	if status := admin.call("PUT", "/api/admin/events/"+ev.ID+"/archived", map[string]bool{"archived": false}, nil); status != 200 {
+		t.Fatalf("bring back: %d", status)
+	}
+	if status := adaThere.call("PUT", "/api/rsvp", map[string]any{"status": "declined"}, nil); status != 200 {
+		t.Errorf("answering the event brought back: %d, want 200", status)
+	}
+
+	if status := admin.call("DELETE", "/api/admin/events/"+ev.ID, nil, nil); status != 204 {
+		t.Fatalf("delete: %d", status)
+	}
+	var refused struct {
+		Error struct{ Code string } `json:"error"`
+	}
+	if status := adaThere.call("GET", "/api/rsvp", nil, &refused); status != 401 || refused.Error.Code != "event_gone" {
+		t.Errorf("a token of the deleted event: %d %+v, want 401 event_gone", status, refused)
+	}
+	if status, _ := login(t, p.s.URL, g.Code, "Cohost"); status != 401 {
+		t.Errorf("signing in to the deleted event: %d, want 401", status)
+	}
+	var log struct {
+		Entries []struct {
+			Action  string `json:"action"`
+			Subject string `json:"subjectId"`
+		} `json:"entries"`
+	}
+	admin.call("GET", "/api/admin/audit?action=event", nil, &log)
+	var actions []string
+	for _, e := range log.Entries {
+		actions = append(actions, e.Action)
+	}
+	if got := strings.Join(actions, " "); got != "event.delete event.archive event.archive event.create" {
+		t.Errorf("the first event's audit log of events: %q", got)
+	}
+}
