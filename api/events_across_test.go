@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -28,15 +29,25 @@ const (
 	secondEventID = "bbbbbbbbbbbbbbbbbbbbbbbb"
 )
 
-// twoEvents is api.Events over two test APIs, as serve's runtimes are.
+// twoEvents is api.Events over two test APIs, as serve's runtimes are;
+// like serve's, it reads the list once and keeps it (the tests rename no
+// event).
 type twoEvents struct {
 	first, second EventRuntime
+
+	mu   sync.Mutex
+	list []event.Event
 }
 
 func (e *twoEvents) FirstID() string { return firstEventID }
 func (e *twoEvents) Changed(string)  {}
 
 func (e *twoEvents) List(ctx context.Context) ([]event.Event, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.list != nil {
+		return e.list, nil
+	}
 	var list []event.Event
 	for _, ev := range []struct {
 		id string
@@ -50,6 +61,7 @@ func (e *twoEvents) List(ctx context.Context) ([]event.Event, error) {
 			Database: ev.st.DB().Name(), Status: event.StatusAt(s.EventDate, false, time.Now())})
 	}
 	event.Sort(list)
+	e.list = list
 	return list, nil
 }
 
@@ -105,7 +117,7 @@ type eventParty struct {
 // twoEventEnv starts the first event's API, which every request reaches,
 // and a second event's on its own database behind it, sharing the keys
 // and the hub as serve's runtimes do.
-func twoEventEnv(t *testing.T) (first, second *eventParty) {
+func twoEventEnv(t testing.TB) (first, second *eventParty) {
 	t.Helper()
 	events := &twoEvents{}
 	a := newTestEnv(t, func(d *Deps) { d.Events = events })
@@ -161,7 +173,7 @@ func (p *eventParty) secrets() []string {
 
 // fingerprint sums every document of every collection of the event's
 // database: equal sums, nothing written.
-func fingerprint(t *testing.T, st *store.Store) map[string]string {
+func fingerprint(t testing.TB, st *store.Store) map[string]string {
 	t.Helper()
 	ctx := context.Background()
 	names, err := st.DB().ListCollectionNames(ctx, bson.D{})
@@ -296,5 +308,22 @@ func TestTokenIsServedByItsEvent(t *testing.T) {
 	alone.keys = first.keys
 	if status, body := alone.do("GET", "/api/me", second.gTok, nil); status != http.StatusUnauthorized {
 		t.Errorf("another event's token at an API of one event: %d %s, want 401", status, body)
+	}
+}
+
+// BenchmarkEventDispatch is what serving an event other than the first
+// costs: the same signed-in read, GET /api/me, by a guest of the first
+// event (served where it arrives) and by a guest of another (handed to
+// that event's API by toTokensEvent).
+func BenchmarkEventDispatch(b *testing.B) {
+	first, second := twoEventEnv(b)
+	for _, p := range []*eventParty{first, second} {
+		b.Run(p.marker, func(b *testing.B) {
+			for b.Loop() {
+				if status, body := first.do("GET", "/api/me", p.gTok, nil); status != http.StatusOK {
+					b.Fatalf("GET /api/me: %d %s", status, body)
+				}
+			}
+		})
 	}
 }

@@ -21,6 +21,7 @@ import (
 	"github.com/barhub/barhub/ai/bedrock"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/cmd/internal/livehub"
+	"github.com/barhub/barhub/event"
 	"github.com/barhub/barhub/hub"
 	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/jobs"
@@ -243,8 +244,91 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 		maint.Every("reminders", remindersEvery, mp.reminders.Check)
 	}
 	defer runMaintenance(ctx, maint)()
+	// The installation's other events have job queues of their own, in
+	// their own databases: this worker runs theirs too.
+	others := &eventWorkers{a: a, lh: lh, model: model, pictures: pictures, running: map[string]bool{}}
+	go others.run(ctx)
 	fmt.Fprintf(stdout, "barhub worker is running (%s); health and metrics at http://%s\n", bartender.Source(), ln.Addr())
 	return w.Run(ctx)
+}
+
+// eventWorkers runs the job runner of each event but the first (docs/EVENTS.md)
+// for "barhub worker", looking for new events every eventsEvery.
+type eventWorkers struct {
+	a        *app
+	lh       *hub.Hub
+	model    ai.Model
+	pictures ai.ImageModel
+	running  map[string]bool
+}
+
+// eventsEvery is how often the worker run alone looks for events made
+// since it started.
+const eventsEvery = 30 * time.Second
+
+func (e *eventWorkers) run(ctx context.Context) {
+	t := time.NewTicker(eventsEvery)
+	defer t.Stop()
+	for {
+		e.startNew(ctx)
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}
+
+func (e *eventWorkers) startNew(ctx context.Context) {
+	list, err := e.a.store.Events(ctx)
+	if err != nil {
+		e.a.log.WarnContext(ctx, "list the events to work", "err", err)
+		return
+	}
+	for _, ev := range list {
+		if e.running[ev.ID] || ev.Status == event.Archived || ev.Database == e.a.store.DB().Name() {
+			continue
+		}
+		if err := e.start(ctx, ev); err != nil {
+			e.a.log.WarnContext(ctx, "work the jobs of an event", "event", ev.ID, "err", err)
+			continue
+		}
+		e.running[ev.ID] = true
+	}
+}
+
+func (e *eventWorkers) start(ctx context.Context, ev event.Event) error {
+	st, err := e.a.store.OpenEvent(ctx, ev.Database)
+	if err != nil {
+		return err
+	}
+	logger := e.a.log.With("event", ev.ID)
+	// The event's metrics stay its own: the process's are the first's.
+	reg := prometheus.NewRegistry()
+	sender, err := startPush(ctx, e.a, st, reg, logger)
+	if err != nil {
+		st.Close(context.Background())
+		return err
+	}
+	pub := livehub.ForEvent(e.lh, ev.ID)
+	mp, err := newMail(e.a.cfg, st, pub, logger)
+	if err != nil {
+		st.Close(context.Background())
+		return err
+	}
+	w, _ := newRunner(e.a.cfg, st, pub, push.Forward(pub, sender), e.model, e.pictures, mp, reg, logger)
+	maint := jobs.NewMaintenance(logger)
+	if mp.reminders != nil {
+		maint.Every("reminders", remindersEvery, mp.reminders.Check)
+	}
+	go func() {
+		defer st.Close(context.Background())
+		stop := runMaintenance(ctx, maint)
+		defer stop()
+		w.Run(ctx)
+	}()
+	logger.Info("working the event's jobs", "name", ev.Name)
+	return nil
 }
 
 // workerProbes answers /healthz, /readyz (every dependency in checks

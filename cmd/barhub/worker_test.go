@@ -37,6 +37,20 @@ func TestWorkerCommand(t *testing.T) {
 	if status := admin.call("POST", "/api/admin/drinks", newDrink("Hugo"), &d); status != 201 {
 		t.Fatalf("create drink: %d", status)
 	}
+	// A second event, whose jobs are in its own database: the worker
+	// started below works them too, and its results reach that event's
+	// host on that event's topic.
+	var party struct{ ID string }
+	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Second party"}, &party); status != 201 {
+		t.Fatalf("new event: %d", status)
+	}
+	hostThere := admin
+	hostThere.token = switchTo(t, barClient{t: t, base: web.URL, token: admin.token}, party.ID).token
+	liveThere := dialLive(t, hostThere, "e:"+party.ID+":admin")
+	var there struct{ ID string }
+	if status := hostThere.call("POST", "/api/admin/drinks", newDrink("Spritz"), &there); status != 201 {
+		t.Fatalf("create drink in the second event: %d", status)
+	}
 	// Nobody works the queue yet.
 	var jobs struct {
 		Jobs []struct{ Status string }
@@ -89,6 +103,12 @@ func TestWorkerCommand(t *testing.T) {
 	json.Unmarshal(ev.Data, &p)
 	if p.ImagePrompt.Source != "local" || !strings.Contains(p.ImagePrompt.Text, "Hugo") {
 		t.Fatalf("prompt %+v", p.ImagePrompt)
+	}
+
+	ev = liveThere.next("drink.prompt_ready", forDrink(there.ID))
+	json.Unmarshal(ev.Data, &p)
+	if !strings.Contains(p.ImagePrompt.Text, "Spritz") {
+		t.Fatalf("the second event's prompt %+v", p.ImagePrompt)
 	}
 
 	// The worker alone is probed and scraped like the server.

@@ -78,7 +78,11 @@ type SessionsOf func(ctx context.Context, event string) (*auth.Sessions, error)
 func (l *Live) ServeEvents(of SessionsOf) { l.events.Store(&of) }
 
 // ForEvent is the hub as one event's publishers and listeners use it.
-func (l *Live) ForEvent(event string) EventHub { return EventHub{hub: l.Hub, event: event} }
+func (l *Live) ForEvent(event string) EventHub { return ForEvent(l.Hub, event) }
+
+// ForEvent is h as one event's publishers and listeners use it, for a
+// process that only publishes (the worker run alone).
+func ForEvent(h *hub.Hub, event string) EventHub { return EventHub{hub: h, event: event} }
 
 // EventHub is the hub seen from one event: the topics its users name are
 // that event's (live.InEvent), so the menu cache, the bar's queue and the
