@@ -240,8 +240,28 @@ func TestEventArchiveAndDelete(t *testing.T) {
 	}
 	first := firstList.Events[0]
 	var ev e2eEvent
-	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Summer party", "guests": true, "menu": true}, &ev); status != 201 {
+	soon := time.Now().UTC().Add(time.Hour)
+	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Summer party", "startsAt": soon, "guests": true, "menu": true}, &ev); status != 201 {
 		t.Fatalf("new event: %d", status)
+	}
+	// The summer party is the next event (the first has no date): Ada's
+	// code opens it, while the host's still opens the first, where
+	// events are made.
+	for _, who := range []struct {
+		code, last, want string
+	}{{p.guestCode, p.guestLast, ev.ID}, {p.s.Code, p.s.LastName, first.ID}} {
+		status, lr := login(t, p.s.URL, who.code, who.last)
+		var in e2eEvents
+		(barClient{t: t, base: p.s.URL, token: lr.Token}).call("GET", "/api/me/events", nil, &in)
+		var current string
+		for _, e := range in.Events {
+			if e.Current {
+				current = e.ID
+			}
+		}
+		if status != 200 || current != who.want {
+			t.Errorf("sign-in of %s: %d, in event %q, want %q", who.last, status, current, who.want)
+		}
 	}
 	// A host of that event alone: an admin on its list only.
 	hostOfOne := switchTo(t, admin, ev.ID)
