@@ -5,7 +5,10 @@
 # prints what each tool reports, with the time and load average before each row. The
 # figures mean most on an otherwise quiet machine. The Redis row needs REDIS_URL (make load
 # runs this under testenv.sh, which starts a throwaway redis-server); it uses database 5.
+# LOAD_EVENTS=3 spreads the apiload rows' guests over three events on the one server
+# (docs/EVENTS.md), each made from the first with its guests and menu.
 set -uo pipefail
+events=${LOAD_EVENTS:-1}
 
 out=${1:-$(mktemp -d)}
 bin=$out/bin
@@ -56,12 +59,12 @@ if [ -n "${REDIS_URL:-}" ]; then
 fi
 for b in 4 0; do
 	row "order placements, 32 clients, $b bartenders"
-	"$bin/apiload" -scenario orders -duration 10s -concurrency 32 -bartenders "$b" -guests 1000
+	"$bin/apiload" -scenario orders -duration 10s -concurrency 32 -bartenders "$b" -guests 1000 -events "$events"
 done
 row "ready to phone, 100 orders a second"
-"$bin/apiload" -scenario ready -duration 15s -rate 100 -guests 1000
+"$bin/apiload" -scenario ready -duration 15s -rate 100 -guests 1000 -events "$events"
 row "guest desk at 10,000 guests, after a 10,000-row import"
-"$bin/apiload" -scenario desk -duration 15s -concurrency 4 -guests 1 -desk-guests 10000 -import 10000
+"$bin/apiload" -scenario desk -duration 15s -concurrency 4 -guests 1 -desk-guests 10000 -import 10000 -events "$events"
 
 # A whole party (cmd/apiload/crowd): doors over 10 s, everyone at once, the door, two Wi-Fi
 # blips, an order rush of 100 in one second, an announcement, the desk and /readyz watched.

@@ -155,7 +155,7 @@ func menuLoad(ctx context.Context, s *server, o options) (result, error) {
 // busy bar's rather than growing without end.
 func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 	var seq atomic.Int64
-	placed := make(chan string, 100000)
+	placed := make(chan placedOrder, 100000)
 	var bar sync.WaitGroup
 	var barErrs, served atomic.Int64
 	barCtx, stopBar := context.WithCancel(ctx)
@@ -168,9 +168,9 @@ func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 				select {
 				case <-barCtx.Done():
 					return
-				case id := <-placed:
+				case o := <-placed:
 					for _, action := range []string{"start", "ready", "serve"} {
-						status, _, err := s.do(barCtx, "POST", "/api/bar/orders/"+id+"/"+action, s.bartender.token, nil)
+						status, _, err := s.do(barCtx, "POST", "/api/bar/orders/"+o.id+"/"+action, s.bartenders[o.event].token, nil)
 						if err != nil || status != 200 {
 							if barCtx.Err() == nil {
 								barErrs.Add(1)
@@ -198,7 +198,7 @@ func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 		var o struct{ ID string }
 		if json.Unmarshal(b, &o) == nil {
 			select {
-			case placed <- o.ID:
+			case placed <- placedOrder{id: o.ID, event: g.event}:
 			default:
 			}
 		}
@@ -214,6 +214,12 @@ func orderLoad(ctx context.Context, s *server, o options) (result, error) {
 		r.note += noteSep(fmt.Sprintf("%d database writes, %.2f per placement", writes, float64(writes)/float64(r.n)))
 	}
 	return r, nil
+}
+
+// placedOrder is an order for its event's bartender to make.
+type placedOrder struct {
+	id    string
+	event int
 }
 
 func noteSep(s string) string {
@@ -241,7 +247,7 @@ func (s *server) connect(ctx context.Context, g person, onReady func(orderID str
 	if err != nil {
 		return nil, err
 	}
-	sub, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": live.GuestTopic(g.id)})
+	sub, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": live.InEvent(s.events[g.event], live.GuestTopic(g.id))})
 	if err := ws.Write(ctx, websocket.MessageText, sub); err != nil {
 		ws.CloseNow()
 		return nil, err
@@ -411,18 +417,19 @@ func (s *server) orderToReady(ctx context.Context, n int, sent *sync.Map, readyT
 	if err := json.Unmarshal(b, &o); err != nil {
 		return err
 	}
-	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/start", s.bartender.token, nil); err != nil || status != 200 {
+	bar := s.bartenders[g.event].token
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/start", bar, nil); err != nil || status != 200 {
 		return fmt.Errorf("start: %d %v %.120s", status, err, b)
 	}
 	at := time.Now()
 	sent.Store(o.ID, at)
-	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/ready", s.bartender.token, nil); err != nil || status != 200 {
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/ready", bar, nil); err != nil || status != 200 {
 		sent.Delete(o.ID)
 		return fmt.Errorf("ready: %d %v %.120s", status, err, b)
 	}
 	readyTook(time.Since(at))
 	// Handed over, as a bar does, so the open orders stay few.
-	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/serve", s.bartender.token, nil); err != nil || status != 200 {
+	if status, b, err := s.do(ctx, "POST", "/api/bar/orders/"+o.ID+"/serve", bar, nil); err != nil || status != 200 {
 		return fmt.Errorf("serve: %d %v %.120s", status, err, b)
 	}
 	return nil

@@ -33,9 +33,13 @@ import (
 type server struct {
 	url       string
 	appKey    string
-	guests    []person
-	bartender person
-	admin     person
+	guests []person
+	// bartenders has each event's bartender, the first event's first.
+	bartenders []person
+	admin      person
+	// events are the keys of the server's events as tokens name them,
+	// "" for the first (events.go).
+	events []string
 	drinks    []string // available drinks without allergens, so no order needs a confirmation
 	client    *http.Client
 	close     func()
@@ -50,6 +54,8 @@ type server struct {
 type person struct {
 	id    string
 	token string
+	// event is the index of the person's event in server.events.
+	event int
 }
 
 func randomName(prefix string) string {
@@ -159,7 +165,9 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	}
 	// The sweeps and the order view's corrections, as barhub runs them.
 	maint := jobs.NewMaintenance(logger)
+	evs := &loadEvents{}
 	handler := api.New(api.Deps{
+		Events:      evs,
 		Maintenance: maint,
 		Config:      api.Config{MaxBodyBytes: 1 << 20, PushKey: pushKey}, Logger: logger, Store: st, Keys: keys, Tickets: tickets,
 		Publish: publish, Live: h, Presence: h.Presence, People: h.People, Sessions: sessions, SessionBus: h,
@@ -189,6 +197,9 @@ func startServer(ctx context.Context, o options) (*server, error) {
 	}
 	if err := s.seed(ctx, st, keys, o.guests); err != nil {
 		return fail(err)
+	}
+	if err := s.moreEvents(ctx, o, evs, eventParts{first: handler, st: st, keys: keys, live: lh, rdb: rdb, prefix: prefix, dir: dir, logger: logger}, &closers); err != nil {
+		return fail(fmt.Errorf("make the events: %w", err))
 	}
 	if o.scenario == "desk" && o.deskGuests > 0 {
 		if err := seedDesk(ctx, st, o.deskGuests); err != nil {
@@ -243,9 +254,11 @@ func (s *server) seed(ctx context.Context, st *store.Store, keys *auth.Keys, n i
 	if err := st.CreateGuest(ctx, &b); err != nil {
 		return err
 	}
-	if s.bartender, err = sign(b); err != nil {
+	bar, err := sign(b)
+	if err != nil {
 		return err
 	}
+	s.bartenders, s.events = []person{bar}, []string{""}
 	a := guest.Guest{FirstName: "Host", LastName: "Desk", Role: guest.RoleAdmin}
 	if err := st.CreateGuest(ctx, &a); err != nil {
 		return err
