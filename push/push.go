@@ -24,6 +24,7 @@ import (
 	"net/url"
 	"slices"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -59,6 +60,9 @@ type Notification struct {
 	// older one on the device.
 	Tag     string `json:"tag,omitempty"`
 	OrderID string `json:"orderId,omitempty"`
+	// Event is the id of the event it is about when the installation
+	// has more than one (Config.Event): the app opens that event.
+	Event string `json:"event,omitempty"`
 
 	// TitleKey and BodyKey name Title and Body in the message catalogues,
 	// with Vars to fill in: the sender words the notification in the
@@ -88,6 +92,12 @@ func (n Notification) in(lang string, tr Translate) Notification {
 
 // Config tunes the sender. Zero fields take the defaults noted.
 type Config struct {
+	// Event names the event the notifications are about, when the
+	// installation holds more than one (docs/EVENTS.md): its name starts
+	// each title, "Wedding · Your drink is ready", so a guest of two
+	// events knows which bar calls, and its id travels with it. nil, or
+	// an empty name, says nothing, as with one event.
+	Event func(ctx context.Context) (id, name string)
 	// Keys is the VAPID key pair (store.VAPIDKeys).
 	Keys store.VAPIDKeys
 	// Contact is the "sub" of the VAPID token: an https URL or an e-mail
@@ -261,7 +271,13 @@ func (s *Sender) payloadFor(ctx context.Context, d delivery, guestID string, pay
 	if p, ok := payloads[lang]; ok {
 		return p
 	}
-	p := mustJSON(d.n.in(lang, s.cfg.Translate))
+	n := d.n.in(lang, s.cfg.Translate)
+	if s.cfg.Event != nil && !strings.HasPrefix(n.Kind, "host.") {
+		if id, name := s.cfg.Event(ctx); name != "" {
+			n.Event, n.Title = id, name+" · "+n.Title
+		}
+	}
+	p := mustJSON(n)
 	payloads[lang] = p
 	return p
 }

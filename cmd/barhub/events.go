@@ -90,7 +90,7 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	}
 	// Every event worth a notification also goes to the guests' devices
 	// (docs/PUSH.md).
-	sender, err := startPush(ctx, in.app, st, reg, logger)
+	sender, err := startPush(ctx, in.app, st, eventNamer(events, key), reg, logger)
 	if err != nil {
 		return fail(err)
 	}
@@ -148,6 +148,27 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	})
 	stops = append(stops, runMaintenance(ctx, maint))
 	return rt, nil
+}
+
+// eventNamer gives the push sender of event key its id and name while
+// the installation holds more than one event, and nothing with one.
+func eventNamer(events api.Events, key string) func(context.Context) (string, string) {
+	return func(ctx context.Context) (string, string) {
+		id := key
+		if id == "" {
+			id = events.FirstID()
+		}
+		list, err := events.List(ctx)
+		if err != nil || len(list) < 2 {
+			return "", ""
+		}
+		for _, e := range list {
+			if e.ID == id {
+				return id, e.Name
+			}
+		}
+		return "", ""
+	}
 }
 
 // listFresh is how long the list of events is trusted: an event made on

@@ -217,7 +217,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	}
 	reg := prometheus.NewRegistry()
 	reg.MustRegister(collectors.NewGoCollector(), collectors.NewProcessCollector(collectors.ProcessCollectorOpts{}))
-	sender, err := startPush(ctx, a, a.store, reg, logger)
+	sender, err := startPush(ctx, a, a.store, nil, reg, logger)
 	if err != nil {
 		return err
 	}
@@ -305,7 +305,7 @@ func (e *eventWorkers) start(ctx context.Context, ev event.Event) error {
 	logger := e.a.log.With("event", ev.ID)
 	// The event's metrics stay its own: the process's are the first's.
 	reg := prometheus.NewRegistry()
-	sender, err := startPush(ctx, e.a, st, reg, logger)
+	sender, err := startPush(ctx, e.a, st, func(context.Context) (string, string) { return ev.ID, ev.Name }, reg, logger)
 	if err != nil {
 		st.Close(context.Background())
 		return err
@@ -522,8 +522,9 @@ func (p pictureStore) SaveGenerated(ctx context.Context, drinkID string, img []b
 // startPush loads (on first start, makes) the Web Push keys and starts
 // the sender that notifies guests' devices until ctx ends (docs/PUSH.md).
 // The keys are the installation's, in the control database (a.store);
-// the subscriptions are the event's, in st.
-func startPush(ctx context.Context, a *app, st *store.Store, reg prometheus.Registerer, logger *slog.Logger) (*push.Sender, error) {
+// the subscriptions are the event's, in st; event names the event in
+// each notification when there are several (push.Config.Event).
+func startPush(ctx context.Context, a *app, st *store.Store, event func(context.Context) (id, name string), reg prometheus.Registerer, logger *slog.Logger) (*push.Sender, error) {
 	keys, err := a.store.VAPIDKeys(ctx)
 	if err != nil {
 		return nil, fmt.Errorf("web push keys: %w", err)
@@ -535,7 +536,7 @@ func startPush(ctx context.Context, a *app, st *store.Store, reg prometheus.Regi
 	translate := func(lang, key string, vars map[string]any) (string, bool) {
 		return cat.Text(language.Make(lang), key, vars)
 	}
-	s := push.New(st, push.Config{Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy(), Translate: translate}, logger, reg)
+	s := push.New(st, push.Config{Event: event, Keys: keys, Contact: a.cfg.PushContact, Policy: a.cfg.pushPolicy(), Translate: translate}, logger, reg)
 	go s.Run(ctx)
 	return s, nil
 }
