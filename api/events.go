@@ -10,6 +10,7 @@ import (
 	"github.com/go-chi/chi/v5"
 
 	"github.com/barhub/barhub/audit"
+	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/event"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/store"
@@ -63,27 +64,42 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 		return next
 	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-		if !ok || token == "" {
+		// A page of an event that needs no sign-in (its registration page,
+		// its public menu) names the event in its address; otherwise the
+		// token says it. The named event wins: a token of another event is
+		// then refused by the routes that need one, as at an API of one
+		// event, and ignored by those that do not.
+		var id auth.Identity
+		signed := false
+		if token, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer "); ok && token != "" {
+			if v, err := s.keys.Verify(r.Context(), token); err == nil {
+				id, signed = v, true
+			}
+		}
+		key := id.Event
+		named := r.URL.Query().Get("event")
+		if named != "" {
+			key = s.eventKey(named)
+		}
+		if (!signed && named == "") || key == s.event {
 			next.ServeHTTP(w, r)
 			return
 		}
-		id, err := s.keys.Verify(r.Context(), token)
-		if err != nil || id.Event == s.event {
-			next.ServeHTTP(w, r)
-			return
-		}
-		e, err := s.findEvent(r.Context(), s.eventID(id.Event))
+		e, err := s.findEvent(r.Context(), s.eventID(key))
 		var ae *apiError
 		if errors.As(err, &ae) && ae.Code == "no_such_event" {
 			// Made on another instance since this one read the list, or
 			// deleted: read the list again to tell.
 			s.events.Changed("")
-			e, err = s.findEvent(r.Context(), s.eventID(id.Event))
+			e, err = s.findEvent(r.Context(), s.eventID(key))
 		}
 		var rt EventRuntime
 		if err == nil {
-			rt, err = s.events.Runtime(r.Context(), id.Event)
+			rt, err = s.events.Runtime(r.Context(), key)
+		}
+		if named != "" && (errors.As(err, &ae) && ae.Code == "no_such_event" || errors.Is(err, store.ErrNotFound)) {
+			s.fail(w, r, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"})
+			return
 		}
 		if errors.As(err, &ae) && ae.Code == "no_such_event" || errors.Is(err, store.ErrNotFound) {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
@@ -96,7 +112,10 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 		}
 		// An archived event is kept for its hosts to read: its reports
 		// and exports. Nothing in it changes any more.
-		if e.Status == event.Archived && !(id.Role == guest.RoleAdmin && (r.Method == http.MethodGet || r.Method == http.MethodHead)) {
+		// Its public pages stay readable, for a link kept from it.
+		reading := r.Method == http.MethodGet || r.Method == http.MethodHead
+		own := signed && id.Event == key
+		if e.Status == event.Archived && !(reading && (own && id.Role == guest.RoleAdmin || !own && named != "")) {
 			s.writeError(w, r, http.StatusConflict, "event_archived", "this event is archived: its hosts can still read it, and nothing in it changes")
 			return
 		}

@@ -100,7 +100,7 @@ func (s *Store) adjustStats(ctx context.Context, delta guest.Counts) error {
 		if attempt > 0 {
 			// A recount holds the version while it writes: wait for it
 			// rather than spin through every attempt before it is done.
-			if err := sleepJittered(ctx, min(50*time.Millisecond, time.Millisecond<<attempt)); err != nil {
+			if err := sleepJittered(ctx, backoff(time.Millisecond, 50*time.Millisecond, attempt)); err != nil {
 				return fmt.Errorf("adjust stats: %w", err)
 			}
 		}
@@ -197,7 +197,7 @@ const recountAttempts = 8
 func (s *Store) RecountStats(ctx context.Context) (GuestStats, error) {
 	for attempt := range recountAttempts {
 		if attempt > 0 {
-			if err := sleepJittered(ctx, min(200*time.Millisecond, 10*time.Millisecond<<attempt)); err != nil {
+			if err := sleepJittered(ctx, backoff(10*time.Millisecond, 200*time.Millisecond, attempt)); err != nil {
 				return GuestStats{}, fmt.Errorf("recount stats: %w", err)
 			}
 		}

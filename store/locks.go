@@ -41,7 +41,7 @@ func (s *Store) Lock(ctx context.Context, name string, ttl time.Duration) (unloc
 			local()
 			return nil, fmt.Errorf("lock %s: %w", name, err)
 		}
-		if err := sleepJittered(ctx, min(50*time.Millisecond, time.Millisecond<<attempt)); err != nil {
+		if err := sleepJittered(ctx, backoff(time.Millisecond, 50*time.Millisecond, attempt)); err != nil {
 			local()
 			return nil, fmt.Errorf("lock %s: %w", name, err)
 		}

@@ -62,11 +62,25 @@ func (s *Store) retry(ctx context.Context, policy retryPolicy, write func() erro
 		if !again {
 			return err
 		}
-		if sleepJittered(ctx, min(retryCap, retryBase<<attempt)) != nil {
+		if sleepJittered(ctx, backoff(retryBase, retryCap, attempt)) != nil {
 			return err
 		}
 	}
 	return err
+}
+
+// backoff is base doubled attempt times, at most limit. It never
+// overflows: a shift by the attempt number did after 43 attempts, and the
+// negative wait panicked the process.
+func backoff(base, limit time.Duration, attempt int) time.Duration {
+	d := base
+	for range attempt {
+		if d >= limit {
+			break
+		}
+		d *= 2
+	}
+	return min(d, limit)
 }
 
 // sleepJittered waits between half of d and d, so writers that collided

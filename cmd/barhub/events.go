@@ -80,7 +80,14 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	}
 
 	activityRec := activity.New(st, activity.Config{Publish: lh}, logger, reg)
-	go activityRec.Run(ctx)
+	recorded := make(chan struct{})
+	go func() {
+		defer close(recorded)
+		activityRec.Run(ctx)
+	}()
+	// Its last batch is written before the store closes or the event's
+	// database is dropped.
+	stops = append(stops, func() { <-recorded })
 	// The periodic work: sweeps, recounts and repairs, each registered
 	// here or by its part, all stopped with ctx.
 	maint := jobs.NewMaintenance(logger)
