@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"html/template"
 	"net/http"
+	"net/url"
 	"sync"
 	"time"
 
@@ -82,6 +83,9 @@ func (s *Server) requireMenuReader(next http.Handler) http.Handler {
 type eventView struct {
 	guest.Public
 	PublicMenu bool `json:"publicMenu"`
+	// ID is the event's, for the links a page makes to the event's
+	// public pages (/join?event=, /menu?event=; docs/EVENTS.md).
+	ID string `json:"id,omitempty"`
 }
 
 // settingsView is GET and PUT /api/admin/settings: the settings with the
@@ -101,9 +105,19 @@ func (s *Server) settingsView(st guest.Settings) settingsView {
 	return settingsView{Settings: st.InZone(), PublicMenu: st.MenuIsPublic(s.cfg.PublicMenu), PublicMenuDefault: s.cfg.PublicMenu, PublicMenuSet: st.PublicMenu != nil}
 }
 
-// menuURL is the public menu's address, on the public URL invitations use.
+// menuURL is the public menu's address, on the public URL invitations use;
+// another event's than the first names it.
 func (s *Server) menuURL(ctx context.Context) string {
-	return s.publicURL(ctx) + "/menu"
+	return s.publicURL(ctx) + "/menu" + s.eventQuery()
+}
+
+// eventQuery is "?event=<id>" for an event other than the first, whose
+// public pages have no token to say which event they are.
+func (s *Server) eventQuery() string {
+	if s.event == "" {
+		return ""
+	}
+	return "?event=" + url.QueryEscape(s.event)
 }
 
 var posterPage = template.Must(template.New("poster").Parse(`<!doctype html>

@@ -27,7 +27,7 @@ func (s *Server) handleEvent(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	w.Header().Set("Cache-Control", "no-cache")
-	writeJSON(w, http.StatusOK, eventView{Public: st.Public(time.Now()), PublicMenu: st.MenuIsPublic(s.cfg.PublicMenu)})
+	writeJSON(w, http.StatusOK, eventView{Public: st.Public(time.Now()), PublicMenu: st.MenuIsPublic(s.cfg.PublicMenu), ID: s.eventID(s.event)})
 }
 
 func (s *Server) handleGetRSVP(w http.ResponseWriter, r *http.Request) {

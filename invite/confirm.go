@@ -25,7 +25,7 @@ func ConfirmMailing(r guest.Registration) string {
 // registration, in lang (English where the catalogue lacks a text), with
 // the link to the status page, which confirms it, and the time limit in
 // the event's time zone.
-func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL string) (mail.Message, error) {
+func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL, eventID string) (mail.Message, error) {
 	if r.ConfirmBy == nil {
 		return mail.Message{}, fmt.Errorf("compose confirmation: %s is not waiting for one", r.ID)
 	}
@@ -37,7 +37,7 @@ func ComposeConfirm(texts Texts, lang language.Tag, r guest.Registration, st gue
 	subject := say("mail.confirm.subject", event)
 	text := say("mail.greeting", map[string]any{"Name": r.FirstName}) + "\n\n" +
 		say("mail.confirm.intro", event) + "\n" +
-		JoinLink(publicURL, r) + "\n\n" +
+		JoinLink(publicURL, eventID, r) + "\n\n" +
 		say("mail.confirm.until", map[string]any{"Until": until}) + "\n\n" +
 		say("mail.confirm.notYou", nil) + "\n"
 	if err := sp.err("compose confirmation"); err != nil {

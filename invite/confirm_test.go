@@ -19,7 +19,7 @@ import (
 func TestComposeRegistrationMail(t *testing.T) {
 	by := time.Date(2026, 6, 20, 16, 0, 0, 0, time.UTC) // 18:00 in Stockholm
 	st := guest.Settings{EventName: "Crayfish party", Timezone: "Europe/Stockholm"}
-	type composer func(invite.Texts, language.Tag, guest.Registration, guest.Settings, string) (mail.Message, error)
+	type composer func(invite.Texts, language.Tag, guest.Registration, guest.Settings, string, string) (mail.Message, error)
 	for _, m := range []struct {
 		name     string
 		compose  composer
@@ -41,20 +41,27 @@ func TestComposeRegistrationMail(t *testing.T) {
 			{"sv", "lördag 20 juni 2026 kl. 18:00 (Europe/Stockholm)"},
 			{"pt-BR", "(Europe/Stockholm)"},
 		} {
-			msg, err := m.compose(texts(t), language.MustParse(tc.lang), r, st, "https://party.test/")
-			if err != nil {
-				t.Fatalf("%s, %s: %v", m.name, tc.lang, err)
-			}
-			if msg.Subject != m.subjects[tc.lang] || msg.To != "bo@example.com" || msg.ToName != "Bo Lind" {
-				t.Errorf("%s, %s: %q to %q <%s>", m.name, tc.lang, msg.Subject, msg.ToName, msg.To)
-			}
-			for _, want := range []string{tc.when, "https://party.test/join?r=0123456789abcdef01234567.s3cret", "18:00"} {
-				if !strings.Contains(msg.Text, want) {
-					t.Errorf("%s, %s: the text lacks %q:\n%s", m.name, tc.lang, want, msg.Text)
+			// The first event's page, and another's, which its link names
+			// (docs/EVENTS.md).
+			for event, link := range map[string]string{
+				"":                         "https://party.test/join?r=0123456789abcdef01234567.s3cret\n",
+				"6b11aa00ff00ee00dd00cc00": "https://party.test/join?r=0123456789abcdef01234567.s3cret&event=6b11aa00ff00ee00dd00cc00\n",
+			} {
+				msg, err := m.compose(texts(t), language.MustParse(tc.lang), r, st, "https://party.test/", event)
+				if err != nil {
+					t.Fatalf("%s, %s: %v", m.name, tc.lang, err)
+				}
+				if msg.Subject != m.subjects[tc.lang] || msg.To != "bo@example.com" || msg.ToName != "Bo Lind" {
+					t.Errorf("%s, %s: %q to %q <%s>", m.name, tc.lang, msg.Subject, msg.ToName, msg.To)
+				}
+				for _, want := range []string{tc.when, link, "18:00"} {
+					if !strings.Contains(msg.Text, want) {
+						t.Errorf("%s, %s: the text lacks %q:\n%s", m.name, tc.lang, want, msg.Text)
+					}
 				}
 			}
 		}
-		if _, err := m.compose(texts(t), language.English, guest.Registration{ID: "x"}, st, ""); err == nil {
+		if _, err := m.compose(texts(t), language.English, guest.Registration{ID: "x"}, st, "", ""); err == nil {
 			t.Error(m.refused)
 		}
 	}

@@ -71,7 +71,11 @@ type Mailer struct {
 	pub       Publisher
 	publicURL string
 	urlSet    bool
-	log       *slog.Logger
+	// urls holds the host's pick of public URL; eventID names the event
+	// in its registration links (MailerConfig).
+	urls    URLChoice
+	eventID string
+	log     *slog.Logger
 	now       func() time.Time
 
 	mu       sync.Mutex
@@ -97,6 +101,12 @@ type MailerConfig struct {
 	// Texts writes the messages in each guest's language; nil loads the
 	// embedded catalogues.
 	Texts Catalog
+	// URLs holds the host's pick of public URL, the installation's (the
+	// control database, docs/EVENTS.md); nil is Store.
+	URLs URLChoice
+	// Event is the id of the event mailed for when it is not the first:
+	// the links to its registration page name it.
+	Event string
 }
 
 // NewMailer returns a Mailer.
@@ -119,7 +129,11 @@ func NewMailer(c MailerConfig) *Mailer {
 		}
 		c.Texts = cat
 	}
+	if c.URLs == nil {
+		c.URLs = c.Store
+	}
 	return &Mailer{
+		urls: c.URLs, eventID: c.Event,
 		st: c.Store, texts: c.Texts, sender: c.Sender, pub: c.Publish, publicURL: c.PublicURL, urlSet: c.PublicURLSet, log: c.Logger, now: c.Now,
 		interval: time.Duration(float64(time.Second) / c.Rate),
 	}
@@ -218,7 +232,7 @@ func (m *Mailer) sendOffer(ctx context.Context, d store.Delivery) (map[string]st
 	if err != nil {
 		return nil, err
 	}
-	msg, err := ComposeOffer(m.texts, m.texts.Match(r.Language), r, settings, public)
+	msg, err := ComposeOffer(m.texts, m.texts.Match(r.Language), r, settings, public, m.eventID)
 	if err != nil {
 		return nil, permanentError{err}
 	}
@@ -242,7 +256,7 @@ func (m *Mailer) sendConfirm(ctx context.Context, d store.Delivery) (map[string]
 	if err != nil {
 		return nil, err
 	}
-	msg, err := ComposeConfirm(m.texts, m.texts.Match(r.Language), r, settings, public)
+	msg, err := ComposeConfirm(m.texts, m.texts.Match(r.Language), r, settings, public, m.eventID)
 	if err != nil {
 		return nil, permanentError{err}
 	}
@@ -257,7 +271,7 @@ func (m *Mailer) event(ctx context.Context) (guest.Settings, string, error) {
 	}
 	public := m.publicURL
 	if !m.urlSet {
-		if public, err = PublicURL(ctx, m.st, m.publicURL); err != nil {
+		if public, err = PublicURL(ctx, m.urls, m.publicURL); err != nil {
 			return settings, "", err
 		}
 	}

@@ -23,15 +23,21 @@ func OfferMailing(r guest.Registration) string {
 	return "offer/" + strconv.FormatInt(r.OfferedUntil.UnixMilli(), 10)
 }
 
-// JoinLink is a registration's status page, where the offer is taken.
-func JoinLink(publicURL string, r guest.Registration) string {
-	return strings.TrimRight(publicURL, "/") + "/join?r=" + url.QueryEscape(r.ID+"."+r.Secret)
+// JoinLink is a registration's status page, where the offer is taken;
+// event names the event when it is not the installation's first, whose
+// page has no token to say it (docs/EVENTS.md).
+func JoinLink(publicURL, event string, r guest.Registration) string {
+	link := strings.TrimRight(publicURL, "/") + "/join?r=" + url.QueryEscape(r.ID+"."+r.Secret)
+	if event != "" {
+		link += "&event=" + url.QueryEscape(event)
+	}
+	return link
 }
 
 // ComposeOffer writes the e-mail of r's offer in lang (English where the
 // catalogue lacks a text): the time limit in the event's time zone and
 // the link to the status page.
-func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL string) (mail.Message, error) {
+func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest.Settings, publicURL, eventID string) (mail.Message, error) {
 	if r.OfferedUntil == nil {
 		return mail.Message{}, fmt.Errorf("compose offer: %s has no offer", r.ID)
 	}
@@ -44,7 +50,7 @@ func ComposeOffer(texts Texts, lang language.Tag, r guest.Registration, st guest
 	text := say("mail.greeting", map[string]any{"Name": r.FirstName}) + "\n\n" +
 		say("mail.offer.intro", event) + "\n\n" +
 		say("mail.offer.until", map[string]any{"Until": until}) + "\n" +
-		JoinLink(publicURL, r) + "\n\n" +
+		JoinLink(publicURL, eventID, r) + "\n\n" +
 		say("mail.offer.later", nil) + "\n"
 	if err := sp.err("compose offer"); err != nil {
 		return mail.Message{}, err

@@ -60,7 +60,7 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	// The parts that take the store take the event's; the keys stay the
 	// installation's.
 	ev := *in.app
-	ev.store = st
+	ev.store, ev.event = st, key
 	lh := in.live.ForEvent(key)
 	sessions := in.live.Sessions
 	if key != "" {

@@ -25,7 +25,7 @@ type mailParts struct {
 
 // newMail checks the SMTP settings; without them barhub sends no e-mail
 // and the send buttons say how to set it up.
-func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Logger) (mailParts, error) {
+func newMail(cfg *config, st, control *store.Store, eventID string, pub invite.Publisher, logger *slog.Logger) (mailParts, error) {
 	p := mailParts{api: api.MailConfig{Rate: cfg.MailRate}}
 	if cfg.SMTPURL == "" {
 		logger.Info("e-mail is off: set --smtp-url and --mail-from to send invitations and reminders (docs/INVITATIONS.md)")
@@ -46,6 +46,9 @@ func newMail(cfg *config, st *store.Store, pub invite.Publisher, logger *slog.Lo
 	}
 	p.mailer = invite.NewMailer(invite.MailerConfig{
 		Store: st, Sender: sender, Publish: pub, PublicURL: public, PublicURLSet: cfg.PublicURLSet, Rate: cfg.MailRate, Logger: logger,
+		// The public URL the host picked is the installation's; the
+		// registration links of an event but the first name it.
+		URLs: control, Event: eventID,
 	})
 	logger.Info("e-mail is on", "server", settings.Redacted(), "from", sender.From(), "ratePerSecond", cfg.MailRate)
 	return p, nil

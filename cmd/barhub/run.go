@@ -122,6 +122,11 @@ type app struct {
 	// db is the embedded database this process started; nil on MongoDB.
 	db   *embedded.Server
 	keys *auth.Keys
+	// event is the key of the event store holds ("" the first), and
+	// control the installation's database (docs/EVENTS.md): an event's
+	// runtime has a copy of app with its own store.
+	event   string
+	control *store.Store
 }
 
 func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
@@ -134,7 +139,7 @@ func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error
 		st.Close(context.Background())
 		return nil, err
 	}
-	return &app{cfg: cfg, log: logger, store: st, db: db, keys: keys}, nil
+	return &app{cfg: cfg, log: logger, store: st, db: db, keys: keys, control: st}, nil
 }
 
 // openCommand parses a command's serve-style flags and opens the store and

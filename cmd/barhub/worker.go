@@ -51,7 +51,7 @@ func startAI(ctx context.Context, cfg *config, a *app, lh ai.Publisher, pub ai.P
 	if err != nil {
 		return nil, err
 	}
-	mp, err := newMail(cfg, a.store, lh, logger)
+	mp, err := newMail(cfg, a.store, a.control, a.event, lh, logger)
 	if err != nil {
 		return nil, err
 	}
@@ -221,7 +221,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	mp, err := newMail(cfg, a.store, lh, logger)
+	mp, err := newMail(cfg, a.store, a.store, "", lh, logger)
 	if err != nil {
 		return err
 	}
@@ -311,7 +311,7 @@ func (e *eventWorkers) start(ctx context.Context, ev event.Event) error {
 		return err
 	}
 	pub := livehub.ForEvent(e.lh, ev.ID)
-	mp, err := newMail(e.a.cfg, st, pub, logger)
+	mp, err := newMail(e.a.cfg, st, e.a.store, ev.ID, pub, logger)
 	if err != nil {
 		st.Close(context.Background())
 		return err

@@ -28,6 +28,10 @@ function words(value) {
   return value.split(",").map((w) => w.trim()).filter(Boolean);
 }
 
+// The event this page registers for, when the link names one (/join?event=<id>):
+// every call and address of the page keeps it (docs/EVENTS.md).
+const eventParam = new URLSearchParams(location.search).get("event");
+const inEvent = (path) => (eventParam ? `${path}${path.includes("?") ? "&" : "?"}event=${encodeURIComponent(eventParam)}` : path);
 let token = new URLSearchParams(location.search).get("r") || localStorage.getItem(KEY_REG) || "";
 let timer = 0;
 
@@ -53,11 +57,11 @@ function render(v) {
 async function refresh() {
   clearTimeout(timer);
   try {
-    let v = await api("GET", `/api/register/${encodeURIComponent(token)}`);
+    let v = await api("GET", inEvent(`/api/register/${encodeURIComponent(token)}`));
     if (v.status === "unconfirmed") {
       // Only the e-mail carries this link: opening it is the confirmation.
       $("join-status-text").textContent = t("join.confirming");
-      v = await api("POST", `/api/register/${encodeURIComponent(token)}/confirm`);
+      v = await api("POST", inEvent(`/api/register/${encodeURIComponent(token)}/confirm`));
       localStorage.setItem(KEY_REG, token);
     }
     render(v);
@@ -77,7 +81,7 @@ async function refresh() {
 async function start() {
   clearTimeout(timer);
   show(statusBox, false);
-  const event = await api("GET", "/api/event").catch(() => null);
+  const event = await api("GET", inEvent("/api/event")).catch(() => null);
   if (event?.eventName) $("join-event").textContent = event.eventName;
   if (token) return refresh();
   if (!event || (event.registration !== "open" && event.registration !== "approval")) {
@@ -96,9 +100,9 @@ form.addEventListener("submit", async (ev) => {
   submit.disabled = true;
   submit.textContent = t("join.working");
   try {
-    const c = await api("GET", "/api/register/challenge");
+    const c = await api("GET", inEvent("/api/register/challenge"));
     const nonce = await solve(c.challenge, c.bits);
-    const v = await api("POST", "/api/register", {
+    const v = await api("POST", inEvent("/api/register"), {
       firstName: $("join-first").value,
       lastName: $("join-last").value,
       email: $("join-email").value.trim(),
@@ -120,7 +124,7 @@ form.addEventListener("submit", async (ev) => {
     }
     token = v.token;
     localStorage.setItem(KEY_REG, token);
-    history.replaceState(null, "", `/join?r=${encodeURIComponent(token)}`);
+    history.replaceState(null, "", inEvent(`/join?r=${encodeURIComponent(token)}`));
     render(v);
     timer = setTimeout(refresh, 10000);
   } catch (err) {
@@ -133,7 +137,7 @@ form.addEventListener("submit", async (ev) => {
 
 $("join-accept").addEventListener("click", async () => {
   try {
-    render(await api("POST", `/api/register/${encodeURIComponent(token)}/accept`));
+    render(await api("POST", inEvent(`/api/register/${encodeURIComponent(token)}/accept`)));
   } catch (err) {
     fail($("join-status-error"), err.message);
     refresh();
@@ -143,7 +147,7 @@ $("join-accept").addEventListener("click", async () => {
 $("join-cancel").addEventListener("click", async () => {
   if (!confirm(t("join.cancelConfirm"))) return;
   try {
-    render(await api("POST", `/api/register/${encodeURIComponent(token)}/cancel`));
+    render(await api("POST", inEvent(`/api/register/${encodeURIComponent(token)}/cancel`)));
   } catch (err) {
     fail($("join-status-error"), err.message);
   }
@@ -152,7 +156,7 @@ $("join-cancel").addEventListener("click", async () => {
 $("join-another").addEventListener("click", () => {
   localStorage.removeItem(KEY_REG);
   token = "";
-  history.replaceState(null, "", "/join");
+  history.replaceState(null, "", inEvent("/join"));
   form.reset();
   start();
 });

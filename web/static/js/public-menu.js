@@ -58,7 +58,11 @@ async function start() {
 
 // getJSON reads the API in the page's language, with no sign-in: this page is the
 // stranger's.
+// The event whose menu this is, when the link names one (/menu?event=<id>).
+const eventParam = new URLSearchParams(location.search).get("event");
+
 async function getJSON(path, headers = {}) {
+  if (eventParam) path += `${path.includes("?") ? "&" : "?"}event=${encodeURIComponent(eventParam)}`;
   let res;
   try {
     res = await fetch(path, { headers: { Accept: "application/json", "Accept-Language": lang, ...headers } });
