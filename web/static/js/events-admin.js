@@ -61,8 +61,15 @@ function showError(err) {
     box.hidden = true;
     return;
   }
-  box.textContent = err.code === "first_event" ? t("events.firstEvent") : err.message;
+  box.textContent = refusal(err);
   box.hidden = false;
+}
+
+// refusal says why the server refused a change to the events, in the page's language.
+function refusal(err) {
+  if (err.code === "first_event") return t("events.firstEvent");
+  if (err.status === 403) return t("events.forbidden");
+  return err.message;
 }
 
 async function load() {
@@ -70,9 +77,22 @@ async function load() {
     const res = await api("GET", "/api/admin/events");
     events = res.events || [];
     $("events-list").replaceChildren(...events.map(eventRow));
+    fillFrom();
   } catch (err) {
     showError(err);
   }
+}
+
+// fillFrom offers every event to start from, the one open now first chosen; a choice
+// the host made stays while its event is listed.
+function fillFrom() {
+  const select = $("event-new-from");
+  const chosen = select.value;
+  select.replaceChildren(...events.map((e) => {
+    const o = new Option(e.current ? t("events.new.fromHere", { name: e.name }) : e.name, e.id);
+    o.selected = chosen ? e.id === chosen : e.current;
+    return o;
+  }));
 }
 
 async function archive(e, archived, button) {
@@ -111,7 +131,7 @@ async function confirmDelete() {
   } catch (err) {
     $("event-delete-ok").disabled = false;
     const box = $("event-delete-error");
-    box.textContent = err.code === "first_event" ? t("events.firstEvent") : err.message;
+    box.textContent = refusal(err);
     box.hidden = false;
   }
 }
@@ -151,10 +171,11 @@ async function create(ev) {
     return;
   }
   const settings = $("event-new-settings").checked;
-  // Without the settings the new event starts in UTC, as a new party does.
-  const here = events.find((e) => e.current);
-  const zone = settings ? here?.timezone || "UTC" : "UTC";
-  const body = { name, guests: $("event-new-guests").checked, menu: $("event-new-menu").checked, settings };
+  // The date is the party's local time: the time zone the settings bring along, or
+  // without them UTC, as a new party starts in.
+  const from = events.find((e) => e.id === $("event-new-from").value) || events.find((e) => e.current);
+  const zone = settings ? from?.timezone || "UTC" : "UTC";
+  const body = { from: from?.id || "", name, guests: $("event-new-guests").checked, menu: $("event-new-menu").checked, settings };
   const date = $("event-new-date").value;
   if (date) body.startsAt = zonedISO(date, zone);
   $("event-new-submit").disabled = true;
@@ -167,7 +188,8 @@ async function create(ev) {
     $("event-new-date").value = "";
     await load();
   } catch (err) {
-    error.textContent = err.message;
+    // Only a host of the first event makes events: they host every one.
+    error.textContent = err.status === 403 ? t("events.forbidden") : err.message;
     error.hidden = false;
   } finally {
     $("event-new-submit").disabled = false;
