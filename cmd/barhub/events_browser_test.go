@@ -49,7 +49,15 @@ func TestBrowserWeddingWeekend(t *testing.T) {
 		"eventDate": rehearsalAt.Format("2006-01-02T15:04"), "dressCode": "Smart casual", "location": "The boathouse"}, nil); status != 200 {
 		t.Fatalf("settings: %d", status)
 	}
-	rehearsal := hostEvents(t, p.admin)["Rehearsal dinner"]
+	// The list of events is cached for a few seconds (cmd/barhub/events.go,
+	// listFresh): the new name shows once it is read again.
+	var rehearsal e2eEvent
+	for deadline := time.Now().Add(15 * time.Second); rehearsal.ID == ""; time.Sleep(200 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the events never list the rehearsal dinner: %+v", hostEvents(t, p.admin))
+		}
+		rehearsal = hostEvents(t, p.admin)["Rehearsal dinner"]
+	}
 
 	b := browsertest.New(t)
 
