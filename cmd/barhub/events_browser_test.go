@@ -169,6 +169,16 @@ func TestBrowserWeddingWeekend(t *testing.T) {
 		t.Errorf("the rehearsal's bar shows %d tickets, want none of the wedding's", n)
 	}
 
+	// On a phone, the event's name and its menu keep to their own place in
+	// the top bar of every staff page.
+	staffPhone := b.Page(t, browsertest.Phone)
+	browsertest.SignIn(t, staffPhone, p.s.URL, p.s.Code, p.s.LastName, "/admin")
+	for _, page := range []string{"/admin", "/bar", "/door"} {
+		browsertest.Navigate(t, staffPhone, p.s.URL+page)
+		browsertest.WaitText(t, staffPhone, "#event-switch summary", "Rehearsal dinner")
+		browsertest.CheckHeader(t, staffPhone, "events-"+strings.TrimPrefix(page, "/"))
+	}
+
 	// "Next year" from the wedding: the guest list and the menu, not the
 	// settings.
 	browsertest.Eval[bool](t, desk, `(() => { const s = document.getElementById("event-new-from"); s.value = `+jsString(wedding.ID)+`; return s.value === `+jsString(wedding.ID)+`; })()`)
