@@ -64,6 +64,8 @@ export async function startEventSwitch() {
   if (!current) return;
   const others = events.filter((e) => !e.current);
   if (others.length === 0) {
+    // The desk names its one event in its overview already, and its top bar is full.
+    if (host.hasAttribute("data-only-many")) return;
     const name = document.createElement("span");
     name.className = "event-switch-name";
     name.textContent = current.name;
