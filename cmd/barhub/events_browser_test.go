@@ -177,6 +177,8 @@ func TestBrowserWeddingWeekend(t *testing.T) {
 	for _, page := range []string{"/admin", "/bar", "/door"} {
 		browsertest.Navigate(t, staffPhone, p.s.URL+page)
 		browsertest.WaitText(t, staffPhone, "#event-switch summary", "Rehearsal dinner")
+		// Measured once the bar has settled: the connection's word changes its width.
+		browsertest.WaitVisible(t, staffPhone, `#live-status[data-status="open"]`)
 		browsertest.CheckHeader(t, staffPhone, "events-"+strings.TrimPrefix(page, "/"))
 	}
 
