@@ -106,6 +106,12 @@ func TestBrowserAxeEveryPage(t *testing.T) {
 		t.Fatalf("open registration: %d", status)
 	}
 	// Orders in each state the bar, the board and the guest's list show.
+	// A second event, so every page shows what it shows with more than one: the
+	// guest's "Your events", the staff's event switch and the desk's events card.
+	// It sorts after the garden party (neither has a date), so sign-ins open that.
+	if status := p.admin.call("POST", "/api/admin/events", map[string]any{"name": "Harvest supper", "guests": true, "menu": true, "settings": true}, nil); status != 201 {
+		t.Fatalf("a second event: %d", status)
+	}
 	queued := p.ordersInEveryState(t, "axe-")[0]
 	fragment := p.openBoard(t)
 
@@ -140,6 +146,7 @@ func axeGuestPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browser
 
 	browsertest.SignIn(t, phone, p.s.URL, p.guestCode, p.guestLast, "/")
 	browsertest.WaitVisible(t, phone, "#rsvp-yes")
+	browsertest.WaitText(t, phone, "#my-events", "Harvest supper")
 	f.check(t, phone, "/ RSVP")
 
 	browsertest.Click(t, phone, "#tab-menu")
@@ -191,6 +198,12 @@ func axeBarPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browserte
 	browsertest.WaitVisible(t, tablet, ticket+" .act-start")
 	waitEval(t, tablet, "a ticket in the making and one ready", `document.querySelectorAll("#tickets-preparing .ticket, #tickets-ready .ticket").length >= 2`)
 	f.check(t, tablet, "/bar")
+	browsertest.WaitText(t, tablet, "#event-switch summary", "Garden party")
+	browsertest.Click(t, tablet, "#event-switch summary")
+	browsertest.WaitVisible(t, tablet, "#event-switch .event-switch-list button")
+	f.check(t, tablet, "/bar event switch")
+	browsertest.Click(t, tablet, "#event-switch summary")
+	waitEval(t, tablet, "the event switch closed", `!document.querySelector("#event-switch details").open`)
 	browsertest.Click(t, tablet, ticket+" .recipe-open")
 	browsertest.WaitVisible(t, tablet, "#recipe-close")
 	f.check(t, tablet, "/bar recipe")
@@ -234,7 +247,12 @@ func axeHostPages(t *testing.T, b *browsertest.Browser, p *barParty, vp browsert
 	browsertest.WaitText(t, desk, "#guests", "Lovelace")
 	browsertest.WaitText(t, desk, "#drink-rows", "Negroni")
 	browsertest.WaitText(t, desk, "#audit-rows", "Lovelace")
+	browsertest.WaitText(t, desk, "#events-list", "Harvest supper")
 	f.check(t, desk, "/admin")
+	browsertest.Click(t, desk, `#events-list .event-delete`)
+	browsertest.WaitVisible(t, desk, "#event-delete-dialog")
+	f.check(t, desk, "/admin delete event")
+	browsertest.Eval[bool](t, desk, `(document.getElementById("event-delete-dialog").close(), true)`)
 	browsertest.Click(t, desk, "#guest-add")
 	browsertest.WaitVisible(t, desk, "#guest-dialog")
 	f.check(t, desk, "/admin guest editor")

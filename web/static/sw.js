@@ -17,6 +17,7 @@ const SHELL = [
   "/static/js/api.js",
   "/static/js/live.js",
   "/static/js/page.js",
+  "/static/js/events.js",
   "/static/js/home.js",
   "/static/js/rsvp.js",
   "/static/js/menu.js",

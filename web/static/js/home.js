@@ -6,6 +6,7 @@ import { api } from "./api.js";
 import { startLive, startPage } from "./page.js";
 import { setEvent, startRSVP } from "./rsvp.js";
 import { locale, t } from "./i18n.js";
+import { startMyEvents } from "./events.js";
 
 const me = startPage("guest", "bartender", "admin");
 
@@ -148,6 +149,7 @@ function startCalendar() {
 async function main() {
   startViews();
   startCalendar();
+  startMyEvents();
   document.getElementById("greeting").textContent = me.guest?.firstName
     ? t("guest.greeting", { name: me.guest.firstName })
     : t("guest.greetingAnon");
