@@ -76,7 +76,7 @@ type Mailer struct {
 	urls    URLChoice
 	eventID string
 	log     *slog.Logger
-	now       func() time.Time
+	now     func() time.Time
 
 	mu       sync.Mutex
 	interval time.Duration

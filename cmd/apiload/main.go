@@ -47,8 +47,8 @@ type options struct {
 	push        bool
 	deskGuests  int
 	// events spreads the guests over that many events (events.go).
-	events int
-	importRows  int
+	events     int
+	importRows int
 	// The crowd scenario plays against running instances (crowdload.go).
 	urls, code, last string
 	signInOver       time.Duration

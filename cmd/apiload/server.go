@@ -31,8 +31,8 @@ import (
 
 // server is barhub's API running in this process, with its people.
 type server struct {
-	url       string
-	appKey    string
+	url    string
+	appKey string
 	guests []person
 	// bartenders has each event's bartender, the first event's first.
 	bartenders []person
@@ -40,9 +40,9 @@ type server struct {
 	// events are the keys of the server's events as tokens name them,
 	// "" for the first (events.go).
 	events []string
-	drinks    []string // available drinks without allergens, so no order needs a confirmation
-	client    *http.Client
-	close     func()
+	drinks []string // available drinks without allergens, so no order needs a confirmation
+	client *http.Client
+	close  func()
 	// pushes is the test push service every guest's device subscribed
 	// at, with -push.
 	pushes  *pushtest.Service
