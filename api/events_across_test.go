@@ -327,3 +327,44 @@ func BenchmarkEventDispatch(b *testing.B) {
 		})
 	}
 }
+
+// TestPublicPagesNameTheirEvent: a page that needs no sign-in (the
+// registration page, the public menu) names its event in its address;
+// its calls are that event's, an unknown event is 404, a token of
+// another event is refused where one is needed, and the second event's
+// poster points at its own menu.
+func TestPublicPagesNameTheirEvent(t *testing.T) {
+	first, second := twoEventEnv(t)
+	var ev struct {
+		ID        string `json:"id"`
+		EventName string `json:"eventName"`
+	}
+	for _, tc := range []struct {
+		path, name, id string
+	}{
+		{"/api/event", "Alpha night", firstEventID},
+		{"/api/event?event=" + secondEventID, "Bravo night", secondEventID},
+		{"/api/event?event=" + firstEventID, "Alpha night", firstEventID},
+	} {
+		status, body := first.do("GET", tc.path, "", nil)
+		decodeInto(t, body, &ev)
+		if status != http.StatusOK || ev.EventName != tc.name || ev.ID != tc.id {
+			t.Errorf("GET %s: %d %s, want %q with id %s", tc.path, status, body, tc.name, tc.id)
+		}
+	}
+	if status, body := first.do("GET", "/api/register/challenge?event="+secondEventID, "", nil); status != http.StatusOK {
+		t.Errorf("the second event's registration challenge: %d %s", status, body)
+	}
+	if status, body := first.do("GET", "/api/event?event=cccccccccccccccccccccccc", "", nil); status != http.StatusNotFound || errorCode(t, body) != "no_such_event" {
+		t.Errorf("an unknown event: %d %s, want 404 no_such_event", status, body)
+	}
+	// A guest of the first event naming the second reads only what the
+	// second shows anyone, never with their token.
+	if status, body := first.do("GET", "/api/me?event="+secondEventID, first.gTok, nil); status != http.StatusUnauthorized {
+		t.Errorf("a first-event token on the second event's /api/me: %d %s, want 401", status, body)
+	}
+	status, body := first.do("GET", "/api/admin/poster?anyway=1", second.aTok, nil)
+	if status != http.StatusOK || !bytes.Contains(body, []byte("/menu?event="+secondEventID)) {
+		t.Errorf("the second event's poster: %d, want a link to /menu?event=%s: %.300s", status, secondEventID, body)
+	}
+}
