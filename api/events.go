@@ -98,7 +98,7 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 			rt, err = s.events.Runtime(r.Context(), key)
 		}
 		if named != "" && (errors.As(err, &ae) && ae.Code == "no_such_event" || errors.Is(err, store.ErrNotFound)) {
-			s.fail(w, r, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"})
+			s.fail(w, r, errNoSuchEvent())
 			return
 		}
 		if errors.As(err, &ae) && ae.Code == "no_such_event" || errors.Is(err, store.ErrNotFound) {
@@ -134,6 +134,9 @@ type eventListing struct {
 	// Current marks the event the request was made in: the one its
 	// token was signed for.
 	Current bool `json:"current"`
+	// First marks the installation's first event, whose public pages
+	// need no ?event= and which is never archived or deleted.
+	First bool `json:"first,omitempty"`
 }
 
 type eventsPage struct {
@@ -143,7 +146,7 @@ type eventsPage struct {
 func (s *Server) listing(e event.Event) eventListing {
 	return eventListing{
 		ID: e.ID, Name: e.Name, StartsAt: e.StartsAt, Timezone: e.Timezone, Location: e.Location,
-		Status: e.Status, Current: s.eventKey(e.ID) == s.event,
+		Status: e.Status, Current: s.eventKey(e.ID) == s.event, First: s.eventKey(e.ID) == "",
 	}
 }
 
@@ -290,7 +293,7 @@ func (s *Server) findEvent(ctx context.Context, id string) (event.Event, error) 
 			return e, nil
 		}
 	}
-	return event.Event{}, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
+	return event.Event{}, errNoSuchEvent()
 }
 
 // signInEvent finds the event a code and last name sign in to when the
@@ -391,7 +394,7 @@ func (s *Server) handleCreateEvent(w http.ResponseWriter, r *http.Request) {
 		Guests: req.Guests, Menu: req.Menu, Settings: req.Settings})
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		s.fail(w, r, &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"})
+		s.fail(w, r, errNoSuchEvent())
 		return
 	case err != nil:
 		s.fail(w, r, fieldError(err))
@@ -425,7 +428,7 @@ func (s *Server) handleArchiveEvent(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := chi.URLParam(r, "id")
 	if s.eventKey(id) == "" {
-		s.fail(w, r, errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted"))
+		s.fail(w, r, errFirstEvent())
 		return
 	}
 	if err := s.store.SetEventArchived(ctx, id, req.Archived); err != nil {
@@ -455,7 +458,7 @@ func (s *Server) handleDeleteEvent(w http.ResponseWriter, r *http.Request) {
 	ctx := r.Context()
 	id := chi.URLParam(r, "id")
 	if s.eventKey(id) == "" {
-		s.fail(w, r, errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted"))
+		s.fail(w, r, errFirstEvent())
 		return
 	}
 	e, err := s.store.Event(ctx, id)
@@ -481,9 +484,17 @@ func (s *Server) handleDeleteEvent(w http.ResponseWriter, r *http.Request) {
 func eventError(err error) error {
 	switch {
 	case errors.Is(err, store.ErrNotFound):
-		return &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
+		return errNoSuchEvent()
 	case errors.Is(err, store.ErrControlEvent):
-		return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
+		return errFirstEvent()
 	}
 	return err
+}
+
+func errNoSuchEvent() *apiError {
+	return &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
+}
+
+func errFirstEvent() *apiError {
+	return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
 }

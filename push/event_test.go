@@ -10,8 +10,6 @@ import (
 
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/push"
-	"github.com/barhub/barhub/push/pushtest"
-	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
 
@@ -29,13 +27,7 @@ func TestNotificationSaysItsEvent(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			st := storetest.New(t)
-			svc := pushtest.New()
-			t.Cleanup(svc.Close)
-			keys, err := st.VAPIDKeys(ctx)
-			if err != nil {
-				t.Fatal(err)
-			}
-			svc.VAPIDKey = keys.Public
+			svc, keys := pushService(t, st)
 			event := func(context.Context) (string, string) { return tc.id, tc.eventName }
 			s := push.New(st, push.Config{Keys: keys, Contact: "host@party.test", Policy: svc.Policy(), RootCAs: svc.RootCAs(), Event: event}, quiet, prometheus.NewRegistry())
 			run(t, s)
@@ -43,11 +35,7 @@ func TestNotificationSaysItsEvent(t *testing.T) {
 			if err := st.InsertGuest(ctx, &g); err != nil {
 				t.Fatal(err)
 			}
-			phone := svc.NewDevice()
-			k := phone.Subscription()["keys"].(map[string]string)
-			if err := st.SavePushDevice(ctx, g.ID, store.PushDevice{Endpoint: phone.Endpoint, P256dh: k["p256dh"], Auth: k["auth"], CreatedAt: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
+			phone := subscribePhone(t, st, svc, g.ID)
 			ready := map[string]any{"id": "o1", "guestId": g.ID, "status": "ready", "ticket": 7, "items": []map[string]any{{"name": "Mojito", "qty": 1}}}
 			if err := push.Forward(nopPublisher{}, s).Publish(ctx, "guest:"+g.ID, "order.ready", ready); err != nil {
 				t.Fatal(err)

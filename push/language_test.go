@@ -19,8 +19,6 @@ import (
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/locale"
 	"github.com/barhub/barhub/push"
-	"github.com/barhub/barhub/push/pushtest"
-	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
 
@@ -31,13 +29,7 @@ import (
 func TestNotificationInTheGuestsLanguage(t *testing.T) {
 	ctx := context.Background()
 	st := storetest.New(t)
-	svc := pushtest.New()
-	t.Cleanup(svc.Close)
-	keys, err := st.VAPIDKeys(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	svc.VAPIDKey = keys.Public
+	svc, keys := pushService(t, st)
 	cat, err := locale.New()
 	if err != nil {
 		t.Fatal(err)
@@ -66,11 +58,7 @@ func TestNotificationInTheGuestsLanguage(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			phone := svc.NewDevice()
-			k := phone.Subscription()["keys"].(map[string]string)
-			if err := st.SavePushDevice(ctx, g.ID, store.PushDevice{Endpoint: phone.Endpoint, P256dh: k["p256dh"], Auth: k["auth"], CreatedAt: time.Now()}); err != nil {
-				t.Fatal(err)
-			}
+			phone := subscribePhone(t, st, svc, g.ID)
 			ready := map[string]any{"id": "o-" + g.ID, "guestId": g.ID, "status": "ready", "ticket": 7, "items": []map[string]any{{"name": "Mojito", "qty": 1}}}
 			if err := pub.Publish(ctx, "guest:"+g.ID, "order.ready", ready); err != nil {
 				t.Fatal(err)

@@ -133,6 +133,30 @@ func run(t *testing.T, s *push.Sender) (stop func()) {
 	return stop
 }
 
+// pushService starts a test push service that knows st's VAPID keys.
+func pushService(t *testing.T, st *store.Store) (*pushtest.Service, store.VAPIDKeys) {
+	t.Helper()
+	svc := pushtest.New()
+	t.Cleanup(svc.Close)
+	keys, err := st.VAPIDKeys(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	svc.VAPIDKey = keys.Public
+	return svc, keys
+}
+
+// subscribePhone stores a new device of svc as guestID's subscription.
+func subscribePhone(t *testing.T, st *store.Store, svc *pushtest.Service, guestID string) *pushtest.Device {
+	t.Helper()
+	phone := svc.NewDevice()
+	k := phone.Subscription()["keys"].(map[string]string)
+	if err := st.SavePushDevice(context.Background(), guestID, store.PushDevice{Endpoint: phone.Endpoint, P256dh: k["p256dh"], Auth: k["auth"], CreatedAt: time.Now()}); err != nil {
+		t.Fatal(err)
+	}
+	return phone
+}
+
 // roots trusts a test server's certificate.
 func roots(srv *httptest.Server) *x509.CertPool {
 	pool := x509.NewCertPool()

@@ -34,16 +34,9 @@ type liveEvent struct {
 // topics, returning once every subscription is confirmed.
 func dialLive(t testing.TB, c rsvpClient, topics ...string) *liveClient {
 	t.Helper()
-	var tk struct{ Ticket string }
-	if status := c.call("POST", "/api/ws/ticket", nil, &tk); status != 200 {
-		t.Fatalf("ticket: %d", status)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.base, "http")+"/ws?ticket="+tk.Ticket, nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
+	ws := dialTicket(ctx, t, c)
 	ws.SetReadLimit(1 << 20)
 	l := &liveClient{t: t, ws: ws, events: make(chan liveEvent, 256)}
 	subscribed := make(chan string, len(topics))
@@ -81,6 +74,20 @@ func dialLive(t testing.TB, c rsvpClient, topics ...string) *liveClient {
 	}
 	t.Cleanup(func() { ws.CloseNow() })
 	return l
+}
+
+// dialTicket opens a socket with a ticket for c's sign-in, as a page does.
+func dialTicket(ctx context.Context, t testing.TB, c rsvpClient) *websocket.Conn {
+	t.Helper()
+	var tk struct{ Ticket string }
+	if status := c.call("POST", "/api/ws/ticket", nil, &tk); status != 200 {
+		t.Fatalf("ticket: %d", status)
+	}
+	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.base, "http")+"/ws?ticket="+tk.Ticket, nil)
+	if err != nil {
+		t.Fatalf("dial: %v", err)
+	}
+	return ws
 }
 
 // next returns the first event named name whose data satisfies match.

@@ -193,16 +193,9 @@ func TestWeddingWeekend(t *testing.T) {
 // error code the hub answers, "" when it subscribes.
 func subscribeRefusal(t *testing.T, c rsvpClient, topic string) string {
 	t.Helper()
-	var tk struct{ Ticket string }
-	if status := c.call("POST", "/api/ws/ticket", nil, &tk); status != 200 {
-		t.Fatalf("ticket: %d", status)
-	}
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	ws, _, err := websocket.Dial(ctx, "ws"+strings.TrimPrefix(c.base, "http")+"/ws?ticket="+tk.Ticket, nil)
-	if err != nil {
-		t.Fatalf("dial: %v", err)
-	}
+	ws := dialTicket(ctx, t, c)
 	defer ws.CloseNow()
 	msg, _ := json.Marshal(map[string]string{"type": "subscribe", "topic": topic})
 	if err := ws.Write(ctx, websocket.MessageText, msg); err != nil {

@@ -12,6 +12,10 @@ const $ = (id) => document.getElementById(id);
 
 const state = { sections: [], drinks: [], section: "", query: "", alcoholFree: false };
 
+// The event whose menu this is, when the link names one (/menu?event=<id>): its
+// calls and its link to the registration page keep it (docs/EVENTS.md).
+const eventParam = new URLSearchParams(location.search).get("event");
+
 start();
 
 async function start() {
@@ -26,6 +30,7 @@ async function start() {
   // A party that takes sign-ups links to them; a field this server does not send is
   // a closed party.
   $("pm-join").hidden = !["open", "approval"].includes(ev.registration);
+  if (eventParam) $("pm-join").href = `/join?event=${encodeURIComponent(eventParam)}`;
   if (!ev.publicMenu) {
     $("pm-loading").hidden = true;
     $("pm-private").hidden = false;
@@ -58,9 +63,6 @@ async function start() {
 
 // getJSON reads the API in the page's language, with no sign-in: this page is the
 // stranger's.
-// The event whose menu this is, when the link names one (/menu?event=<id>).
-const eventParam = new URLSearchParams(location.search).get("event");
-
 async function getJSON(path, headers = {}) {
   if (eventParam) path += `${path.includes("?") ? "&" : "?"}event=${encodeURIComponent(eventParam)}`;
   let res;

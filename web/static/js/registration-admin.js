@@ -25,6 +25,13 @@ function settingsForm() {
     error,
     h("div", { class: "wide row" }, h("button", { id: "reg-save", class: "primary", type: "submit" }, t("common.save")), status));
   const load = async () => {
+    // Another event's page than the first names it in its address (docs/EVENTS.md).
+    const mine = await api("GET", "/api/me/events").catch(() => null);
+    const here = mine?.events?.find((e) => e.current);
+    if (here && !here.first) {
+      link.href = `/join?event=${encodeURIComponent(here.id)}`;
+      link.textContent = `${location.origin}${link.getAttribute("href")}`;
+    }
     const s = await api("GET", "/api/admin/settings");
     mode.value = s.registration || "closed";
     capacity.value = s.capacity || 0;
