@@ -3,6 +3,7 @@ package main
 import (
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/barhub/barhub/web/browsertest"
 )
@@ -72,4 +73,54 @@ func TestBrowserRegistrationInAnotherEvent(t *testing.T) {
 	if len(mine.Events) != 1 || mine.Events[0].ID != night.ID || !mine.Events[0].Current {
 		t.Errorf("Nils's events: %+v, want the night alone", mine.Events)
 	}
+}
+
+// TestBrowserNotificationOpensItsEvent: a push notification about the
+// wedding opens the app with ?event=<wedding> (the service worker adds
+// it). A phone still holding the rehearsal's sign-in switches to the
+// wedding and drops the parameter, so a reload stays; a link to an event
+// the guest is not invited to leaves them where they are.
+func TestBrowserNotificationOpensItsEvent(t *testing.T) {
+	s := startServer(t, "", nil)
+	admin := signInAdmin(t, s)
+	host := barClient{t: t, base: s.URL, token: admin.token}
+	var ada e2eGuest
+	if status := host.call("POST", "/api/admin/guests", map[string]any{"firstName": "Ada", "lastName": "Lovelace", "expectedGuests": 1}, &ada); status != 201 {
+		t.Fatalf("add a guest: %d", status)
+	}
+	tomorrow := time.Now().UTC().Add(24 * time.Hour).Truncate(time.Hour)
+	if status := host.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Rehearsal dinner", "timezone": "UTC", "eventDate": tomorrow.Format(time.RFC3339)}, nil); status != 200 {
+		t.Fatalf("settings: %d", status)
+	}
+	var wedding, closed e2eEvent
+	if status := host.call("POST", "/api/admin/events", map[string]any{"name": "Wedding", "startsAt": tomorrow.Add(24 * time.Hour), "guests": true}, &wedding); status != 201 {
+		t.Fatalf("the wedding: %d", status)
+	}
+	if status := host.call("POST", "/api/admin/events", map[string]any{"name": "Staff party"}, &closed); status != 201 {
+		t.Fatalf("an event Ada is not invited to: %d", status)
+	}
+
+	b := browsertest.New(t)
+	phone := b.Page(t, browsertest.Phone)
+	browsertest.SignIn(t, phone, s.URL, ada.Code, "Lovelace", "/")
+	browsertest.WaitText(t, phone, "#event-name", "Rehearsal dinner")
+	tokenEvent := `JSON.parse(atob(localStorage.getItem("barhub.token").split(".")[1].replace(/-/g, "+").replace(/_/g, "/"))).evt || ""`
+
+	browsertest.Navigate(t, phone, s.URL+"/?event="+closed.ID)
+	browsertest.WaitText(t, phone, "#event-name", "Rehearsal dinner")
+	browsertest.WaitVisible(t, phone, "#tabbar")
+	if evt := browsertest.Eval[string](t, phone, tokenEvent); evt != "" {
+		t.Errorf("a link to an event Ada is not invited to moved her to %q", evt)
+	}
+
+	browsertest.Navigate(t, phone, s.URL+"/?event="+wedding.ID)
+	browsertest.WaitText(t, phone, "#event-name", "Wedding")
+	if evt := browsertest.Eval[string](t, phone, tokenEvent); evt != wedding.ID {
+		t.Errorf("the phone's sign-in is for %q after the wedding's link, want %s", evt, wedding.ID)
+	}
+	if search := browsertest.Eval[string](t, phone, `location.search`); strings.Contains(search, "event=") {
+		t.Errorf("the address still names the event after the switch: %q", search)
+	}
+	browsertest.Navigate(t, phone, browsertest.Eval[string](t, phone, `location.href`))
+	browsertest.WaitText(t, phone, "#event-name", "Wedding")
 }

@@ -97,7 +97,7 @@ self.addEventListener("push", (event) => {
       icon: "/static/img/icon-192.png",
       badge: "/static/img/icon-192.png",
       vibrate: [200, 100, 200],
-      data: { url: n.url || "/" },
+      data: { url: n.url || "/", event: n.event || "" },
     });
   })());
 });
@@ -106,7 +106,11 @@ self.addEventListener("push", (event) => {
 // app when there is one, else in a new one.
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const url = new URL(event.notification.data?.url || "/", self.location.origin).href;
+  const target = new URL(event.notification.data?.url || "/", self.location.origin);
+  // With several events, the page opens in the one the notification is about
+  // (docs/EVENTS.md): the page switches to it when it holds another's sign-in.
+  if (event.notification.data?.event) target.searchParams.set("event", event.notification.data.event);
+  const url = target.href;
   event.waitUntil((async () => {
     const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
     for (const w of windows) {

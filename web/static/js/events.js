@@ -27,6 +27,25 @@ export async function switchEvent(id) {
   return data;
 }
 
+// followEventLink opens the event a link names (?event=<id>, as a push notification's
+// tap gives) when the page holds another event's sign-in and the person is invited to
+// that one; the parameter is dropped from the address either way, so a reload does not
+// switch again.
+export async function followEventLink() {
+  const url = new URL(location.href);
+  const id = url.searchParams.get("event");
+  if (!id) return;
+  url.searchParams.delete("event");
+  history.replaceState(history.state, "", url.pathname + url.search + url.hash);
+  const here = (await myEvents()).find((e) => e.current);
+  if (!here || here.id === id) return;
+  try {
+    await switchEvent(id);
+  } catch {
+    // Not invited there (any more): stay in this event.
+  }
+}
+
 // eventWhen is an event's start in its own time zone, or "" without a date.
 export function eventWhen(e, options = { dateStyle: "medium", timeStyle: "short" }) {
   if (!e.startsAt) return "";

@@ -2,7 +2,7 @@
 // wires the sign-out button. Each app's own module calls startPage first.
 import { api, clearAuth, displayName, logout, rememberPage, requireRole, wasSignedIn } from "./api.js";
 import { connect } from "./live.js";
-import { startEventSwitch } from "./events.js";
+import { followEventLink, startEventSwitch } from "./events.js";
 import { t } from "./i18n.js";
 
 // startPage returns the sign-in (see auth in api.js), or null while the browser is being
@@ -29,6 +29,8 @@ export function startPage(...roles) {
   }
   // The staff pages name the event they work in, and open another from the top bar.
   if (document.getElementById("event-switch")) startEventSwitch();
+  // A link into another of the person's events (a notification's tap) opens it.
+  followEventLink();
   return me;
 }
 
