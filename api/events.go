@@ -87,9 +87,12 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 		}
 		e, err := s.findEvent(r.Context(), s.eventID(key))
 		var ae *apiError
-		if errors.As(err, &ae) && ae.Code == "no_such_event" {
-			// Made on another instance since this one read the list, or
-			// deleted: read the list again to tell.
+		if errors.As(err, &ae) && ae.Code == "no_such_event" && signed && named == "" {
+			// A token this installation signed, of an event made on another
+			// instance since this one read the list, or deleted: read the
+			// list again to tell. An address naming an unknown event does
+			// not: anyone can send one, and the list is read again within
+			// listFresh anyway.
 			s.events.Changed("")
 			e, err = s.findEvent(r.Context(), s.eventID(key))
 		}
@@ -110,9 +113,9 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 			s.fail(w, r, err)
 			return
 		}
-		// An archived event is kept for its hosts to read: its reports
-		// and exports. Nothing in it changes any more.
-		// Its public pages stay readable, for a link kept from it.
+		// An archived event is kept for its hosts to read (its reports
+		// and exports) and its public pages for a link kept from it.
+		// Nothing in it changes any more.
 		reading := r.Method == http.MethodGet || r.Method == http.MethodHead
 		own := signed && id.Event == key
 		if e.Status == event.Archived && !(reading && (own && id.Role == guest.RoleAdmin || !own && named != "")) {
