@@ -91,8 +91,8 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 			// A token this installation signed, of an event made on another
 			// instance since this one read the list, or deleted: read the
 			// list again to tell. An address naming an unknown event does
-			// not: anyone can send one, and the list is read again within
-			// listFresh anyway.
+			// not: anyone can send one, and the list kept is read again
+			// every few seconds anyway.
 			s.events.Changed("")
 			e, err = s.findEvent(r.Context(), s.eventID(key))
 		}
