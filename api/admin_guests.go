@@ -327,6 +327,7 @@ func (s *Server) handleUpdateGuest(w http.ResponseWriter, r *http.Request) {
 	}
 	s.guestsChanged(ctx, "edited", identity(ctx), []guest.Guest{g}, nil)
 	s.needsChanged(ctx, []guest.Guest{g})
+	s.personChanged(ctx, identity(ctx), id, p)
 	if p.Role != nil && (beforeErr != nil || before.Role != g.Role) {
 		s.accessChanged(ctx, id)
 	} else {

@@ -501,3 +501,54 @@ func errNoSuchEvent() *apiError {
 func errFirstEvent() *apiError {
 	return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
 }
+
+// standing is the part of p that is the person's rather than their
+// invitation's: their name, e-mail, needs, tastes and age group. Answers,
+// +1s, group, role and check-ins stay each event's (docs/EVENTS.md,
+// "People across events").
+func standing(p guest.Patch) guest.Patch {
+	return guest.Patch{FirstName: p.FirstName, LastName: p.LastName, Email: p.Email,
+		Dietary: p.Dietary, Tastes: p.Tastes, AgeGroup: p.AgeGroup}
+}
+
+// hostOfEvery reports whether the guest id signed in here is a host of
+// every event: an admin of the first event.
+func (s *Server) hostOfEvery(ctx context.Context, id auth.Identity) bool {
+	if s.event == "" {
+		return id.Role == guest.RoleAdmin
+	}
+	g, err := s.control.GuestByID(ctx, id.GuestID)
+	return err == nil && g.Role == guest.RoleAdmin
+}
+
+// personChanged carries the standing part of a change to guestID to
+// their invitations to the installation's other events, so a person is
+// kept once. Only the person themselves (their own answer) or a host of
+// every event changes a person; a host of one event changes the
+// invitation to that event alone. Best effort: the change here is made,
+// and an event that cannot take it is logged.
+func (s *Server) personChanged(ctx context.Context, by auth.Identity, guestID string, p guest.Patch) {
+	p = standing(p)
+	if s.events == nil || p.Empty() || (by.GuestID != guestID && !s.hostOfEvery(ctx, by)) {
+		return
+	}
+	ctx = context.WithoutCancel(ctx)
+	events, err := s.events.List(ctx)
+	if err != nil {
+		s.log.WarnContext(ctx, "carry a person's change to their other events", "guest", guestID, "err", err)
+		return
+	}
+	for _, e := range events {
+		key := s.eventKey(e.ID)
+		if key == s.event || e.Status == event.Archived {
+			continue
+		}
+		rt, err := s.events.Runtime(ctx, key)
+		if err == nil {
+			_, err = rt.Store.UpdateGuest(ctx, guestID, p, by.GuestID)
+		}
+		if err != nil && !errors.Is(err, store.ErrNotFound) {
+			s.log.WarnContext(ctx, "carry a person's change to another event", "guest", guestID, "event", e.ID, "err", err)
+		}
+	}
+}

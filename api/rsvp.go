@@ -257,6 +257,10 @@ func (s *Server) handlePutRSVP(w http.ResponseWriter, r *http.Request) {
 	for _, m := range v.Group {
 		s.menu.ForgetNeeds(m.ID)
 	}
+	if answer.Dietary != nil || answer.Tastes != nil {
+		// The needs and tastes one gives are one's own in every event.
+		s.personChanged(r.Context(), identity(r.Context()), v.Guest.ID, guest.Patch{Dietary: &v.Guest.Dietary, Tastes: &v.Guest.Tastes})
+	}
 	writeJSON(w, http.StatusOK, v)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -344,5 +345,73 @@ func TestEventArchiveAndDelete(t *testing.T) {
 	}
 	if got := strings.Join(actions, " "); got != "event.delete event.archive event.archive event.create" {
 		t.Errorf("the first event's audit log of events: %q", got)
+	}
+}
+
+// TestPersonKeptAcrossEvents: a person's standing details are theirs in
+// every event they are invited to. A host of every event who corrects a
+// guest's name and e-mail in the wedding corrects them at the rehearsal
+// too, and the guest's own needs given with the wedding's answer reach
+// the rehearsal; the answers stay each event's. A host of the wedding
+// alone changes the wedding's invitation and nothing of the rehearsal's.
+func TestPersonKeptAcrossEvents(t *testing.T) {
+	p := startBarParty(t, nil)
+	admin := barClient{t: t, base: p.s.URL, token: p.admin.token}
+	if status := p.guest.call("PUT", "/api/rsvp", map[string]any{"status": "coming", "numGuests": 1}, nil); status != 200 {
+		t.Fatalf("the rehearsal's answer: %d", status)
+	}
+	var wedding e2eEvent
+	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Wedding", "guests": true}, &wedding); status != 201 {
+		t.Fatalf("the wedding: %d", status)
+	}
+	hostThere := switchTo(t, admin, wedding.ID)
+	if status := hostThere.call("PUT", "/api/admin/guests/"+p.guestID, map[string]any{"lastName": "King", "email": "ada@example.com", "role": "bartender"}, nil); status != 200 {
+		t.Fatalf("the host corrects Ada at the wedding: %d", status)
+	}
+	adaThere := switchTo(t, p.guest, wedding.ID)
+	if status := adaThere.call("PUT", "/api/rsvp", map[string]any{"status": "declined", "dietary": "vegan, no nuts"}, nil); status != 200 {
+		t.Fatalf("Ada's answer at the wedding: %d", status)
+	}
+	var cleo e2eGuest
+	if status := hostThere.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cleo", "lastName": "Cohost", "role": "admin", "expectedGuests": 1}, &cleo); status != 201 {
+		t.Fatalf("a host of the wedding alone: %d", status)
+	}
+	status, lr := login(t, p.s.URL, cleo.Code, "Cohost")
+	if status != 200 {
+		t.Fatalf("the co-host signs in: %d", status)
+	}
+	cohost := barClient{t: t, base: p.s.URL, token: lr.Token}
+	if status := cohost.call("PUT", "/api/admin/guests/"+p.guestID, map[string]any{"firstName": "Augusta"}, nil); status != 200 {
+		t.Fatalf("the co-host renames Ada at the wedding: %d", status)
+	}
+
+	type view struct {
+		FirstName string `json:"firstName"`
+		LastName  string `json:"lastName"`
+		Email     string `json:"email"`
+		Role      string `json:"role"`
+		Status    string `json:"status"`
+		Dietary   struct {
+			Tags []string `json:"tags"`
+		} `json:"dietary"`
+	}
+	var atRehearsal, atWedding view
+	admin.call("GET", "/api/admin/guests/"+p.guestID, nil, &atRehearsal)
+	hostThere.call("GET", "/api/admin/guests/"+p.guestID, nil, &atWedding)
+	if atRehearsal.LastName != "King" || atRehearsal.Email != "ada@example.com" {
+		t.Errorf("the rehearsal's Ada: %+v, want the host's correction (King, ada@example.com)", atRehearsal)
+	}
+	if !slices.Contains(atRehearsal.Dietary.Tags, "vegan") {
+		t.Errorf("the rehearsal's Ada: needs %v, want her own answer's vegan", atRehearsal.Dietary.Tags)
+	}
+	if atRehearsal.Status != "coming" || atRehearsal.Role != "guest" || atRehearsal.FirstName != "Ada" {
+		t.Errorf("the rehearsal's Ada: %+v, want her answer, role and first name there unchanged", atRehearsal)
+	}
+	if atWedding.Status != "declined" || atWedding.Role != "bartender" || atWedding.FirstName != "Augusta" {
+		t.Errorf("the wedding's Ada: %+v, want declined, bartender, Augusta", atWedding)
+	}
+	// The corrected name signs in, to either event.
+	if status, _ := login(t, p.s.URL, p.guestCode, "King"); status != 200 {
+		t.Errorf("sign-in with the corrected last name: %d", status)
 	}
 }
