@@ -171,6 +171,7 @@ func (s *Store) OpenEvent(ctx context.Context, database string) (*Store, error) 
 		instance:   s.instance,
 		stuckAfter: s.stuckAfter,
 		shared:     true,
+		writes:     s.writes,
 	}
 	if s.single != nil {
 		e.single = &single{}

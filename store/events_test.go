@@ -467,3 +467,53 @@ func TestSetEventArchived(t *testing.T) {
 		t.Errorf("archive an unknown event = %v, want ErrNotFound", err)
 	}
 }
+
+// TestEventStoresShareTheWriter: the embedded database has one writer
+// for every database it holds, and the bar's urgent moves go before the
+// other writes. Every event's store takes its turns in the same line,
+// so a move at one event's bar goes before a guest list write of
+// another: while the first event's write holds the turn, its next write
+// and an urgent one of event B both wait, and B's goes first. With a
+// line per store B's move did not wait at all, and three events' stores
+// wrote at once past the writer's one turn.
+func TestEventStoresShareTheWriter(t *testing.T) {
+	ctx := context.Background()
+	s := storetest.SingleProcess(t, "")
+	e := openEvent(t, s, createEvent(t, s, store.NewEvent{From: controlEvent(t, s).ID, Name: "Event B"}))
+	release := s.HoldWriteTurn()
+	var mu sync.Mutex
+	var ran []string
+	write := func(st *store.Store, ctx context.Context, name string, done chan<- error) {
+		done <- st.WriteTurn(ctx, func() error {
+			mu.Lock()
+			ran = append(ran, name)
+			mu.Unlock()
+			return nil
+		})
+	}
+	done := make(chan error, 2)
+	go write(s, ctx, "first event's write", done)
+	for s.WriteTurnsWaiting() < 1 {
+		time.Sleep(time.Millisecond)
+	}
+	go write(e, store.Urgent(ctx), "event B's bar move", done)
+	deadline := time.Now().Add(10 * time.Second)
+	for s.WriteTurnsWaiting() < 2 && time.Now().Before(deadline) {
+		time.Sleep(time.Millisecond)
+	}
+	mu.Lock()
+	early := slices.Clone(ran)
+	mu.Unlock()
+	if len(early) > 0 {
+		t.Errorf("%v wrote while another store held the writer's turn", early)
+	}
+	release()
+	for range 2 {
+		if err := <-done; err != nil {
+			t.Fatal(err)
+		}
+	}
+	if want := []string{"event B's bar move", "first event's write"}; !slices.Equal(ran, want) {
+		t.Errorf("the writes ran as %v, want %v", ran, want)
+	}
+}

@@ -35,3 +35,17 @@ func (s *Store) HeldGuestOrders() int {
 	}
 	return n
 }
+
+// WriteTurn runs write in s's turn at the embedded database's writer.
+func (s *Store) WriteTurn(ctx context.Context, write func() error) error {
+	return s.writeTurn(ctx, write)
+}
+
+// HoldWriteTurn takes s's writer's turn until release is called.
+func (s *Store) HoldWriteTurn() (release func()) {
+	s.writes.acquire(false)
+	return s.writes.release
+}
+
+// WriteTurnsWaiting is how many writes wait for s's writer's turn.
+func (s *Store) WriteTurnsWaiting() int { return s.writes.waiting() }

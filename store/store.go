@@ -71,7 +71,10 @@ type Store struct {
 	gate    slog.LogValuer
 	onClose func()
 	log     *slog.Logger
-	writes  writeQueue // this process's writes take turns on the embedded database (retry.go)
+	// writes are this process's turns on the embedded database (retry.go),
+	// shared by every event's store (OpenEvent): the bar's urgent moves go
+	// first across events, as within one.
+	writes *writeQueue
 	// written counts the write attempts made through retry, for the load
 	// tool's writes per order (Writes).
 	written atomic.Int64
@@ -159,7 +162,7 @@ func connect(ctx context.Context, uri, database string, logger *slog.Logger) (*S
 	if err != nil {
 		host = "unknown"
 	}
-	return &Store{client: client, db: client.Database(database), log: logger, calls: calls, instance: host}, nil
+	return &Store{client: client, db: client.Database(database), log: logger, calls: calls, instance: host, writes: &writeQueue{}}, nil
 }
 
 // Ping reports whether the database answers.
