@@ -5,6 +5,7 @@ import (
 	"errors"
 	"net/http"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/go-chi/chi/v5"
@@ -299,49 +300,90 @@ func (s *Server) findEvent(ctx context.Context, id string) (event.Event, error) 
 	return event.Event{}, errNoSuchEvent()
 }
 
-// signInEvent finds the event a code and last name sign in to when the
-// installation has more than one: a host of every event's is the first
-// event, anyone else's the first in the host's order (the next upcoming
-// first) whose list has the code under that name. It
-// returns "" for this server's own event or when none matches, so the
-// sign-in goes on here and fails or succeeds as it always has.
-func (s *Server) signInEvent(ctx context.Context, req loginBody) (EventRuntime, bool, error) {
+// signInMatch is where a code and last name sign in: this event (here,
+// or hereErr from its look-up, made once) or another's API.
+type signInMatch struct {
+	here    guest.Guest
+	hereErr error
+	other   *EventRuntime
+}
+
+// matches reports whether g is the invitation of the code's last name.
+func matches(g guest.Guest, err error, lastName string) bool {
+	return err == nil && g.LastNameKey != "" && guest.NameKey(lastName) == g.LastNameKey
+}
+
+// signInEvent finds where a code and last name sign in. With one event,
+// or at any event but the first, that is here. With several: a host of
+// every event signs in to the first event, anyone else to the first in
+// the host's order (the next upcoming first, archived ones never) whose
+// list has the code under that name; with none, here, where the sign-in
+// fails as it always has. The other events' lists are asked at once, so
+// a sign-in waits for the slowest look-up, not for their sum.
+func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, error) {
+	var m signInMatch
+	m.here, m.hereErr = s.store.GuestByCode(ctx, req.Code)
+	if m.hereErr != nil && !errors.Is(m.hereErr, store.ErrNotFound) {
+		return m, nil // the caller answers it
+	}
 	if s.events == nil || s.event != "" {
-		return EventRuntime{}, false, nil
+		return m, nil
 	}
 	events, err := s.events.List(ctx)
 	if err != nil || len(events) < 2 {
-		return EventRuntime{}, false, err
+		return m, err
 	}
-	// A host of every event signs in where events are made and listed.
-	if g, err := s.store.GuestByCode(ctx, req.Code); err == nil && g.Role == guest.RoleAdmin && g.LastNameKey != "" && guest.NameKey(req.LastName) == g.LastNameKey {
-		return EventRuntime{}, false, nil
+	if matches(m.here, m.hereErr, req.LastName) && m.here.Role == guest.RoleAdmin {
+		return m, nil
 	}
-	for _, e := range events {
+	type found struct {
+		rt EventRuntime
+		ok bool
+	}
+	results := make([]found, len(events))
+	errs := make([]error, len(events))
+	var wg sync.WaitGroup
+	for i, e := range events {
+		key := s.eventKey(e.ID)
+		if key == "" || e.Status == event.Archived {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			rt, err := s.events.Runtime(ctx, key)
+			if err != nil {
+				errs[i] = err
+				return
+			}
+			g, err := rt.Store.GuestByCode(ctx, req.Code)
+			if err != nil && !errors.Is(err, store.ErrNotFound) {
+				errs[i] = err
+				return
+			}
+			results[i] = found{rt: rt, ok: matches(g, err, req.LastName)}
+		}()
+	}
+	wg.Wait()
+	for i, e := range events {
 		if e.Status == event.Archived {
 			continue
 		}
-		key := s.eventKey(e.ID)
-		st := s.store
-		var rt EventRuntime
-		if key != "" {
-			if rt, err = s.events.Runtime(ctx, key); err != nil {
-				return EventRuntime{}, false, err
+		if s.eventKey(e.ID) == "" {
+			if matches(m.here, m.hereErr, req.LastName) {
+				return m, nil
 			}
-			st = rt.Store
-		}
-		g, err := st.GuestByCode(ctx, req.Code)
-		if errors.Is(err, store.ErrNotFound) {
 			continue
 		}
-		if err != nil {
-			return EventRuntime{}, false, err
+		if errs[i] != nil {
+			return m, errs[i]
 		}
-		if g.LastNameKey != "" && guest.NameKey(req.LastName) == g.LastNameKey {
-			return rt, key != "", nil
+		if results[i].ok {
+			m.other = &results[i].rt
+			return m, nil
 		}
 	}
-	return EventRuntime{}, false, nil
+	return m, nil
 }
 
 // newEventRequest is the host's "new event from this one".

@@ -79,13 +79,16 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 	}
 	// With several events, the code may be another event's: that event
 	// signs the guest in, as if asked directly (docs/EVENTS.md).
-	rt, other, err := s.signInEvent(r.Context(), req)
+	// Checked at once, even when the throttle gave a turn ahead: a right
+	// sign-in gives its turn back and goes in, and only a failure waits
+	// for its turn (auth.SignInThrottle).
+	m, err := s.signInEvent(r.Context(), req)
 	if err != nil {
 		s.throttle.Succeeded(r.Context(), attempt) // not a failure of the guest's
 		s.fail(w, r, err)
 		return
 	}
-	if other {
+	if rt := m.other; rt != nil {
 		s.throttle.Succeeded(r.Context(), attempt)
 		body, err := json.Marshal(req)
 		if err != nil {
@@ -97,10 +100,7 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		rt.API.ServeHTTP(w, r2)
 		return
 	}
-	// Checked at once, even when the throttle gave a turn ahead: a right
-	// sign-in gives its turn back and goes in, and only a failure waits
-	// for its turn (auth.SignInThrottle).
-	g, err := s.store.GuestByCode(r.Context(), req.Code)
+	g, err := m.here, m.hereErr
 	if err != nil && !errors.Is(err, store.ErrNotFound) {
 		s.throttle.Succeeded(r.Context(), attempt) // not a failure of the guest's
 		s.fail(w, r, err)
