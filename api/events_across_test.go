@@ -3,16 +3,11 @@ package api
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"net/http"
-	"sort"
 	"strings"
 	"sync"
 	"testing"
 	"time"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/event"
@@ -171,35 +166,6 @@ func (p *eventParty) secrets() []string {
 	return []string{p.marker, p.guest.ID, p.guest.Code, p.bartender.ID, p.bartender.Code, p.admin.ID, p.admin.Code, p.orderID}
 }
 
-// fingerprint sums every document of every collection of the event's
-// database: equal sums, nothing written.
-func fingerprint(t testing.TB, st *store.Store) map[string]string {
-	t.Helper()
-	ctx := context.Background()
-	names, err := st.DB().ListCollectionNames(ctx, bson.D{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	sums := map[string]string{}
-	for _, name := range names {
-		cur, err := st.DB().Collection(name).Find(ctx, bson.D{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var docs []string
-		for cur.Next(ctx) {
-			docs = append(docs, cur.Current.String())
-		}
-		if err := cur.Err(); err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(docs)
-		sum := sha256.Sum256([]byte(strings.Join(docs, "\n")))
-		sums[name] = hex.EncodeToString(sum[:])
-	}
-	return sums
-}
-
 // TestEveryRouteAcrossEvents calls every route as every role of one
 // event (guest, bartender, host, pick-up board) with the ids of the
 // other event's guests, orders, drinks and boards, through the server
@@ -214,7 +180,7 @@ func TestEveryRouteAcrossEvents(t *testing.T) {
 			if status, body := first.do("GET", "/api/register/challenge", "", nil); status != http.StatusOK {
 				t.Fatalf("registration challenge: %d %s", status, body)
 			}
-			before := fingerprint(t, tt.other.store)
+			before := storetest.Fingerprint(t, tt.other.store)
 			tokens := map[string]string{"guest": tt.me.gTok, "bartender": tt.me.bTok, "admin": tt.me.aTok, "board": tt.me.board}
 			ids := []string{tt.other.guest.ID, tt.other.orderID, tt.other.admin.ID}
 			for _, route := range walkRoutes(t, first.srv.Config.Handler) {
@@ -249,7 +215,7 @@ func TestEveryRouteAcrossEvents(t *testing.T) {
 					}
 				}
 			}
-			after := fingerprint(t, tt.other.store)
+			after := storetest.Fingerprint(t, tt.other.store)
 			for name, sum := range before {
 				if after[name] != sum {
 					t.Errorf("%s's %s changed under %s's requests", tt.other.marker, name, tt.me.marker)

@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
 	"encoding/json"
 	"io"
 	"maps"
@@ -15,8 +13,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"go.mongodb.org/mongo-driver/v2/bson"
 
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
@@ -189,10 +185,10 @@ func openEventStore(t *testing.T, uri string) *store.Store {
 // longer than the activity recorder waits to write.
 func settledFingerprint(t *testing.T, st *store.Store) map[string]string {
 	t.Helper()
-	prev := eventFingerprint(t, st)
+	prev := storetest.Fingerprint(t, st, eventDataCollections...)
 	for range 20 {
 		time.Sleep(1500 * time.Millisecond)
-		next := eventFingerprint(t, st)
+		next := storetest.Fingerprint(t, st, eventDataCollections...)
 		if maps.Equal(prev, next) {
 			return next
 		}
@@ -200,29 +196,4 @@ func settledFingerprint(t *testing.T, st *store.Store) map[string]string {
 	}
 	t.Fatal("the first event's data kept changing before the test")
 	return nil
-}
-
-// eventFingerprint sums every document of each of the event's data
-// collections.
-func eventFingerprint(t *testing.T, st *store.Store) map[string]string {
-	t.Helper()
-	ctx := context.Background()
-	sums := map[string]string{}
-	for _, name := range eventDataCollections {
-		cur, err := st.DB().Collection(name).Find(ctx, bson.D{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		var docs []string
-		for cur.Next(ctx) {
-			docs = append(docs, cur.Current.String())
-		}
-		if err := cur.Err(); err != nil {
-			t.Fatal(err)
-		}
-		sort.Strings(docs)
-		sum := sha256.Sum256([]byte(strings.Join(docs, "\n")))
-		sums[name] = hex.EncodeToString(sum[:])
-	}
-	return sums
 }
