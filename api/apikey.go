@@ -115,11 +115,6 @@ type setAppKeyRequest struct {
 // app off on every instance, {enabled: true} back on; rotate replaces the
 // key.
 func (s *Server) handleSetAppKey(w http.ResponseWriter, r *http.Request) {
-	// The installation's, shared by every event: a host of one event
-	// may not change it for the others.
-	if !s.hostsAll(w, r) {
-		return
-	}
 	var req setAppKeyRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)

@@ -399,24 +399,24 @@ type newEventRequest struct {
 	Settings bool `json:"settings"`
 }
 
-// hostsAll refuses what only a host of every event may do: make, archive
-// and delete events, and change what every event shares (the app's key,
-// the public URL). Those are the first event's hosts (docs/EVENTS.md).
-func (s *Server) hostsAll(w http.ResponseWriter, r *http.Request) bool {
-	if s.event == "" {
-		return true
-	}
-	s.writeError(w, r, http.StatusForbidden, "forbidden", "only a host of every event (a host of the first event) may do this")
-	return false
+// requireHostOfEvery is the PEP for what only a host of every event may
+// do: make, archive and delete events, and change what every event
+// shares (the app's key, the public URL). Those are the first event's
+// hosts (docs/EVENTS.md); a host of one event gets 403.
+func (s *Server) requireHostOfEvery(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.event != "" {
+			s.writeError(w, r, http.StatusForbidden, "forbidden", "only a host of every event (a host of the first event) may do this")
+			return
+		}
+		next.ServeHTTP(w, r)
+	})
 }
 
 // handleCreateEvent makes a new event from an existing one: a database of
 // its own with the hosts, and the guest list (answers reset), the menu and
 // the settings the host picked (store.CreateEvent).
 func (s *Server) handleCreateEvent(w http.ResponseWriter, r *http.Request) {
-	if !s.hostsAll(w, r) {
-		return
-	}
 	var req newEventRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
@@ -462,9 +462,6 @@ type archiveRequest struct {
 // event is read-only: its hosts may still read it (reports, exports) and
 // nobody signs in to it (toTokensEvent).
 func (s *Server) handleArchiveEvent(w http.ResponseWriter, r *http.Request) {
-	if !s.hostsAll(w, r) {
-		return
-	}
 	var req archiveRequest
 	if err := decode(r, &req); err != nil {
 		s.fail(w, r, err)
@@ -472,10 +469,6 @@ func (s *Server) handleArchiveEvent(w http.ResponseWriter, r *http.Request) {
 	}
 	ctx := r.Context()
 	id := chi.URLParam(r, "id")
-	if s.eventKey(id) == "" {
-		s.fail(w, r, errFirstEvent())
-		return
-	}
 	if err := s.store.SetEventArchived(ctx, id, req.Archived); err != nil {
 		s.fail(w, r, eventError(err))
 		return
@@ -497,21 +490,16 @@ func (s *Server) handleArchiveEvent(w http.ResponseWriter, r *http.Request) {
 // handleDeleteEvent deletes an event with all its data. Its runtime stops
 // first, so nothing writes to the database being dropped.
 func (s *Server) handleDeleteEvent(w http.ResponseWriter, r *http.Request) {
-	if !s.hostsAll(w, r) {
-		return
-	}
 	ctx := r.Context()
 	id := chi.URLParam(r, "id")
-	if s.eventKey(id) == "" {
-		s.fail(w, r, errFirstEvent())
-		return
-	}
 	e, err := s.store.Event(ctx, id)
 	if err != nil {
 		s.fail(w, r, eventError(err))
 		return
 	}
 	if s.events != nil {
+		// Its runtime stops now; the list is read again below, once the
+		// event is gone.
 		s.events.Changed(id)
 	}
 	if err := s.store.DeleteEvent(ctx, id); err != nil {
@@ -531,17 +519,13 @@ func eventError(err error) error {
 	case errors.Is(err, store.ErrNotFound):
 		return errNoSuchEvent()
 	case errors.Is(err, store.ErrControlEvent):
-		return errFirstEvent()
+		return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
 	}
 	return err
 }
 
 func errNoSuchEvent() *apiError {
 	return &apiError{Status: http.StatusNotFound, Code: "no_such_event", Message: "there is no such event"}
-}
-
-func errFirstEvent() *apiError {
-	return errConflict("first_event", "the first event holds the installation's hosts and cannot be archived or deleted")
 }
 
 // standing is the part of p that is the person's rather than their

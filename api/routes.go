@@ -114,7 +114,8 @@ func (s *Server) routes() http.Handler {
 			r.Get("/door/stats", s.handleDoorStats)
 		})
 
-		// The host.
+		// The host; what every event shares is a host of every event's
+		// (requireHostOfEvery).
 		r.Group(func(r chi.Router) {
 			r.Use(s.authenticate, s.recordAccess, s.requireRole(guest.RoleAdmin), s.recordAudit)
 			r.Get("/admin/stats", s.handleStats)
@@ -130,9 +131,9 @@ func (s *Server) routes() http.Handler {
 			r.Post("/admin/guests/{id}/signout", s.handleSignOutGuest)
 			r.Get("/admin/groups", s.handleGroups)
 			r.Get("/admin/events", s.handleListEvents)
-			r.Post("/admin/events", s.handleCreateEvent)
-			r.Put("/admin/events/{id}/archived", s.handleArchiveEvent)
-			r.Delete("/admin/events/{id}", s.handleDeleteEvent)
+			r.With(s.requireHostOfEvery).Post("/admin/events", s.handleCreateEvent)
+			r.With(s.requireHostOfEvery).Put("/admin/events/{id}/archived", s.handleArchiveEvent)
+			r.With(s.requireHostOfEvery).Delete("/admin/events/{id}", s.handleDeleteEvent)
 			r.Get("/admin/settings", s.handleGetSettings)
 			r.Put("/admin/settings", s.handlePutSettings)
 			r.Get("/admin/registrations", s.handleAdminRegistrations)
@@ -151,7 +152,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/admin/reminders", s.handleCreateReminder)
 			r.Delete("/admin/reminders/{id}", s.handleDeleteReminder)
 			r.Get("/admin/public-url", s.handleGetPublicURL)
-			r.Put("/admin/public-url", s.handlePutPublicURL)
+			r.With(s.requireHostOfEvery).Put("/admin/public-url", s.handlePutPublicURL)
 			r.Get("/admin/poster", s.handlePoster)
 			r.Post("/admin/drinks", s.handleCreateDrink)
 			r.Put("/admin/drinks/{id}", s.handleUpdateDrink)
@@ -160,7 +161,7 @@ func (s *Server) routes() http.Handler {
 			r.Post("/admin/drinks/{id}/image/regenerate", s.handleRegenerateImage)
 			r.Delete("/admin/drinks/{id}/image", s.handleRemoveImage)
 			r.Get("/admin/app-key", s.handleGetAppKeyAdmin)
-			r.Put("/admin/app-key", s.handleSetAppKey)
+			r.With(s.requireHostOfEvery).Put("/admin/app-key", s.handleSetAppKey)
 			r.Get("/admin/orders", s.handleAdminOrders)
 			r.Get("/admin/orders.csv", s.handleOrdersCSV)
 			r.Get("/admin/orders/report", s.handleNightReport)

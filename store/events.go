@@ -203,10 +203,18 @@ func (s *Store) eventByID(ctx context.Context, id string) (eventDoc, error) {
 }
 
 // SetEventArchived archives the event id, or brings it back; an unknown
-// id is ErrNotFound.
+// id is ErrNotFound. The control event, whose hosts host every event, is
+// refused (ErrControlEvent), as DeleteEvent refuses it.
 func (s *Store) SetEventArchived(ctx context.Context, id string, archived bool) error {
+	doc, err := s.eventByID(ctx, id)
+	if err != nil {
+		return fmt.Errorf("archive event: %w", err)
+	}
+	if doc.Database == s.db.Name() {
+		return fmt.Errorf("archive event %s: %w", id, ErrControlEvent)
+	}
 	var res *mongo.UpdateResult
-	err := s.retry(ctx, onBusy, func() (err error) {
+	err = s.retry(ctx, onBusy, func() (err error) {
 		res, err = s.coll(collEvents).UpdateOne(ctx, bson.D{{Key: "_id", Value: id}},
 			bson.D{{Key: "$set", Value: bson.D{{Key: "archived", Value: archived}}}})
 		return err

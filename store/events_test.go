@@ -466,6 +466,9 @@ func TestSetEventArchived(t *testing.T) {
 	if err := s.SetEventArchived(ctx, store.NewID(), true); !errors.Is(err, store.ErrNotFound) {
 		t.Errorf("archive an unknown event = %v, want ErrNotFound", err)
 	}
+	if err := s.SetEventArchived(ctx, controlEvent(t, s).ID, true); !errors.Is(err, store.ErrControlEvent) {
+		t.Errorf("archive the control event = %v, want ErrControlEvent", err)
+	}
 }
 
 // TestEventStoresShareTheWriter: the embedded database has one writer
