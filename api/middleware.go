@@ -28,7 +28,23 @@ const (
 	ctxRequestID ctxKey = iota
 	ctxIdentity
 	ctxClientIP
+	ctxVerified
 )
+
+// verifiedToken is a bearer token toTokensEvent verified already, kept
+// for authenticate so a request's token is checked once.
+type verifiedToken struct {
+	token string
+	id    auth.Identity
+}
+
+// verify checks the request's bearer token, once per request.
+func (s *Server) verify(r *http.Request, token string) (auth.Identity, error) {
+	if v, ok := r.Context().Value(ctxVerified).(verifiedToken); ok && v.token == token {
+		return v.id, nil
+	}
+	return s.keys.Verify(r.Context(), token)
+}
 
 func requestID(ctx context.Context) string {
 	id, _ := ctx.Value(ctxRequestID).(string)
@@ -183,7 +199,7 @@ func (s *Server) authenticate(next http.Handler) http.Handler {
 			s.writeError(w, r, http.StatusUnauthorized, "unauthorized", "sign in first: send Authorization: Bearer <token>")
 			return
 		}
-		id, err := s.keys.Verify(r.Context(), token)
+		id, err := s.verify(r, token)
 		if err != nil {
 			w.Header().Set("WWW-Authenticate", `Bearer realm="barhub", error="invalid_token"`)
 			msg := "your sign-in is not valid; please sign in again"

@@ -196,6 +196,13 @@ type eventRuntimes struct {
 	running  map[string]*eventStart
 	list     []event.Event
 	listRead time.Time
+	// listGen moves on every Changed, so a read that began before a
+	// change is not kept as the list after it.
+	listGen uint64
+	// reading lets one caller read the list while the others wait for
+	// its result: a crowd signing in when the list goes stale costs one
+	// read of the registry, not one each.
+	reading sync.Mutex
 }
 
 type eventStart struct {
@@ -217,21 +224,33 @@ func (e *eventRuntimes) FirstID() string { return e.firstID }
 
 // List returns the events in the host's order.
 func (e *eventRuntimes) List(ctx context.Context) ([]event.Event, error) {
-	e.mu.Lock()
-	if e.list != nil && time.Since(e.listRead) < listFresh {
-		list := e.list
-		e.mu.Unlock()
+	if list, ok := e.freshList(); ok {
 		return list, nil
 	}
+	e.reading.Lock()
+	defer e.reading.Unlock()
+	if list, ok := e.freshList(); ok {
+		return list, nil // read by the caller before us
+	}
+	e.mu.Lock()
+	gen := e.listGen
 	e.mu.Unlock()
 	list, err := e.in.app.store.Events(ctx)
 	if err != nil {
 		return nil, err
 	}
 	e.mu.Lock()
-	e.list, e.listRead = list, time.Now()
+	if gen == e.listGen {
+		e.list, e.listRead = list, time.Now()
+	}
 	e.mu.Unlock()
 	return list, nil
+}
+
+func (e *eventRuntimes) freshList() ([]event.Event, bool) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	return e.list, e.list != nil && time.Since(e.listRead) < listFresh
 }
 
 // Changed drops the cached list and stops id's runtime, if it runs, so
@@ -239,6 +258,7 @@ func (e *eventRuntimes) List(ctx context.Context) ([]event.Event, error) {
 func (e *eventRuntimes) Changed(id string) {
 	e.mu.Lock()
 	e.list = nil
+	e.listGen++
 	s, running := e.running[id]
 	delete(e.running, id)
 	e.mu.Unlock()
