@@ -13,6 +13,7 @@ import (
 	"github.com/barhub/barhub/event"
 	"github.com/barhub/barhub/guest"
 	"github.com/barhub/barhub/hub"
+	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
 	"github.com/barhub/barhub/store/storetest"
 )
@@ -77,27 +78,20 @@ type eventHub struct {
 }
 
 func (p eventHub) Publish(ctx context.Context, topic, ev string, data any) error {
-	return p.h.Publish(ctx, scopedTopic(p.event, topic), ev, data)
+	return p.h.Publish(ctx, live.InEvent(p.event, topic), ev, data)
 }
 
 func (p eventHub) PublishMany(ctx context.Context, out []hub.Outgoing) error {
 	scoped := make([]hub.Outgoing, len(out))
 	for i, o := range out {
-		o.Topic = scopedTopic(p.event, o.Topic)
+		o.Topic = live.InEvent(p.event, o.Topic)
 		scoped[i] = o
 	}
 	return p.h.PublishMany(ctx, scoped)
 }
 
 func (p eventHub) OnEvent(topic string, fn func(hub.Event)) {
-	p.h.OnEvent(scopedTopic(p.event, topic), fn)
-}
-
-func scopedTopic(event, topic string) string {
-	if event == "" {
-		return topic
-	}
-	return "e:" + event + ":" + topic
+	p.h.OnEvent(live.InEvent(p.event, topic), fn)
 }
 
 // eventParty is one event's people, signed in to it, and what they made.

@@ -62,17 +62,7 @@ func TestListEvents(t *testing.T) {
 		t.Errorf("GET /api/admin/events: %s", p)
 	}
 
-	var page struct {
-		Events []struct {
-			ID       string     `json:"id"`
-			Name     string     `json:"name"`
-			StartsAt *time.Time `json:"startsAt"`
-			Timezone string     `json:"timezone"`
-			Location string     `json:"location"`
-			Status   string     `json:"status"`
-			Current  bool       `json:"current"`
-		} `json:"events"`
-	}
+	var page eventsPage
 	decodeInto(t, body, &page)
 	type row struct {
 		name, status, location, timezone string
@@ -88,7 +78,7 @@ func TestListEvents(t *testing.T) {
 	}
 	for i, w := range want {
 		ev := page.Events[i]
-		got := row{ev.Name, ev.Status, ev.Location, ev.Timezone, ev.Current, ev.StartsAt != nil}
+		got := row{ev.Name, string(ev.Status), ev.Location, ev.Timezone, ev.Current, ev.StartsAt != nil}
 		if got != w || ev.ID == "" {
 			t.Errorf("event %d: %+v (id %q), want %+v", i, got, ev.ID, w)
 		}

@@ -3,7 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -32,10 +31,7 @@ var addedLine = regexp.MustCompile(`admin added: id=(\S+)`)
 // code and every token signed in with it stop working on both instances
 // at once (through Redis), and "admin add" makes a second host.
 func TestAdminCommandsOnASharedDatabase(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	env := map[string]string{
 		"MONGODB_URI":         startDB(t),
 		"REDIS_URL":           redisURL,

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"os"
 	"regexp"
 	"strings"
 	"testing"
@@ -13,10 +12,7 @@ import (
 // two instances on one database and Redis, where the guest is on one and
 // the bar on the other: every step passes and nothing it made is left.
 func TestCheckCommand(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	env := map[string]string{
 		"MONGODB_URI":         startDB(t),
 		"REDIS_URL":           redisURL,

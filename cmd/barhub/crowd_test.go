@@ -26,10 +26,7 @@ func TestCrowdOnTheDefault(t *testing.T) {
 // tool once sent such a position back as ":0", which the protocol
 // refuses, and every phone failed to reconnect).
 func TestCrowdOnRedis(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	playCrowd(t, 100, map[string]string{
 		"BARHUB_TRUSTED_PROXIES": "127.0.0.1/32",
 		"REDIS_URL":              redisURL,

@@ -13,13 +13,13 @@ import (
 func eventRow(id string) string { return fmt.Sprintf(`#events-list li[data-event=%q]`, id) }
 
 // hostEvents lists the events as the host's API gives them, to find an event's id.
-func hostEvents(t *testing.T, c rsvpClient) map[string]e2eEvent {
+func hostEvents(t *testing.T, c rsvpClient) map[string]checkedEvent {
 	t.Helper()
 	var list e2eEvents
 	if status := c.call("GET", "/api/admin/events", nil, &list); status != 200 {
 		t.Fatalf("the host's events: %d", status)
 	}
-	out := map[string]e2eEvent{}
+	out := map[string]checkedEvent{}
 	for _, e := range list.Events {
 		out[e.Name] = e
 	}
@@ -51,7 +51,7 @@ func TestBrowserWeddingWeekend(t *testing.T) {
 	}
 	// The list of events is cached for a few seconds (cmd/barhub/events.go,
 	// listFresh): the new name shows once it is read again.
-	var rehearsal e2eEvent
+	var rehearsal checkedEvent
 	for deadline := time.Now().Add(15 * time.Second); rehearsal.ID == ""; time.Sleep(200 * time.Millisecond) {
 		if time.Now().After(deadline) {
 			t.Fatalf("the events never list the rehearsal dinner: %+v", hostEvents(t, p.admin))

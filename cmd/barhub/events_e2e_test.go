@@ -5,7 +5,6 @@ import (
 	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
-	"os"
 	"slices"
 	"strings"
 	"testing"
@@ -14,17 +13,11 @@ import (
 	"github.com/coder/websocket"
 )
 
-// e2eEvent is an event as the API lists it.
-type e2eEvent struct {
-	ID       string `json:"id"`
-	Name     string `json:"name"`
-	Status   string `json:"status"`
-	Current  bool   `json:"current"`
-	StartsAt *time.Time
-}
-
+// checkedEvent is an event as the API lists it.
+// e2eEvents is a list of events as the API gives it (checkedEvent, the
+// check's reading of one).
 type e2eEvents struct {
-	Events []e2eEvent `json:"events"`
+	Events []checkedEvent `json:"events"`
 }
 
 // switchTo trades c's token for one of event id and returns the client
@@ -32,15 +25,31 @@ type e2eEvents struct {
 func switchTo(t *testing.T, c barClient, id string) barClient {
 	t.Helper()
 	var sw struct {
-		Token string   `json:"token"`
-		Role  string   `json:"role"`
-		Event e2eEvent `json:"event"`
+		Token string       `json:"token"`
+		Role  string       `json:"role"`
+		Event checkedEvent `json:"event"`
 	}
 	if status := c.call("POST", "/api/auth/switch", map[string]string{"event": id}, &sw); status != 200 || sw.Event.ID != id || !sw.Event.Current {
 		t.Fatalf("switch to %s: %d %+v", id, status, sw)
 	}
 	c.token = sw.Token
 	return c
+}
+
+// addCohost adds Cleo Cohost as an admin of the event host is signed in
+// to (a host of that event alone), signs her in, and returns her client
+// and code.
+func addCohost(t *testing.T, host barClient) (barClient, string) {
+	t.Helper()
+	var g e2eGuest
+	if status := host.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cleo", "lastName": "Cohost", "role": "admin", "expectedGuests": 1}, &g); status != 201 {
+		t.Fatalf("add a co-host: %d", status)
+	}
+	status, lr := login(t, host.base, g.Code, "Cohost")
+	if status != 200 {
+		t.Fatalf("the co-host signs in: %d", status)
+	}
+	return barClient{t: t, base: host.base, token: lr.Token}, g.Code
 }
 
 // TestWeddingWeekend is the many-events flow through the binary, on the
@@ -50,10 +59,7 @@ func switchTo(t *testing.T, c barClient, id string) barClient {
 // the rehearsal's bartender sees none of the wedding's queue, on HTTP or
 // on the live socket, and the wedding's hears it at once.
 func TestWeddingWeekend(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	var b [6]byte
 	rand.Read(b[:])
 	for _, tc := range []struct {
@@ -78,7 +84,7 @@ func TestWeddingWeekend(t *testing.T) {
 			if status := p.guest.call("PUT", "/api/rsvp", map[string]any{"status": "coming", "numGuests": 1}, nil); status != 200 {
 				t.Fatalf("rehearsal RSVP: %d", status)
 			}
-			var wedding e2eEvent
+			var wedding checkedEvent
 			if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Wedding", "startsAt": tomorrow.Add(24 * time.Hour),
 				"guests": true, "menu": true, "settings": true}, &wedding); status != 201 || wedding.Name != "Wedding" || wedding.ID == "" {
 				t.Fatalf("new event: %d %+v", status, wedding)
@@ -233,7 +239,7 @@ func TestEventArchiveAndDelete(t *testing.T) {
 		t.Fatalf("events at start: %+v", firstList.Events)
 	}
 	first := firstList.Events[0]
-	var ev e2eEvent
+	var ev checkedEvent
 	soon := time.Now().UTC().Add(time.Hour)
 	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Summer party", "startsAt": soon, "guests": true, "menu": true}, &ev); status != 201 {
 		t.Fatalf("new event: %d", status)
@@ -259,15 +265,7 @@ func TestEventArchiveAndDelete(t *testing.T) {
 	}
 	// A host of that event alone: an admin on its list only.
 	hostOfOne := switchTo(t, admin, ev.ID)
-	var g e2eGuest
-	if status := hostOfOne.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cleo", "lastName": "Cohost", "role": "admin", "expectedGuests": 1}, &g); status != 201 {
-		t.Fatalf("add a co-host: %d", status)
-	}
-	status, lr := login(t, p.s.URL, g.Code, "Cohost")
-	if status != 200 {
-		t.Fatalf("co-host sign-in: %d", status)
-	}
-	cohost := barClient{t: t, base: p.s.URL, token: lr.Token}
+	cohost, cohostCode := addCohost(t, hostOfOne)
 	var theirs e2eEvents
 	if status := cohost.call("GET", "/api/admin/events", nil, &theirs); status != 200 || len(theirs.Events) != 1 || theirs.Events[0].ID != ev.ID {
 		t.Errorf("the co-host's events: %d %+v, want only %s", status, theirs.Events, ev.ID)
@@ -292,7 +290,7 @@ func TestEventArchiveAndDelete(t *testing.T) {
 	}
 
 	adaThere := switchTo(t, p.guest, ev.ID)
-	var archived e2eEvent
+	var archived checkedEvent
 	if status := admin.call("PUT", "/api/admin/events/"+ev.ID+"/archived", map[string]bool{"archived": true}, &archived); status != 200 || archived.Status != "archived" {
 		t.Fatalf("archive: %d %+v", status, archived)
 	}
@@ -329,7 +327,7 @@ func TestEventArchiveAndDelete(t *testing.T) {
 	if status := adaThere.call("GET", "/api/rsvp", nil, &refused); status != 401 || refused.Error.Code != "event_gone" {
 		t.Errorf("a token of the deleted event: %d %+v, want 401 event_gone", status, refused)
 	}
-	if status, _ := login(t, p.s.URL, g.Code, "Cohost"); status != 401 {
+	if status, _ := login(t, p.s.URL, cohostCode, "Cohost"); status != 401 {
 		t.Errorf("signing in to the deleted event: %d, want 401", status)
 	}
 	var log struct {
@@ -360,7 +358,7 @@ func TestPersonKeptAcrossEvents(t *testing.T) {
 	if status := p.guest.call("PUT", "/api/rsvp", map[string]any{"status": "coming", "numGuests": 1}, nil); status != 200 {
 		t.Fatalf("the rehearsal's answer: %d", status)
 	}
-	var wedding e2eEvent
+	var wedding checkedEvent
 	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Wedding", "guests": true}, &wedding); status != 201 {
 		t.Fatalf("the wedding: %d", status)
 	}
@@ -372,15 +370,7 @@ func TestPersonKeptAcrossEvents(t *testing.T) {
 	if status := adaThere.call("PUT", "/api/rsvp", map[string]any{"status": "declined", "dietary": "vegan, no nuts"}, nil); status != 200 {
 		t.Fatalf("Ada's answer at the wedding: %d", status)
 	}
-	var cleo e2eGuest
-	if status := hostThere.call("POST", "/api/admin/guests", map[string]any{"firstName": "Cleo", "lastName": "Cohost", "role": "admin", "expectedGuests": 1}, &cleo); status != 201 {
-		t.Fatalf("a host of the wedding alone: %d", status)
-	}
-	status, lr := login(t, p.s.URL, cleo.Code, "Cohost")
-	if status != 200 {
-		t.Fatalf("the co-host signs in: %d", status)
-	}
-	cohost := barClient{t: t, base: p.s.URL, token: lr.Token}
+	cohost, _ := addCohost(t, hostThere)
 	if status := cohost.call("PUT", "/api/admin/guests/"+p.guestID, map[string]any{"firstName": "Augusta"}, nil); status != 200 {
 		t.Fatalf("the co-host renames Ada at the wedding: %d", status)
 	}

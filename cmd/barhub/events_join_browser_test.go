@@ -18,7 +18,7 @@ func TestBrowserRegistrationInAnotherEvent(t *testing.T) {
 	s := startServer(t, "", nil, "--registration-work", "8", "--rate-register", "0")
 	admin := signInAdmin(t, s)
 	host := barClient{t: t, base: s.URL, token: admin.token}
-	var night e2eEvent
+	var night checkedEvent
 	if status := host.call("POST", "/api/admin/events", map[string]any{"name": "Thursday open mic"}, &night); status != 201 {
 		t.Fatalf("new event: %d", status)
 	}
@@ -92,7 +92,7 @@ func TestBrowserNotificationOpensItsEvent(t *testing.T) {
 	if status := host.call("PUT", "/api/admin/settings", map[string]any{"eventName": "Rehearsal dinner", "timezone": "UTC", "eventDate": tomorrow.Format(time.RFC3339)}, nil); status != 200 {
 		t.Fatalf("settings: %d", status)
 	}
-	var wedding, closed e2eEvent
+	var wedding, closed checkedEvent
 	if status := host.call("POST", "/api/admin/events", map[string]any{"name": "Wedding", "startsAt": tomorrow.Add(24 * time.Hour), "guests": true}, &wedding); status != 201 {
 		t.Fatalf("the wedding: %d", status)
 	}

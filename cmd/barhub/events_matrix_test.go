@@ -7,7 +7,6 @@ import (
 	"io"
 	"maps"
 	"net/http"
-	"os"
 	"slices"
 	"sort"
 	"strings"
@@ -36,16 +35,13 @@ var eventDataCollections = []string{
 // guest, order and drink, through either instance in turn. No answer may
 // hold them, and the first event's data must be unchanged to the byte.
 func TestEveryRouteAcrossEventsOnTwoInstances(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	env := map[string]string{"MONGODB_URI": startDB(t), "REDIS_URL": redisURL, "BARHUB_REDIS_PREFIX": "test-matrix-" + storetest.DatabaseName()}
 	p := startBarParty(t, env)
 	other := startServer(t, "", env)
 	admin := barClient{t: t, base: p.s.URL, token: p.admin.token}
 
-	var second e2eEvent
+	var second checkedEvent
 	if status := admin.call("POST", "/api/admin/events", map[string]any{"name": "Bravo night", "guests": true, "menu": true}, &second); status != 201 {
 		t.Fatalf("new event: %d", status)
 	}

@@ -8,7 +8,6 @@ import (
 	"encoding/json"
 	"io"
 	"net/http"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -144,10 +143,7 @@ func forOrder(id, status string) func(json.RawMessage) bool {
 // order.ready for that order. Once with the in-process hub, once with
 // Redis as the backplane.
 func TestOrderReadyReachesThePhone(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	var b [6]byte
 	rand.Read(b[:])
 	for _, tc := range []struct {

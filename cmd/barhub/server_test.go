@@ -129,3 +129,14 @@ func get(t testing.TB, url string) (*http.Response, string) {
 	b, _ := io.ReadAll(resp.Body)
 	return resp, string(b)
 }
+
+// testRedisURL is the Redis the test uses: make test starts a throwaway
+// one; a test needing Redis fails without it, rather than skip.
+func testRedisURL(t testing.TB) string {
+	t.Helper()
+	url := os.Getenv("REDIS_URL")
+	if url == "" {
+		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
+	}
+	return url
+}

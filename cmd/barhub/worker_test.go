@@ -6,7 +6,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"os"
 	"strings"
 	"testing"
 	"time"
@@ -19,10 +18,7 @@ import (
 // worker's result reaches the host's socket on the web instance through
 // Redis.
 func TestWorkerCommand(t *testing.T) {
-	redisURL := os.Getenv("REDIS_URL")
-	if redisURL == "" {
-		t.Fatal("REDIS_URL is not set: run the tests with make test, which starts a throwaway redis-server, or set REDIS_URL=redis://127.0.0.1:6379/0")
-	}
+	redisURL := testRedisURL(t)
 	env := map[string]string{
 		"MONGODB_URI":         startDB(t),
 		"REDIS_URL":           redisURL,
