@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"net/http"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -321,47 +322,72 @@ func matches(g guest.Guest, err error, lastName string) bool {
 // every event signs in to the first event, anyone else to the first in
 // the host's order (the next upcoming first, archived ones never) whose
 // list has the code under that name; with none, here, where the sign-in
-// fails as it always has. The other events' lists are asked at once, so
-// a sign-in waits for the slowest look-up, not for their sum.
+// fails as it always has.
+//
+// The control database's index of codes (store.EventsWithCode) names the
+// other events whose lists may hold the code, read while this event's
+// list is: a sign-in costs this event's look-up and the index's, as many
+// events as the installation keeps, and asks only the events named, at
+// once, so it waits for the slowest of those, not for their sum.
 func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, error) {
 	var m signInMatch
+	var events []event.Event
+	if s.events != nil && s.event == "" {
+		var err error
+		if events, err = s.events.List(ctx); err != nil {
+			return m, err
+		}
+	}
+	var others []string // the databases of the events one may sign in to
+	for _, e := range events {
+		if s.eventKey(e.ID) != "" && e.Status != event.Archived {
+			others = append(others, e.Database)
+		}
+	}
+	var may []string
+	var mayErr error
+	done := make(chan struct{})
+	if len(others) > 0 {
+		go func() {
+			defer close(done)
+			may, mayErr = s.store.EventsWithCode(ctx, req.Code, others)
+		}()
+	} else {
+		close(done)
+	}
 	m.here, m.hereErr = s.store.GuestByCode(ctx, req.Code)
+	<-done
 	if m.hereErr != nil && !errors.Is(m.hereErr, store.ErrNotFound) {
 		return m, nil // the caller answers it
 	}
-	if s.events == nil || s.event != "" {
+	if len(others) == 0 || matches(m.here, m.hereErr, req.LastName) && m.here.Role == guest.RoleAdmin {
 		return m, nil
 	}
-	events, err := s.events.List(ctx)
-	if err != nil || len(events) < 2 {
-		return m, err
-	}
-	if matches(m.here, m.hereErr, req.LastName) && m.here.Role == guest.RoleAdmin {
-		return m, nil
+	if mayErr != nil {
+		return m, mayErr
 	}
 	type found struct {
-		rt EventRuntime
-		ok bool
+		rt  EventRuntime
+		ok  bool
+		err error
 	}
 	results := make([]found, len(events))
-	errs := make([]error, len(events))
 	var wg sync.WaitGroup
 	for i, e := range events {
-		key := s.eventKey(e.ID)
-		if key == "" || e.Status == event.Archived {
+		if !slices.Contains(may, e.Database) {
 			continue
 		}
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			rt, err := s.events.Runtime(ctx, key)
+			rt, err := s.events.Runtime(ctx, s.eventKey(e.ID))
 			if err != nil {
-				errs[i] = err
+				results[i].err = err
 				return
 			}
 			g, err := rt.Store.GuestByCode(ctx, req.Code)
 			if err != nil && !errors.Is(err, store.ErrNotFound) {
-				errs[i] = err
+				results[i].err = err
 				return
 			}
 			results[i] = found{rt: rt, ok: matches(g, err, req.LastName)}
@@ -369,19 +395,15 @@ func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, e
 	}
 	wg.Wait()
 	for i, e := range events {
-		if e.Status == event.Archived {
-			continue
-		}
-		if s.eventKey(e.ID) == "" {
+		switch {
+		case e.Status == event.Archived:
+		case s.eventKey(e.ID) == "":
 			if matches(m.here, m.hereErr, req.LastName) {
 				return m, nil
 			}
-			continue
-		}
-		if errs[i] != nil {
-			return m, errs[i]
-		}
-		if results[i].ok {
+		case results[i].err != nil:
+			return m, results[i].err
+		case results[i].ok:
 			m.other = &results[i].rt
 			return m, nil
 		}

@@ -56,7 +56,8 @@ func (s *Store) CreateEvent(ctx context.Context, ne NewEvent) (event.Event, erro
 		return event.Event{}, fmt.Errorf("create event from %s: %w", ne.From, err)
 	}
 	id := NewID()
-	doc := eventDoc{ID: id, Database: s.db.Name() + eventDatabaseInfix + id, CreatedAt: time.Now().UTC().Truncate(time.Millisecond)}
+	// Born indexed: the copy indexes every code it gives a guest.
+	doc := eventDoc{ID: id, Database: s.db.Name() + eventDatabaseInfix + id, CreatedAt: time.Now().UTC().Truncate(time.Millisecond), CodesIndexed: true}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collEvents).InsertOne(ctx, doc); return err }); err != nil {
 		return event.Event{}, fmt.Errorf("register event %s: %w", id, err)
 	}
@@ -165,6 +166,13 @@ func (s *Store) copyGuests(ctx context.Context, src *mongo.Database, all bool) e
 
 	defer s.guestWrites.begin()()
 	if err := insertCopies(ctx, s, collCodes, codes); err != nil {
+		return err
+	}
+	current := make([]string, len(gs))
+	for i, g := range gs {
+		current[i] = g.Code
+	}
+	if err := s.indexCodes(ctx, current...); err != nil {
 		return err
 	}
 	for part := range slices.Chunk(gs, guestInsertChunk) {

@@ -42,6 +42,9 @@ type eventDoc struct {
 	Database  string    `bson:"database"`
 	Archived  bool      `bson:"archived,omitempty"`
 	CreatedAt time.Time `bson:"createdAt"`
+	// CodesIndexed: the event's codes are in the control database's
+	// index of codes (codeindex.go), so sign-in may trust it.
+	CodesIndexed bool `bson:"codesIndexed,omitempty"`
 }
 
 // eventIndexes: one event per database. Two instances starting together
@@ -172,11 +175,15 @@ func (s *Store) OpenEvent(ctx context.Context, database string) (*Store, error) 
 		stuckAfter: s.stuckAfter,
 		shared:     true,
 		writes:     s.writes,
+		codeIndex:  s.coll(collCodeIndex),
 	}
 	if s.single != nil {
 		e.single = &single{}
 	}
 	if err := e.EnsureIndexes(ctx); err != nil {
+		return nil, fmt.Errorf("open event database %s: %w", database, err)
+	}
+	if err := e.backfillCodeIndex(ctx, s); err != nil {
 		return nil, fmt.Errorf("open event database %s: %w", database, err)
 	}
 	return e, nil
@@ -252,6 +259,8 @@ func (s *Store) dropEvent(ctx context.Context, doc eventDoc) error {
 	if err := s.client.Database(doc.Database).Drop(ctx); err != nil {
 		return fmt.Errorf("drop database %s: %w", doc.Database, err)
 	}
+	s.forgetEventCodes(ctx, doc.Database)
+	s.codesIndexed.Delete(doc.Database)
 	err := s.retry(ctx, onBusy, func() error {
 		_, err := s.coll(collEvents).DeleteOne(ctx, bson.D{{Key: "_id", Value: doc.ID}})
 		return err

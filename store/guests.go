@@ -54,6 +54,10 @@ func (s *Store) reserveCode(ctx context.Context, guestID string) (string, error)
 			return err
 		})
 		if err == nil {
+			if err := s.indexCodes(ctx, code); err != nil {
+				s.freeCode(ctx, code)
+				return "", fmt.Errorf("reserve code: %w", err)
+			}
 			return code, nil
 		}
 		if !mongo.IsDuplicateKeyError(err) {
@@ -129,11 +133,11 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 		return err
 	})
 	if err != nil {
-		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
+		s.freeCode(ctx, code)
 		return "", fmt.Errorf("regenerate code for %s: %w", id, err)
 	}
 	if res.MatchedCount == 0 {
-		s.coll(collCodes).DeleteOne(ctx, bson.D{{Key: "_id", Value: code}})
+		s.freeCode(ctx, code)
 		return "", fmt.Errorf("regenerate code for %s: %w", id, ErrNotFound)
 	}
 	if err := s.retry(ctx, onBusy, func() error {
@@ -143,6 +147,9 @@ func (s *Store) RegenerateCode(ctx context.Context, id string) (string, error) {
 	}); err != nil {
 		s.log.WarnContext(ctx, "mark old code replaced", "guest", id, "err", err)
 	}
+	// A replaced code signs nobody in at any event but the control one,
+	// where the sign-in says it was replaced.
+	s.unindexCode(ctx, g.Code)
 	s.guestsChanged(ctx, id)
 	return code, nil
 }
@@ -186,6 +193,7 @@ func (s *Store) DeleteGuest(ctx context.Context, id string) error {
 	}); err != nil {
 		return fmt.Errorf("delete code of guest %s: %w", id, err)
 	}
+	s.unindexCode(ctx, g.Code)
 	return nil
 }
 

@@ -39,6 +39,10 @@ func (s *Store) InsertGuest(ctx context.Context, g *guest.Guest) error {
 		if err != nil {
 			return fmt.Errorf("reserve code: %w", err)
 		}
+		if err := s.indexCodes(ctx, g.Code); err != nil {
+			s.freeCode(ctx, g.Code)
+			return fmt.Errorf("reserve code: %w", err)
+		}
 	}
 	if err := s.retry(ctx, onBusy, func() error { _, err := s.coll(collGuests).InsertOne(ctx, g); return err }); err != nil {
 		s.freeCode(ctx, g.Code)

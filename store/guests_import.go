@@ -113,7 +113,7 @@ func (s *Store) reserveCodes(ctx context.Context, gs []guest.Guest, errs []error
 	}
 	for range codeAttempts {
 		if len(pending) == 0 {
-			return
+			break
 		}
 		docs := make([]any, len(pending))
 		for j, i := range pending {
@@ -127,7 +127,8 @@ func (s *Store) reserveCodes(ctx context.Context, gs []guest.Guest, errs []error
 			for _, i := range pending {
 				errs[i] = fmt.Errorf("reserve code: %w", err)
 			}
-			return
+			pending = nil
+			break
 		}
 		var again []int
 		for j, i := range pending {
@@ -149,6 +150,20 @@ func (s *Store) reserveCodes(ctx context.Context, gs []guest.Guest, errs []error
 	for _, i := range pending {
 		gs[i].Code = ""
 		errs[i] = errors.New("reserve code: too many collisions")
+	}
+	var reserved []string
+	for i := range gs {
+		if errs[i] == nil {
+			reserved = append(reserved, gs[i].Code)
+		}
+	}
+	if err := s.indexCodes(ctx, reserved...); err != nil {
+		for i := range gs {
+			if errs[i] == nil {
+				errs[i] = fmt.Errorf("reserve code: %w", err)
+				s.freeCode(ctx, gs[i].Code)
+			}
+		}
 	}
 }
 
@@ -212,5 +227,7 @@ func (s *Store) freeCode(ctx context.Context, code string) {
 		return err
 	}); err != nil {
 		s.log.WarnContext(ctx, "free the code of a guest not stored", "err", err)
+		return
 	}
+	s.unindexCode(ctx, code)
 }

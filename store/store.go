@@ -106,6 +106,13 @@ type Store struct {
 	// shared marks a store opened by OpenEvent on its owner's client:
 	// closing it leaves the client, and the owner's OnClose, to the owner.
 	shared bool
+	// codeIndex is the control database's index of sign-in codes, where
+	// the store of an event besides the control one notes its codes
+	// (codeindex.go); nil on the control store.
+	codeIndex *mongo.Collection
+	// codesIndexed holds, on the control store, the databases known to
+	// have their codes indexed (indexedEvents).
+	codesIndexed sync.Map // database → struct{}
 }
 
 // Open connects to the configured database and makes sure every index
@@ -261,7 +268,7 @@ var collections = []string{
 	collOrders, collArchive, collPrepSamples, collIdempotency, collGuestOrders, collClaims,
 	collJobs, collRecommendations, collAudit, collPush, collBoards,
 	collDeliveries, collReminders, collGuestChanges, collHealth,
-	collRegistrations, collEvents,
+	collRegistrations, collEvents, collCodeIndex,
 }
 
 // indexModels lists every index per collection. Each file that owns a
