@@ -327,8 +327,9 @@ func matches(g guest.Guest, err error, lastName string) bool {
 // The control database's index of codes (store.EventsWithCode) names the
 // other events whose lists may hold the code, read while this event's
 // list is: a sign-in costs this event's look-up and the index's, as many
-// events as the installation keeps, and asks only the events named, at
-// once, so it waits for the slowest of those, not for their sum.
+// events as the installation keeps. Of the events named, it asks at once
+// those that could win over this event's own invitation, so it waits
+// for the slowest of those, not for their sum.
 func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, error) {
 	var m signInMatch
 	var events []event.Event
@@ -360,7 +361,8 @@ func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, e
 	if m.hereErr != nil && !errors.Is(m.hereErr, store.ErrNotFound) {
 		return m, nil // the caller answers it
 	}
-	if len(others) == 0 || matches(m.here, m.hereErr, req.LastName) && m.here.Role == guest.RoleAdmin {
+	hereMatches := matches(m.here, m.hereErr, req.LastName)
+	if len(others) == 0 || hereMatches && m.here.Role == guest.RoleAdmin {
 		return m, nil
 	}
 	if mayErr != nil {
@@ -371,9 +373,14 @@ func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, e
 		ok  bool
 		err error
 	}
+	// Only the events before this one in the host's order can win over
+	// this event's own invitation: the others are not asked.
 	results := make([]found, len(events))
 	var wg sync.WaitGroup
 	for i, e := range events {
+		if hereMatches && s.eventKey(e.ID) == "" {
+			break
+		}
 		if !slices.Contains(may, e.Database) {
 			continue
 		}
@@ -398,7 +405,7 @@ func (s *Server) signInEvent(ctx context.Context, req loginBody) (signInMatch, e
 		switch {
 		case e.Status == event.Archived:
 		case s.eventKey(e.ID) == "":
-			if matches(m.here, m.hereErr, req.LastName) {
+			if hereMatches {
 				return m, nil
 			}
 		case results[i].err != nil:
