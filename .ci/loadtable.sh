@@ -6,7 +6,8 @@
 # figures mean most on an otherwise quiet machine. The Redis row needs REDIS_URL (make load
 # runs this under testenv.sh, which starts a throwaway redis-server); it uses database 5.
 # LOAD_EVENTS=3 spreads the apiload rows' guests over three events on the one server
-# (docs/EVENTS.md), each made from the first with its guests and menu.
+# (docs/EVENTS.md), each made from the first with its guests and menu; in the crowd rows
+# the two more events hold the hosts and menu, and every sign-in looks across them.
 set -uo pipefail
 events=${LOAD_EVENTS:-1}
 
@@ -70,7 +71,7 @@ row "guest desk at 10,000 guests, after a 10,000-row import"
 # blips, an order rush of 100 in one second, an announcement, the desk and /readyz watched.
 # Each phone has its own address (X-Forwarded-For from the trusted loopback), as on a venue's
 # Wi-Fi; the server keeps its own default limits.
-crowd() { "$bin/apiload" -scenario crowd -rate 100 "$@"; }
+crowd() { "$bin/apiload" -scenario crowd -rate 100 -events "$events" "$@"; }
 for n in 1000 3000; do
 	row "crowd of $n guests, embedded default"
 	data=$(mktemp -d)

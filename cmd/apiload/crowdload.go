@@ -17,10 +17,10 @@ func crowdLoad(ctx context.Context, o options, out io.Writer) error {
 		return fmt.Errorf("crowd: give -urls, -code and -last of running barhub instances")
 	}
 	urls := strings.Split(o.urls, ",")
-	fmt.Fprintf(out, "apiload: crowd of %d guests on %d instance(s)\n", o.guests, len(urls))
+	fmt.Fprintf(out, "apiload: crowd of %d guests on %d instance(s), %d event(s)\n", o.guests, len(urls), max(o.events, 1))
 	rep, err := crowd.Run(ctx, crowd.Config{
 		URLs: urls, AdminCode: o.code, AdminLastName: o.last,
-		Guests: o.guests, SignInOver: o.signInOver, Rush: int(o.rate),
+		Guests: o.guests, SignInOver: o.signInOver, Rush: int(o.rate), Events: o.events,
 		ForwardedFor: true, Log: out,
 	})
 	if err != nil {

@@ -77,7 +77,7 @@ func run(ctx context.Context, args []string, out io.Writer) error {
 	fs.IntVar(&o.bartenders, "bartenders", 4, "bartenders making and serving the orders placed (orders)")
 	fs.IntVar(&o.inflight, "inflight", 64, "most orders in flight at once in the ready scenario; beyond it orders are skipped and counted")
 	fs.IntVar(&o.guests, "guests", 1000, "guests, each with a phone connected over WebSocket in the ready scenario")
-	fs.IntVar(&o.events, "events", 1, "events on the server, each made from the first with its guests and menu; guest i is signed in to event i mod events, and each event's bartender serves its orders")
+	fs.IntVar(&o.events, "events", 1, "events on the server, each made from the first with its guests and menu; guest i is signed in to event i mod events, and each event's bartender serves its orders (crowd: the others are made over the API with the hosts and menu, and the crowd is the first's)")
 	fs.Float64Var(&o.rate, "rate", 100, "orders per second in the ready scenario")
 	fs.StringVar(&o.redisURL, "redis", "", "Redis `url` for the hub's backplane, the rate limits and the menu version (empty: in-process)")
 	fs.StringVar(&o.dbSync, "db-sync", "full", "embedded database durability: full or normal (as barhub's --db-sync)")

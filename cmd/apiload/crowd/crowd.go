@@ -57,6 +57,10 @@ type Config struct {
 	// the instances must trust the loopback proxy (--trusted-proxies).
 	// Without it every phone shares the tool's address, as behind one NAT.
 	ForwardedFor bool
+	// Events the installation holds (default 1): the others are made from
+	// the first over the API with its hosts and menu before the guests
+	// come, so every sign-in looks across them; the crowd is the first's.
+	Events int
 	// Deadline bounds each wait for live events (default 30 s).
 	Deadline time.Duration
 	// Log, when set, gets a line per step as it ends.
@@ -346,6 +350,12 @@ func (p *party) setUp(ctx context.Context) error {
 	p.host = &person{code: p.cfg.AdminCode, lastName: p.cfg.AdminLastName}
 	if err := p.signIn(ctx, p.host); err != nil {
 		return fmt.Errorf("crowd: the host's sign-in: %w", err)
+	}
+	for i := 2; i <= p.cfg.Events; i++ {
+		body := map[string]any{"name": fmt.Sprintf("Crowd event %d", i), "menu": true}
+		if err := p.callJSON(ctx, p.host, "POST", "/api/admin/events", body, 201, nil); err != nil {
+			return fmt.Errorf("crowd: make event %d: %w", i, err)
+		}
 	}
 	var key struct {
 		Key string `json:"key"`
