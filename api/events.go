@@ -583,11 +583,24 @@ func (s *Server) hostOfEvery(ctx context.Context, id auth.Identity) bool {
 // their invitations to the installation's other events, so a person is
 // kept once. Only the person themselves (their own answer) or a host of
 // every event changes a person; a host of one event changes the
-// invitation to that event alone. Best effort: the change here is made,
-// and an event that cannot take it is logged.
+// invitation to that event alone.
 func (s *Server) personChanged(ctx context.Context, by auth.Identity, guestID string, p guest.Patch) {
 	p = standing(p)
-	if s.events == nil || p.Empty() || (by.GuestID != guestID && !s.hostOfEvery(ctx, by)) {
+	if p.Empty() || (by.GuestID != guestID && !s.hostOfEvery(ctx, by)) {
+		return
+	}
+	s.toOtherInvitations(ctx, guestID, func(ctx context.Context, st *store.Store) error {
+		_, err := st.UpdateGuest(ctx, guestID, p, by.GuestID)
+		return err
+	})
+}
+
+// toOtherInvitations makes change to guestID's invitation in each other
+// event that is not archived. Best effort: the change here is made, and
+// an event that cannot take it is logged and keeps the old value; an
+// event whose list does not have the person is left alone.
+func (s *Server) toOtherInvitations(ctx context.Context, guestID string, change func(context.Context, *store.Store) error) {
+	if s.events == nil {
 		return
 	}
 	ctx = context.WithoutCancel(ctx)
@@ -603,7 +616,7 @@ func (s *Server) personChanged(ctx context.Context, by auth.Identity, guestID st
 		}
 		rt, err := s.events.Runtime(ctx, key)
 		if err == nil {
-			_, err = rt.Store.UpdateGuest(ctx, guestID, p, by.GuestID)
+			err = change(ctx, rt.Store)
 		}
 		if err != nil && !errors.Is(err, store.ErrNotFound) {
 			s.log.WarnContext(ctx, "carry a person's change to another event", "guest", guestID, "event", e.ID, "err", err)

@@ -328,3 +328,28 @@ func TestPublicPagesNameTheirEvent(t *testing.T) {
 		t.Errorf("the second event's poster: %d, want a link to /menu?event=%s: %.300s", status, secondEventID, body)
 	}
 }
+
+// TestLanguageIsThePersons: the language a person's page shows at
+// sign-in is recorded on their invitation to every event, as their name
+// and needs are, so each event's mail speaks it; an event whose list
+// does not have them is left alone.
+func TestLanguageIsThePersons(t *testing.T) {
+	ctx := context.Background()
+	first, second := twoEventEnv(t)
+	ada := first.addGuest(guest.Guest{FirstName: "Ada", LastName: "Lind"})
+	if err := second.store.InsertGuest(ctx, &guest.Guest{ID: ada.ID, Code: ada.Code, FirstName: "Ada", LastName: "Lind"}); err != nil {
+		t.Fatal(err)
+	}
+	status, body := first.do("POST", "/api/auth/login", "", map[string]string{"code": ada.Code, "lastName": "Lind"}, "Accept-Language", "sv-SE")
+	if status != http.StatusOK {
+		t.Fatalf("sign-in: %d %s", status, body)
+	}
+	for _, e := range []*eventParty{first, second} {
+		if lang, err := e.store.GuestLanguage(ctx, ada.ID); err != nil || lang != "sv" {
+			t.Errorf("%s's Ada speaks %q (%v), want sv", e.marker, lang, err)
+		}
+		if lang, err := e.store.GuestLanguage(ctx, e.guest.ID); err != nil || lang != "" {
+			t.Errorf("%s's own guest speaks %q (%v), want none recorded", e.marker, lang, err)
+		}
+	}
+}

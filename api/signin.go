@@ -134,6 +134,12 @@ func (s *Server) handleLogin(w http.ResponseWriter, r *http.Request) {
 		// effort, and only when it changed, so a sign-in rarely writes.
 		if err := s.store.SetGuestLanguage(r.Context(), g.ID, lang); err != nil {
 			s.log.WarnContext(r.Context(), "record guest language", "guest", g.ID, "err", err)
+		} else {
+			// The language is the person's: their other invitations are
+			// written in it too (docs/EVENTS.md, "People across events").
+			s.toOtherInvitations(r.Context(), g.ID, func(ctx context.Context, st *store.Store) error {
+				return st.SetGuestLanguage(ctx, g.ID, lang)
+			})
 		}
 	}
 	if req.FromLink && (g.Invite == nil || g.Invite.OpenedAt == nil) {
