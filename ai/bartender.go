@@ -75,6 +75,22 @@ func (c Config) withDefaults() Config {
 // by an account's default quota.
 const DefaultModelSlots = 8
 
+// ModelSlots are the recommendation calls that may be in flight to the
+// model at once. An installation shares one among its events'
+// bartenders: the model's quota is the account's, so three events at
+// once get the slots of one, not three times as many.
+type ModelSlots struct {
+	tokens chan struct{}
+}
+
+// NewModelSlots returns n slots (DefaultModelSlots when n ≤ 0).
+func NewModelSlots(n int) *ModelSlots {
+	if n <= 0 {
+		n = DefaultModelSlots
+	}
+	return &ModelSlots{tokens: make(chan struct{}, n)}
+}
+
 // Recommendations is where the bartender reads a recommendation job's
 // request and records its answer (store.Store is one).
 type Recommendations interface {
@@ -99,7 +115,10 @@ type Deps struct {
 	Pictures  Pictures
 	Jobs      Jobs
 	JobQueued func(store.Job)
-	Logger    *slog.Logger
+	// Slots are shared with other bartenders (other events'); nil gives
+	// this one Config.ModelSlots of its own.
+	Slots  *ModelSlots
+	Logger *slog.Logger
 	// Texts are the server's catalogues, for the house recommender's
 	// reasons in the guest's language; nil loads them.
 	Texts *locale.Catalog
@@ -112,7 +131,7 @@ type Bartender struct {
 	d   Deps
 	log *slog.Logger
 	// slots holds one token per recommendation call in flight.
-	slots chan struct{}
+	slots *ModelSlots
 }
 
 // NewBartender returns a bartender; Register hands its job kinds to a
@@ -127,7 +146,11 @@ func NewBartender(d Deps, cfg Config) *Bartender {
 		// package's tests catch; the reasons then load their own.
 		d.Texts, _ = locale.New()
 	}
-	return &Bartender{cfg: cfg, d: d, log: d.Logger, slots: make(chan struct{}, cfg.ModelSlots)}
+	slots := d.Slots
+	if slots == nil {
+		slots = NewModelSlots(cfg.ModelSlots)
+	}
+	return &Bartender{cfg: cfg, d: d, log: d.Logger, slots: slots}
 }
 
 // Registry takes the handlers of job kinds (a jobs.Runner).

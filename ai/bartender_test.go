@@ -174,8 +174,10 @@ type rig struct {
 	sink   *memSink
 	pub    *recorder
 	log    *slog.Logger
-	// cfg, when set, configures the bartenders started.
-	cfg *ai.Config
+	// cfg, when set, configures the bartenders started; slots, when set,
+	// are shared by them, as by the events of one installation.
+	cfg   *ai.Config
+	slots *ai.ModelSlots
 	// images and pics, when set, picture drinks (drinkimage_test.go).
 	images ai.ImageModel
 	pics   *memPictures
@@ -230,7 +232,7 @@ func (r *rig) start(t testing.TB, st *store.Store, id string) *ai.Bartender {
 		return r.pub.Publish(ctx, live.TopicAdmin, live.EventAlert, a)
 	}}, jcfg)
 	d := ai.Deps{
-		Store: st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Model: r.model, Logger: r.log,
+		Store: st, Menu: r.menu, Guests: r.guests, Prompts: r.sink, Publisher: r.pub, Model: r.model, Slots: r.slots, Logger: r.log,
 	}
 	if r.images != nil {
 		d.Images, d.Pictures, d.Jobs, d.JobQueued = r.images, r.pics, st, w.Submit

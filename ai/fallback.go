@@ -154,19 +154,19 @@ func (w *Bartender) modelSlot(ctx context.Context, deadline time.Time) (release 
 	if left < 0 {
 		return nil, errNoTime
 	}
-	release = func() { <-w.slots }
+	release = func() { <-w.slots.tokens }
 	select {
-	case w.slots <- struct{}{}:
+	case w.slots.tokens <- struct{}{}:
 		return release, nil
 	default:
 	}
 	t := time.NewTimer(min(w.cfg.SlotWait, left))
 	defer t.Stop()
 	select {
-	case w.slots <- struct{}{}:
+	case w.slots.tokens <- struct{}{}:
 		return release, nil
 	case <-t.C:
-		return nil, fmt.Errorf("%w (%d in flight)", errNoSlot, cap(w.slots))
+		return nil, fmt.Errorf("%w (%d in flight)", errNoSlot, cap(w.slots.tokens))
 	case <-ctx.Done():
 		return nil, ctx.Err()
 	}

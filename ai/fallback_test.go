@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -13,6 +14,7 @@ import (
 	"github.com/barhub/barhub/jobs/jobstest"
 	"github.com/barhub/barhub/live"
 	"github.com/barhub/barhub/store"
+	"github.com/barhub/barhub/store/storetest"
 )
 
 // Reproduction: the guest's note said "busy" for every way the model
@@ -91,9 +93,37 @@ func TestRecommendationSaysWhatHappened(t *testing.T) {
 
 // With every model slot held by a call the model has not answered, a
 // guest's request is answered locally without waiting for the model: it
-// completes while the model still holds the first call.
+// completes while the model still holds the first call. The slots are the
+// installation's: a guest of another event, with a bartender of its own,
+// finds them as full.
 func TestFullModelSlotsAnswerLocallyAtOnce(t *testing.T) {
-	r := newRig(t, true)
+	for _, tt := range []struct {
+		name        string
+		otherEvent  bool
+		sharedSlots bool
+	}{
+		{"one event", false, false},
+		{"another event's guest", true, true},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			r := newRig(t, true)
+			if tt.sharedSlots {
+				r.slots = ai.NewModelSlots(1)
+			}
+			second := r
+			if tt.otherEvent {
+				other := *r
+				other.st = storetest.New(t)
+				second = &other
+			}
+			fullSlots(t, r, second)
+		})
+	}
+}
+
+// fullSlots has r's guest take the one model slot and second's ask while
+// the model holds it; r and second may be two events.
+func fullSlots(t *testing.T, r, second *rig) {
 	r.cfg = &ai.Config{RecommendBudget: time.Minute, ModelCallTimeout: 50 * time.Second, ModelSlots: 1, SlotWait: 10 * time.Millisecond}
 	held := make(chan struct{}, 2)
 	release := make(chan struct{})
@@ -101,20 +131,29 @@ func TestFullModelSlotsAnswerLocallyAtOnce(t *testing.T) {
 	letGo := func() { releaseOnce.Do(func() { close(release) }) }
 	// Before the server's own clean-up, which waits for its calls.
 	t.Cleanup(letGo)
+	var calls atomic.Int32
 	r.srv.Handle(func(bedrocktest.Request) bedrocktest.Response {
-		held <- struct{}{}
-		<-release
+		// The model holds the first call; a call that should not have
+		// been made is answered at once, for the test to see it.
+		if calls.Add(1) == 1 {
+			held <- struct{}{}
+			<-release
+		}
 		return bedrocktest.ToolUse(`{"drinks":[{"id":"negroni","name":"Negroni","reason":"Bitter."}]}`)
 	})
 	r.guests.guests["g5"] = ai.Guest{}
 	r.guests.guests["g6"] = ai.Guest{}
 	r.start(t, r.st, "w1")
+	if second != r {
+		second.cfg = r.cfg
+		second.start(t, second.st, "w2")
+	}
 
 	first, firstJob := r.request(t, "g5", store.RecommendationRequest{})
 	<-held // the one slot is taken by a call the model holds
-	second, secondJob := r.request(t, "g6", store.RecommendationRequest{})
-	done := jobstest.WaitJob(t, r.st, secondJob.ID, store.JobDone)
-	got, err := r.st.RecommendationByID(context.Background(), second.ID)
+	asked, secondJob := second.request(t, "g6", store.RecommendationRequest{})
+	done := jobstest.WaitJob(t, second.st, secondJob.ID, store.JobDone)
+	got, err := second.st.RecommendationByID(context.Background(), asked.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

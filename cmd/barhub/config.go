@@ -206,7 +206,7 @@ func serveFlags(fs *flag.FlagSet, getenv func(string) string) (*config, func() e
 	fs.StringVar(&c.ImageModel, "image-model", e.str("BARHUB_IMAGE_MODEL", "amazon.nova-canvas-v1:0"), "Bedrock image model `id` that pictures drinks from their image prompts, with AWS_REGION; off leaves every drink without a photo to barhub's drawing (BARHUB_IMAGE_MODEL)")
 	fs.StringVar(&imageSize, "image-size", e.str("BARHUB_IMAGE_SIZE", "1024x768"), "`WxH` in pixels of a generated picture: multiples of 16 from 320 to 4096, at most 4,194,304 pixels (BARHUB_IMAGE_SIZE)")
 	fs.StringVar(&c.ImageQuality, "image-quality", e.str("BARHUB_IMAGE_QUALITY", "standard"), "standard or premium: the generated pictures' quality, premium costing more (BARHUB_IMAGE_QUALITY)")
-	fs.IntVar(&c.AIModelSlots, "ai-model-slots", int(e.num("BARHUB_AI_MODEL_SLOTS", ai.DefaultModelSlots)), "guests' recommendation calls in flight to the model at once; a guest who finds them all busy for half a second gets the house recommender's picks at once (BARHUB_AI_MODEL_SLOTS)")
+	fs.IntVar(&c.AIModelSlots, "ai-model-slots", int(e.num("BARHUB_AI_MODEL_SLOTS", ai.DefaultModelSlots)), "guests' recommendation calls in flight to the model at once, shared by every event; a guest who finds them all busy for half a second gets the house recommender's picks at once (BARHUB_AI_MODEL_SLOTS)")
 	fs.StringVar(&c.LogLevel, "log-level", e.str("BARHUB_LOG_LEVEL", "info"), "debug, info, warn or error (BARHUB_LOG_LEVEL)")
 	fs.StringVar(&c.LogFormat, "log-format", e.str("BARHUB_LOG_FORMAT", "text"), "text or json (BARHUB_LOG_FORMAT)")
 	fs.IntVar(&c.HubHistory, "hub-history", int(e.num("BARHUB_HUB_HISTORY", 1000)), "events kept per topic for reconnecting clients (BARHUB_HUB_HISTORY)")

@@ -19,6 +19,7 @@ import (
 	"github.com/prometheus/client_golang/prometheus/promhttp"
 	"github.com/redis/go-redis/v9"
 
+	"github.com/barhub/barhub/ai"
 	"github.com/barhub/barhub/api"
 	"github.com/barhub/barhub/api/publicurl"
 	"github.com/barhub/barhub/audit"
@@ -127,6 +128,9 @@ type app struct {
 	// runtime has a copy of app with its own store.
 	event   string
 	control *store.Store
+	// modelSlots are the installation's calls to the model at once,
+	// shared by every event's AI bartender.
+	modelSlots *ai.ModelSlots
 }
 
 func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error) {
@@ -139,7 +143,7 @@ func openApp(ctx context.Context, cfg *config, logger *slog.Logger) (*app, error
 		st.Close(context.Background())
 		return nil, err
 	}
-	return &app{cfg: cfg, log: logger, store: st, db: db, keys: keys, control: st}, nil
+	return &app{cfg: cfg, log: logger, store: st, db: db, keys: keys, control: st, modelSlots: ai.NewModelSlots(cfg.AIModelSlots)}, nil
 }
 
 // openCommand parses a command's serve-style flags and opens the store and

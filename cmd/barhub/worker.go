@@ -71,7 +71,7 @@ func startAI(ctx context.Context, cfg *config, a *app, lh ai.Publisher, pub ai.P
 	}
 	var w *jobs.Runner
 	if !cfg.NoWorker {
-		w, _ = newRunner(cfg, a.store, lh, pub, model, pictures, mp, reg, logger)
+		w, _ = newRunner(cfg, a.modelSlots, a.store, lh, pub, model, pictures, mp, reg, logger)
 		wctx, cancel := context.WithCancel(ctx)
 		done := make(chan struct{})
 		go func() {
@@ -147,7 +147,7 @@ func newImageModel(ctx context.Context, cfg *config, chat ai.Model, logger *slog
 // for a runner slot behind image prompts, e-mails or other guests' model
 // calls, and one that finds every model slot busy is answered locally in
 // milliseconds.
-func newRunner(cfg *config, st *store.Store, lh ai.Publisher, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
+func newRunner(cfg *config, slots *ai.ModelSlots, st *store.Store, lh ai.Publisher, pub ai.Publisher, model ai.Model, pictures ai.ImageModel, mp mailParts, reg prometheus.Registerer, logger *slog.Logger) (*jobs.Runner, *ai.Bartender) {
 	w := jobs.NewRunner(jobs.Deps{
 		Queue:      st,
 		Logger:     logger,
@@ -163,6 +163,7 @@ func newRunner(cfg *config, st *store.Store, lh ai.Publisher, pub ai.Publisher, 
 		Prompts:   promptSink{st: st, live: lh, log: logger},
 		Publisher: pub,
 		Model:     model,
+		Slots:     slots,
 		Logger:    logger,
 	}
 	if pictures != nil {
@@ -229,7 +230,7 @@ func runWorker(ctx context.Context, args []string, getenv func(string) string, s
 	if err != nil {
 		return err
 	}
-	w, bartender := newRunner(cfg, a.store, lh, push.Forward(lh, sender), model, pictures, mp, reg, logger)
+	w, bartender := newRunner(cfg, a.modelSlots, a.store, lh, push.Forward(lh, sender), model, pictures, mp, reg, logger)
 
 	// An orchestrator probes and scrapes a worker like any other process.
 	ln, err := net.Listen("tcp", cfg.Addr)
@@ -316,7 +317,7 @@ func (e *eventWorkers) start(ctx context.Context, ev event.Event) error {
 		st.Close(context.Background())
 		return err
 	}
-	w, _ := newRunner(e.a.cfg, st, pub, push.Forward(pub, sender), e.model, e.pictures, mp, reg, logger)
+	w, _ := newRunner(e.a.cfg, e.a.modelSlots, st, pub, push.Forward(pub, sender), e.model, e.pictures, mp, reg, logger)
 	maint := jobs.NewMaintenance(logger)
 	if mp.reminders != nil {
 		maint.Every("reminders", remindersEvery, mp.reminders.Check)
