@@ -41,7 +41,7 @@ type Identity struct {
 	Name string
 	// Scope is the application's name for the part of its world the
 	// holder belongs to (barhub: the event); like Role, the hub only
-	// hands it to Authorize.
+	// hands it to Authorize, and counts people in each (PeopleIn).
 	Scope string
 }
 
