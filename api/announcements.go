@@ -43,8 +43,8 @@ func (s *Server) handleAnnounce(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusAccepted, body)
 }
 
-// handlePresence reports the people connected on every instance, by role,
-// and this instance's sockets per topic.
+// handlePresence reports the people connected to this event on every
+// instance, by role, and this instance's sockets per topic of the event.
 func (s *Server) handlePresence(w http.ResponseWriter, r *http.Request) {
 	p, people := map[string]int{}, map[string]int{}
 	if s.presence != nil {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"time"
 
@@ -113,8 +114,14 @@ func (s *Server) handleImageUpload(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	exp := time.Now().Add(images.UploadTTL).Truncate(time.Second).UTC()
+	upload := signer.UploadPath(id, exp)
+	if s.event != "" {
+		// The photo is sent without a sign-in: the link names the event
+		// whose drink it is, and whose key signed it.
+		upload += "&event=" + url.QueryEscape(s.event)
+	}
 	writeJSON(w, http.StatusOK, uploadURLResponse{
-		UploadURL:    signer.UploadPath(id, exp),
+		UploadURL:    upload,
 		Method:       http.MethodPut,
 		ExpiresAt:    exp,
 		MaxBytes:     images.MaxBytes,

@@ -111,10 +111,11 @@ type Deps struct {
 	Publish  Publisher
 	// Live serves GET /ws (the hub).
 	Live http.Handler
-	// Presence counts connected sockets per topic; nil reports none.
+	// Presence counts this instance's connected sockets per topic of the
+	// event; nil reports none.
 	Presence func() map[string]int
-	// People counts the people connected on every instance, by role; nil
-	// reports none.
+	// People counts the people connected to the event on every instance,
+	// by role; nil reports none.
 	People func() map[string]int
 	// Activity records sign-ins and access; nil records nothing.
 	Activity ActivityRecorder

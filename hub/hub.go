@@ -41,7 +41,7 @@ type Identity struct {
 	Name string
 	// Scope is the application's name for the part of its world the
 	// holder belongs to (barhub: the event); like Role, the hub only
-	// hands it to Authorize.
+	// hands it to Authorize, and counts people in each (PeopleIn).
 	Scope string
 }
 
@@ -209,11 +209,12 @@ type Hub struct {
 	// replays is each person's budget of replayed messages and bytes.
 	replays *replayBudgets
 
-	// sockets counts the open sockets of each identity; roles has the
-	// role of each identity with one.
+	// sockets counts the open sockets of each identity, over every
+	// scope; present has the role and sockets of each identity in each
+	// scope it is connected to.
 	socketsMu sync.Mutex
 	sockets   map[string]int
-	roles     map[string]string
+	present   map[member]membership
 
 	// instance names this hub in its presence announcements; peers is
 	// the latest heard from every other instance (see People).
@@ -222,8 +223,8 @@ type Hub struct {
 	presenceStop chan struct{}
 	presenceMu   sync.Mutex
 	peers        map[string]peerPresence
-	presenceFns  []func(map[string]int)
-	notified     map[string]int
+	presenceFns  []func(string, map[string]int)
+	notified     map[string]map[string]int
 
 	// mu orders connection registration against Shutdown.
 	mu       sync.RWMutex
@@ -264,7 +265,7 @@ func New(cfg Config, broker Broker, tickets TicketRedeemer, logger *slog.Logger)
 		routes:       make(map[string]uint64),
 		lastSeen:     make(map[string]Position),
 		sockets:      make(map[string]int),
-		roles:        make(map[string]string),
+		present:      make(map[member]membership),
 		instance:     newEpoch(),
 		peers:        make(map[string]peerPresence),
 		presenceKick: make(chan struct{}, 1),
@@ -715,11 +716,15 @@ func (h *Hub) admit(id Identity) bool {
 	if h.sockets[id.ID] >= h.cfg.MaxSocketsPerIdentity {
 		return false
 	}
-	if h.sockets[id.ID] == 0 {
-		h.roles[id.ID] = id.Role
+	h.sockets[id.ID]++
+	m := member{scope: id.Scope, id: id.ID}
+	ms := h.present[m]
+	if ms.sockets == 0 {
+		ms.role = id.Role
 		h.presenceChanged()
 	}
-	h.sockets[id.ID]++
+	ms.sockets++
+	h.present[m] = ms
 	return true
 }
 
@@ -730,7 +735,13 @@ func (h *Hub) release(id Identity) {
 		h.sockets[id.ID] = n
 	} else {
 		delete(h.sockets, id.ID)
-		delete(h.roles, id.ID)
+	}
+	m := member{scope: id.Scope, id: id.ID}
+	if ms := h.present[m]; ms.sockets > 1 {
+		ms.sockets--
+		h.present[m] = ms
+	} else {
+		delete(h.present, m)
 		h.presenceChanged()
 	}
 }

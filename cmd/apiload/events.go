@@ -81,7 +81,7 @@ func (s *server) moreEvents(ctx context.Context, o options, evs *loadEvents, p e
 		handler := api.New(api.Deps{
 			Maintenance: maint, Event: e.ID, Events: evs, Control: p.st,
 			Config: api.Config{MaxBodyBytes: 1 << 20}, Logger: p.logger, Store: st, Keys: p.keys, Tickets: p.live.Tickets,
-			Publish: hub, Live: p.live.Hub, Presence: p.live.Hub.Presence, People: p.live.Hub.People, Sessions: sessions[e.ID], SessionBus: p.live.Hub,
+			Publish: hub, Live: p.live.Hub, Presence: hub.Presence, People: hub.People, Sessions: sessions[e.ID], SessionBus: p.live.Hub,
 			Bar: api.BarConfig{
 				RateBrowse: 1e9, RateOrders: 1e9, MaxOpenOrders: 1 << 30,
 				ImageDir: filepath.Join(p.dir, "images"), Redis: p.rdb, RedisPrefix: p.prefix, Events: hub,

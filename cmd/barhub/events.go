@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"log/slog"
 	"net/http"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"github.com/barhub/barhub/auth"
 	"github.com/barhub/barhub/cmd/internal/livehub"
 	"github.com/barhub/barhub/event"
+	"github.com/barhub/barhub/images"
 	"github.com/barhub/barhub/jobs"
 	"github.com/barhub/barhub/push"
 	"github.com/barhub/barhub/store"
@@ -113,6 +115,10 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	}
 	stops = append(stops, bartender.stop)
 
+	bar := barConfig(cfg, st, in.rdb, lh)
+	if cfg.Images == "database" {
+		bar.Images = eventPhotos{Images: st.Images(), events: events, event: key}
+	}
 	rt.api = api.New(api.Deps{
 		Config: api.Config{MaxBodyBytes: cfg.MaxBodyBytes, BodyTimeout: cfg.BodyTimeout, PublicURL: cfg.PublicURL, PublicURLSet: cfg.PublicURLSet, PublicMenu: cfg.PublicMenu, Version: version, TrustedProxies: cfg.TrustedProxies,
 			ListenAddr: in.listenAddr, LANAddrs: cfg.lanAddrs,
@@ -132,8 +138,8 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 		SessionBus: in.live.Hub,
 		Publish:    publish,
 		Live:       in.live.Hub,
-		Presence:   in.live.Hub.Presence,
-		People:     in.live.Hub.People,
+		Presence:   lh.Presence,
+		People:     lh.People,
 		Activity:   activityRec,
 		Web:        web.Handler(),
 		Ready:      in.ready,
@@ -147,7 +153,7 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 		Host: host,
 		// Menu caches drop on every instance's menu events, the worker's
 		// image prompts included.
-		Bar:         barConfig(cfg, st, in.rdb, lh),
+		Bar:         bar,
 		Maintenance: maint,
 		Event:       key,
 		Events:      events,
@@ -155,6 +161,55 @@ func (in *installation) startEvent(ctx context.Context, st *store.Store, key str
 	})
 	stops = append(stops, runMaintenance(ctx, maint))
 	return rt, nil
+}
+
+// eventPhotos is an event's photos with --images database: kept in the
+// event's own database, and served from any event's. A page asks for
+// /images/<name> without a sign-in, so the first event's API answers for
+// every event's photos. A name is new and random for every photo, so it
+// finds the one photo it names wherever that is kept, as the disk under
+// --data, shared by every event, serves them all. Archived events are not
+// asked (their runtimes are not started for a photo); an event made from
+// one with its menu holds copies of its photos.
+type eventPhotos struct {
+	*store.Images
+	events api.Events
+	event  string
+}
+
+// Open returns the photo called name from this event's database, else
+// from the first other event's that holds it.
+func (p eventPhotos) Open(ctx context.Context, name string) (io.ReadSeekCloser, time.Time, error) {
+	f, mod, err := p.Images.Open(ctx, name)
+	if !errors.Is(err, images.ErrNotFound) || !images.ValidName(name) {
+		return f, mod, err
+	}
+	list, lerr := p.events.List(ctx)
+	if lerr != nil {
+		return nil, time.Time{}, fmt.Errorf("image %s in other events: %w", name, lerr)
+	}
+	self := p.event
+	if self == "" {
+		self = p.events.FirstID()
+	}
+	for _, ev := range list {
+		if ev.ID == self || ev.Status == event.Archived {
+			continue
+		}
+		rt, rerr := p.events.Runtime(ctx, ev.ID)
+		if errors.Is(rerr, store.ErrNotFound) {
+			continue // deleted since the list was read
+		}
+		if rerr != nil {
+			return nil, time.Time{}, fmt.Errorf("image %s in event %s: %w", name, ev.ID, rerr)
+		}
+		f, mod, oerr := rt.Store.Images().Open(ctx, name)
+		if errors.Is(oerr, images.ErrNotFound) {
+			continue
+		}
+		return f, mod, oerr
+	}
+	return nil, time.Time{}, err
 }
 
 // eventNamer gives the push sender of event key its id and name while

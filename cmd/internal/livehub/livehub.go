@@ -110,6 +110,22 @@ func (e EventHub) PublishMany(ctx context.Context, out []hub.Outgoing) error {
 	return e.hub.PublishMany(ctx, out)
 }
 
+// People counts the people connected to the event on every instance, by
+// role: the host's "people connected" of this event alone.
+func (e EventHub) People() map[string]int { return e.hub.PeopleIn(e.event) }
+
+// Presence counts this instance's sockets on each of the event's topics,
+// by the names its users give them.
+func (e EventHub) Presence() map[string]int {
+	p := make(map[string]int)
+	for topic, n := range e.hub.Presence() {
+		if event, name, ok := live.EventOf(topic); ok && event == e.event {
+			p[name] += n
+		}
+	}
+	return p
+}
+
 // OnEvent hears the event's topic, from every instance.
 func (e EventHub) OnEvent(topic string, fn func(hub.Event)) {
 	e.hub.OnEvent(live.InEvent(e.event, topic), fn)
@@ -173,23 +189,28 @@ func (r redeemer) RedeemTicket(ctx context.Context, ticket string) (hub.Identity
 	return hub.Identity{ID: id.GuestID, Role: string(id.Role), Name: id.Name, Scope: id.Event}, nil
 }
 
-// peopleAnnouncer tells the host's desk, on TopicAdmin, how many people
-// are connected whenever that changes. It publishes off the hub's
-// listener goroutine, one at a time and only the latest count, so a slow
-// publish never holds up the hub and an older count never lands last.
+// peopleAnnouncer tells each event's desk, on the event's TopicAdmin, how
+// many people are connected to that event whenever that changes (a
+// socket's scope is its event). It publishes off the hub's listener
+// goroutine, one at a time and only the latest count of each event, so a
+// slow publish never holds up the hub and an older count never lands
+// last.
 type peopleAnnouncer struct {
 	hub *hub.Hub
 	log *slog.Logger
 
 	mu     sync.Mutex
-	latest map[string]int
+	latest map[string]map[string]int
 	busy   bool
 }
 
-func (a *peopleAnnouncer) changed(people map[string]int) {
+func (a *peopleAnnouncer) changed(event string, people map[string]int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	a.latest = people
+	if a.latest == nil {
+		a.latest = make(map[string]map[string]int)
+	}
+	a.latest[event] = people
 	if !a.busy {
 		a.busy = true
 		go a.run()
@@ -199,17 +220,19 @@ func (a *peopleAnnouncer) changed(people map[string]int) {
 func (a *peopleAnnouncer) run() {
 	for {
 		a.mu.Lock()
-		people := a.latest
+		latest := a.latest
 		a.latest = nil
-		if people == nil {
+		if latest == nil {
 			a.busy = false
 			a.mu.Unlock()
 			return
 		}
 		a.mu.Unlock()
-		err := a.hub.Publish(context.Background(), live.TopicAdmin, live.EventPresenceChanged, live.Presence{People: people})
-		if err != nil {
-			a.log.Warn("announce who is connected", "err", err)
+		for event, people := range latest {
+			err := a.hub.Publish(context.Background(), live.InEvent(event, live.TopicAdmin), live.EventPresenceChanged, live.Presence{People: people})
+			if err != nil {
+				a.log.Warn("announce who is connected", "event", event, "err", err)
+			}
 		}
 	}
 }
