@@ -119,13 +119,9 @@ func (s *Store) indexedEvents(ctx context.Context, databases []string) (map[stri
 	if all {
 		return known, nil
 	}
-	cur, err := s.coll(collEvents).Find(ctx, bson.D{})
+	docs, err := s.eventDocs(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
-	}
-	var docs []eventDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
+		return nil, err
 	}
 	for _, doc := range docs {
 		if doc.CodesIndexed {

@@ -104,13 +104,9 @@ func (s *Store) eventByDatabase(ctx context.Context, database string) (eventDoc,
 // (event.Sort), each with its name, time, place and time zone read from
 // its own settings and its status as of now.
 func (s *Store) Events(ctx context.Context) ([]event.Event, error) {
-	cur, err := s.coll(collEvents).Find(ctx, bson.D{})
+	docs, err := s.eventDocs(ctx)
 	if err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
-	}
-	var docs []eventDoc
-	if err := cur.All(ctx, &docs); err != nil {
-		return nil, fmt.Errorf("list events: %w", err)
+		return nil, err
 	}
 	events := make([]event.Event, 0, len(docs))
 	for _, doc := range docs {
@@ -122,6 +118,19 @@ func (s *Store) Events(ctx context.Context) ([]event.Event, error) {
 	}
 	event.Sort(events)
 	return events, nil
+}
+
+// eventDocs reads the whole registry.
+func (s *Store) eventDocs(ctx context.Context) ([]eventDoc, error) {
+	cur, err := s.coll(collEvents).Find(ctx, bson.D{})
+	if err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	var docs []eventDoc
+	if err := cur.All(ctx, &docs); err != nil {
+		return nil, fmt.Errorf("list events: %w", err)
+	}
+	return docs, nil
 }
 
 // eventOf fills a registry row in from the settings of its database.

@@ -52,6 +52,26 @@ func addCohost(t *testing.T, host barClient) (barClient, string) {
 	return barClient{t: t, base: host.base, token: lr.Token}, g.Code
 }
 
+// instanceCase is one way a test runs the server: env names its
+// database and backplane, nil for one instance on its own defaults.
+type instanceCase struct {
+	name string
+	env  map[string]string
+}
+
+// oneAndTwoInstances are a test's two set-ups: one instance on the
+// embedded default, and two on one `barhub db` sharing Redis under a
+// fresh prefix that starts with prefix.
+func oneAndTwoInstances(t *testing.T, prefix string) []instanceCase {
+	t.Helper()
+	var b [6]byte
+	rand.Read(b[:])
+	return []instanceCase{
+		{"one instance", nil},
+		{"two instances over redis", map[string]string{"REDIS_URL": testRedisURL(t), "BARHUB_REDIS_PREFIX": prefix + hex.EncodeToString(b[:]), "MONGODB_URI": startDB(t)}},
+	}
+}
+
 // TestWeddingWeekend is the many-events flow through the binary, on the
 // embedded database and on two instances over Redis: the host makes the
 // wedding from the rehearsal dinner's guest list; a guest signs in once,
@@ -59,19 +79,7 @@ func addCohost(t *testing.T, host barClient) (barClient, string) {
 // the rehearsal's bartender sees none of the wedding's queue, on HTTP or
 // on the live socket, and the wedding's hears it at once.
 func TestWeddingWeekend(t *testing.T) {
-	redisURL := testRedisURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-	}{
-		{"one instance", nil},
-		{"two instances over redis", map[string]string{"REDIS_URL": redisURL, "BARHUB_REDIS_PREFIX": "test-events-" + hex.EncodeToString(b[:])}},
-	} {
-		if tc.env != nil {
-			tc.env["MONGODB_URI"] = startDB(t)
-		}
+	for _, tc := range oneAndTwoInstances(t, "test-events-") {
 		t.Run(tc.name, func(t *testing.T) {
 			p := startBarParty(t, tc.env)
 			admin := barClient{t: t, base: p.s.URL, token: p.admin.token}

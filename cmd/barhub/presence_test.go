@@ -1,8 +1,6 @@
 package main
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"maps"
 	"testing"
@@ -44,19 +42,7 @@ func guestsConnected(n int) func(json.RawMessage) bool {
 // on two over Redis. A guest's phone in the second event does not show on
 // the first's desk, nor hers in the first on the second's.
 func TestPresenceIsEachEventsOwn(t *testing.T) {
-	redisURL := testRedisURL(t)
-	var b [6]byte
-	rand.Read(b[:])
-	for _, tc := range []struct {
-		name string
-		env  map[string]string
-	}{
-		{"one instance", nil},
-		{"two instances over redis", map[string]string{"REDIS_URL": redisURL, "BARHUB_REDIS_PREFIX": "test-presence-" + hex.EncodeToString(b[:])}},
-	} {
-		if tc.env != nil {
-			tc.env["MONGODB_URI"] = startDB(t)
-		}
+	for _, tc := range oneAndTwoInstances(t, "test-presence-") {
 		t.Run(tc.name, func(t *testing.T) {
 			s := startServer(t, "", tc.env)
 			host := signInAdmin(t, s)
