@@ -90,17 +90,10 @@ func (s *Server) toTokensEvent(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
+		// An event made on another instance since this one read the list
+		// is found too (findEvent).
 		e, err := s.findEvent(r.Context(), s.eventID(key))
 		var ae *apiError
-		if errors.As(err, &ae) && ae.Code == "no_such_event" && signed && named == "" {
-			// A token this installation signed, of an event made on another
-			// instance since this one read the list, or deleted: read the
-			// list again to tell. An address naming an unknown event does
-			// not: anyone can send one, and the list kept is read again
-			// every few seconds anyway.
-			s.events.Changed("")
-			e, err = s.findEvent(r.Context(), s.eventID(key))
-		}
 		var rt EventRuntime
 		if err == nil {
 			rt, err = s.events.Runtime(r.Context(), key)
@@ -290,7 +283,13 @@ func (s *Server) handleSwitchEvent(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, http.StatusOK, switchResponse{loginResponse: loginResponse{Token: token, ExpiresAt: exp, Role: g.Role, Guest: g}, Event: l})
 }
 
-// findEvent finds a registered event by id; an unknown id is 404.
+// findEvent finds a registered event by id; an unknown id is 404. An
+// event the kept list does not have may have been made on another
+// instance since it was read: the registry itself is asked (an _id
+// look-up, so an address naming no event costs one read, never the
+// whole list), and the list is read again only for an event that
+// exists, so the host who made it on one instance opens it on another
+// at once.
 func (s *Server) findEvent(ctx context.Context, id string) (event.Event, error) {
 	events, err := s.allEvents(ctx)
 	if err != nil {
@@ -301,7 +300,18 @@ func (s *Server) findEvent(ctx context.Context, id string) (event.Event, error) 
 			return e, nil
 		}
 	}
-	return event.Event{}, errNoSuchEvent()
+	if s.events == nil {
+		return event.Event{}, errNoSuchEvent()
+	}
+	e, err := s.control.Event(ctx, id)
+	if errors.Is(err, store.ErrNotFound) {
+		return event.Event{}, errNoSuchEvent()
+	}
+	if err != nil {
+		return event.Event{}, err
+	}
+	s.events.Changed("")
+	return e, nil
 }
 
 // signInMatch is where a code and last name sign in: this event (here,

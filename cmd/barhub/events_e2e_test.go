@@ -413,3 +413,34 @@ func TestPersonKeptAcrossEvents(t *testing.T) {
 		t.Errorf("sign-in with the corrected last name: %d", status)
 	}
 }
+
+// TestEventMadeOnAnotherInstanceOpensAtOnce: the host makes an event on
+// one instance and opens it on another at once, though that instance read
+// its list of events a moment before; the new event's token is served
+// there too. Reproduction: the other instance answered 404 until its
+// kept list was five seconds old.
+func TestEventMadeOnAnotherInstanceOpensAtOnce(t *testing.T) {
+	env := oneAndTwoInstances(t, "test-new-event-")[1].env
+	a := startServer(t, "", env)
+	b := startServer(t, "", env)
+	onA := signInAdmin(t, a)
+	onB := barClient{t: t, base: b.URL, token: onA.token}
+	var before e2eEvents
+	if status := onB.call("GET", "/api/me/events", nil, &before); status != 200 || len(before.Events) != 1 {
+		t.Fatalf("the events on the second instance: %d %+v", status, before.Events)
+	}
+	var popUp checkedEvent
+	if status := onA.call("POST", "/api/admin/events", map[string]any{"name": "Pop-up"}, &popUp); status != 201 {
+		t.Fatalf("new event on the first instance: %d", status)
+	}
+	there := switchTo(t, onB, popUp.ID)
+	var me struct {
+		Role string `json:"role"`
+	}
+	if status := there.call("GET", "/api/me", nil, &me); status != 200 || me.Role != "admin" {
+		t.Errorf("the new event's token on the second instance: %d %+v, want the host", status, me)
+	}
+	if status := onB.call("POST", "/api/auth/switch", map[string]string{"event": "6b1192eef43f79a761dc58dd"}, nil); status != 404 {
+		t.Errorf("switch to an event nobody made: %d, want 404", status)
+	}
+}
