@@ -38,30 +38,20 @@ func (s *Store) indexCodes(ctx context.Context, codes ...string) error {
 		return nil
 	}
 	name := s.db.Name()
-	// In parts the embedded database can finish (updateInParts).
-	for part := range slices.Chunk(codes, MaxUpdateStatements) {
-		models := make([]mongo.WriteModel, 0, len(part))
-		for _, code := range part {
-			if code == "" {
-				continue
-			}
-			models = append(models, mongo.NewUpdateOneModel().
-				SetFilter(bson.D{{Key: "_id", Value: code}}).
-				SetUpdate(bson.D{{Key: "$addToSet", Value: bson.D{{Key: "databases", Value: name}}}}).
-				SetUpsert(true))
-		}
-		if len(models) == 0 {
+	models := make([]mongo.WriteModel, 0, len(codes))
+	for _, code := range codes {
+		if code == "" {
 			continue
 		}
-		// Two events indexing one code at once both upsert it: the loser
-		// of the insert tries again and finds the winner's row.
-		err := s.retry(ctx, onBusyOrDuplicate, func() error {
-			_, err := s.codeIndex.BulkWrite(ctx, models, options.BulkWrite().SetOrdered(false))
-			return err
-		})
-		if err != nil {
-			return fmt.Errorf("index codes of %s: %w", name, err)
-		}
+		models = append(models, mongo.NewUpdateOneModel().
+			SetFilter(bson.D{{Key: "_id", Value: code}}).
+			SetUpdate(bson.D{{Key: "$addToSet", Value: bson.D{{Key: "databases", Value: name}}}}).
+			SetUpsert(true))
+	}
+	// Two events indexing one code at once both upsert it: the loser of
+	// the insert tries again and finds the winner's row.
+	if err := s.updateInParts(ctx, s.codeIndex, onBusyOrDuplicate, models); err != nil {
+		return fmt.Errorf("index codes of %s: %w", name, err)
 	}
 	return nil
 }

@@ -68,7 +68,7 @@ func (s *Store) RecordActivity(ctx context.Context, batch []Activity) (firstLogi
 	if len(models) == 0 {
 		return 0, nil
 	}
-	if err := s.updateInParts(ctx, collGuests, models); err != nil {
+	if err := s.updateInParts(ctx, s.coll(collGuests), onBusy, models); err != nil {
 		return 0, fmt.Errorf("record activity of %d guests: %w", len(models), err)
 	}
 	s.guestsActive(batch)

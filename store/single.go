@@ -38,14 +38,15 @@ type single struct {
 // to split fails there rather than at a party.
 const MaxUpdateStatements = 32
 
-// updateInParts runs update models (updates only) as unordered bulk
-// writes of at most MaxUpdateStatements each, so no command holds more of
-// the embedded database's connections than it can finish with. Each part
-// is retried on its own; a failed part stops the rest.
-func (s *Store) updateInParts(ctx context.Context, coll string, models []mongo.WriteModel) error {
+// updateInParts runs update models (updates only) on coll as unordered
+// bulk writes of at most MaxUpdateStatements each, so no command holds
+// more of the embedded database's connections than it can finish with.
+// Each part is retried on its own, as policy says; a failed part stops
+// the rest.
+func (s *Store) updateInParts(ctx context.Context, coll *mongo.Collection, policy retryPolicy, models []mongo.WriteModel) error {
 	for part := range slices.Chunk(models, MaxUpdateStatements) {
-		if err := s.retry(ctx, onBusy, func() error {
-			_, err := s.coll(coll).BulkWrite(ctx, part, options.BulkWrite().SetOrdered(false))
+		if err := s.retry(ctx, policy, func() error {
+			_, err := coll.BulkWrite(ctx, part, options.BulkWrite().SetOrdered(false))
 			return err
 		}); err != nil {
 			return err
